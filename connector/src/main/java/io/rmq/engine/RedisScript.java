@@ -1,0 +1,83 @@
+package io.rmq.engine;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+import io.lettuce.core.ScriptOutputType;
+
+/**
+ * The Lua scripts of the engine, one resource file per atomic operation under
+ * {@code io/rmq/engine/scripts/}. Each file's header documents its KEYS, ARGV and results.
+ */
+public enum RedisScript {
+    /** Stores or merges one message. */
+    SEND("send.lua", ScriptOutputType.MULTI),
+    /** Moves due members from the store queue to the prepare queue. */
+    POP("pop.lua", ScriptOutputType.MULTI),
+    /** Removes consumed members from the prepare queue. */
+    COMMIT("commit.lua", ScriptOutputType.INTEGER),
+    /** Returns members to the store queue, or to the dead queue. */
+    ROLLBACK("rollback.lua", ScriptOutputType.MULTI),
+    /** Pushes back the prepare deadline of held members. */
+    EXTEND("extend.lua", ScriptOutputType.INTEGER),
+    /** Records a topic's definition on first use. */
+    REGISTER_TOPIC("register_topic.lua", ScriptOutputType.VALUE);
+
+    private final String file;
+    private final ScriptOutputType output;
+    private final byte[] source;
+    private final String sha;
+
+    RedisScript(String file, ScriptOutputType output) {
+        this.file = file;
+        this.output = output;
+        this.source = load(file);
+        this.sha = sha1(source);
+    }
+
+    public String file() {
+        return file;
+    }
+
+    ScriptOutputType output() {
+        return output;
+    }
+
+    byte[] source() {
+        return source;
+    }
+
+    /** The SHA1 digest by which Redis knows the script. */
+    public String sha() {
+        return sha;
+    }
+
+    private static byte[] load(String file) {
+        String path = "scripts/" + file;
+        try (InputStream in = RedisScript.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("script resource io/rmq/engine/" + path + " is missing from the class path");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read script io/rmq/engine/" + path, e);
+        }
+    }
+
+    private static String sha1(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is not available", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return file + " (" + sha.substring(0, 8) + ")";
+    }
+}

@@ -1,0 +1,29 @@
+package io.rmq.engine;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The Redis keys of one slot of a topic. All share the hash tag {@code {<prefix><topic>_<slot>}}
+ * (the store key hashes to the same cluster slot as its whole name), so every script works on one
+ * Redis Cluster hash slot.
+ *
+ * <ul>
+ * <li>store queue (pending messages): {@code <prefix><topic>_<slot>}</li>
+ * <li>prepare queue (messages being consumed): {@code prepare{<prefix><topic>_<slot>}}</li>
+ * <li>dead queue (retries used up): {@code dead{<prefix><topic>_<slot>}}</li>
+ * <li>attempts hash (member to failed deliveries): {@code attempts{<prefix><topic>_<slot>}}</li>
+ * <li>origin hash (member to its priority while in flight): {@code origin{<prefix><topic>_<slot>}}</li>
+ * </ul>
+ */
+public record SlotKeys(int slot, String store, String prepare, String dead, String attempts, String origin) {
+
+    static SlotKeys of(TopicDefinition topic, int slot) {
+        String base = topic.keyPrefix() + topic.name() + "_" + slot;
+        return new SlotKeys(slot, base, "prepare{" + base + "}", "dead{" + base + "}",
+                "attempts{" + base + "}", "origin{" + base + "}");
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,28 @@
+package io.rmq.engine;
+
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32;
+
+/**
+ * Routes a message to a slot: {@code CRC32(slotBasis) mod slotAmount}, with the standard CRC32 of
+ * {@link java.util.zip.CRC32}, so producers in any language compute the same slot. The slot basis
+ * is a string the sender gives (its UTF-8 bytes), or the message content when it gives none.
+ * Stateless and thread-safe.
+ */
+public final class SlotRouter {
+
+    private SlotRouter() {
+    }
+
+    /** The slot of a message with the given slot basis bytes. */
+    public static int slotOf(byte[] basis, int slotAmount) {
+        CRC32 crc = new CRC32();
+        crc.update(basis);
+        return (int) (crc.getValue() % slotAmount);
+    }
+
+    /** The slot of a message: its slot basis when given, else its content. */
+    public static int slotOf(String slotBasis, byte[] content, int slotAmount) {
+        return slotOf(slotBasis == null ? content : slotBasis.getBytes(StandardCharsets.UTF_8), slotAmount);
+    }
+}

@@ -1,0 +1,41 @@
+package io.rmq.engine;
+
+/**
+ * The Redis names of a topic: its slots' keys (see {@link SlotKeys}), its wake channel
+ * {@code rmq:wake:<prefix><topic>} and the registry {@code <prefix>rmq:topics}. Immutable.
+ */
+public final class TopicKeys {
+
+    private final TopicDefinition topic;
+    private final SlotKeys[] slots;
+
+    public TopicKeys(TopicDefinition topic) {
+        this.topic = topic;
+        this.slots = new SlotKeys[topic.slotAmount()];
+        for (int i = 0; i < slots.length; i++) {
+            slots[i] = SlotKeys.of(topic, i);
+        }
+    }
+
+    public TopicDefinition topic() {
+        return topic;
+    }
+
+    public SlotKeys slot(int slot) {
+        return slots[slot];
+    }
+
+    /** The Pub/Sub channel on which writes that make something due sooner are announced. */
+    public String wakeChannel() {
+        return wakeChannel(topic.keyPrefix(), topic.name());
+    }
+
+    static String wakeChannel(String keyPrefix, String topicName) {
+        return "rmq:wake:" + keyPrefix + topicName;
+    }
+
+    /** The hash in which topic definitions are recorded. */
+    public static String registryKey(String keyPrefix) {
+        return keyPrefix + "rmq:topics";
+    }
+}

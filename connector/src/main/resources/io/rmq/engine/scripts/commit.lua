@@ -1,0 +1,37 @@
+--[[
+  commit: the commit phase. Removes consumed members from a slot's prepare queue and forgets their
+  attempt counts. A member that is no longer in the prepare queue (already rolled back) is skipped.
+  When a committed member has a pending copy in the store queue (sent again while it was being
+  consumed), a wake notice "<slot>:0" is published so an idle consumer picks that copy up.
+
+  KEYS[1]  store queue     <prefix><topic>_<slot>
+  KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
+  KEYS[3]  attempts hash   attempts{<prefix><topic>_<slot>}
+  KEYS[4]  origin hash     origin{<prefix><topic>_<slot>}
+
+  ARGV[1]  wake channel    rmq:wake:<prefix><topic>
+  ARGV[2]  slot            the slot number, echoed in the wake notice
+  ARGV[3..] members        the members to commit
+
+  Returns  the number of members removed from the prepare queue
+]]
+local storeKey    = KEYS[1]
+local prepareKey  = KEYS[2]
+local attemptsKey = KEYS[3]
+local originKey   = KEYS[4]
+local wakeChannel = ARGV[1]
+local slot        = ARGV[2]
+
+local committed = 0
+local wake = false
+for i = 3, #ARGV do
+  local member = ARGV[i]
+  if redis.call('ZREM', prepareKey, member) == 1 then
+    committed = committed + 1
+    redis.call('HDEL', attemptsKey, member)
+    redis.call('HDEL', originKey, member)
+    if not wake and redis.call('ZSCORE', storeKey, member) then wake = true end
+  end
+end
+if wake then redis.call('PUBLISH', wakeChannel, slot .. ':0') end
+return committed

@@ -1,0 +1,28 @@
+--[[
+  extend: pushes back the prepare deadline of members a live consumer still holds, so a slow but
+  live consumer is not rolled back and duplicated. Members no longer in the prepare queue
+  (committed, or rolled back by the sweeper) are not added back.
+
+  KEYS[1]  prepare queue   prepare{<prefix><topic>_<slot>}
+
+  ARGV[1]  prepare timeout ms; the new deadline is now + timeout
+  ARGV[2..] members        the members to extend
+
+  Returns  the number of members whose deadline was extended
+]]
+if redis.replicate_commands then redis.replicate_commands() end
+
+local prepareKey = KEYS[1]
+local timeout    = tonumber(ARGV[1])
+
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local deadline = now + timeout
+
+local args = { 'ZADD', prepareKey, 'XX', 'CH' }
+for i = 2, #ARGV do
+  args[#args + 1] = deadline
+  args[#args + 1] = ARGV[i]
+end
+if #args == 4 then return 0 end
+return redis.call(unpack(args))

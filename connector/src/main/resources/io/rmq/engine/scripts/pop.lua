@@ -1,0 +1,81 @@
+--[[
+  pop: the prepare phase of two-phase consumption. Atomically moves up to `count` due members from
+  a slot's store queue to its prepare queue, scoring each with its deadline (now + prepare timeout).
+
+  Order: RANGE_MERGE and FIXED_TIME pop members whose score <= now, lowest score first;
+  PRIORITY pops the highest scores first. A member that is already in the prepare queue (an
+  earlier copy still being consumed) is left in the store queue until that copy is committed or
+  rolled back, so one member is never in two consumers' hands.
+
+  KEYS[1]  store queue     <prefix><topic>_<slot>
+  KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
+  KEYS[3]  attempts hash   attempts{<prefix><topic>_<slot>}: member -> failed deliveries so far
+  KEYS[4]  origin hash     origin{<prefix><topic>_<slot>}: member -> score when popped (PRIORITY only)
+
+  ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
+  ARGV[2]  count           most members to move (>= 1)
+  ARGV[3]  prepare timeout ms a popped member may stay in the prepare queue before it is rolled back
+
+  Returns  { now, next, member1, score1, attempt1, member2, score2, attempt2, ... }
+           now      the Redis clock in ms
+           next     0 when `count` members were popped (more may be due);
+                    otherwise ms until the earliest member not yet due (timed types), or -1 when
+                    nothing else is waiting (blocked duplicates are woken by their commit/rollback)
+           score    the member's store score, as a string
+           attempt  the delivery number, 1 on the first delivery
+]]
+if redis.replicate_commands then redis.replicate_commands() end
+
+local storeKey    = KEYS[1]
+local prepareKey  = KEYS[2]
+local attemptsKey = KEYS[3]
+local originKey   = KEYS[4]
+local topicType   = ARGV[1]
+local count       = tonumber(ARGV[2])
+local timeout     = tonumber(ARGV[3])
+
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local deadline = now + timeout
+local timed = topicType ~= 'PRIORITY'
+
+local result = { now, 0 }
+local popped = 0
+local skipped = 0
+-- Candidates blocked by an in-flight copy stay in the store queue and shift the window; a few
+-- rounds bound the script's run time when many are blocked.
+for _ = 1, 4 do
+  local want = count - popped
+  local candidates
+  if timed then
+    candidates = redis.call('ZRANGEBYSCORE', storeKey, '-inf', now, 'WITHSCORES', 'LIMIT', skipped, want)
+  else
+    candidates = redis.call('ZREVRANGE', storeKey, skipped, skipped + want - 1, 'WITHSCORES')
+  end
+  for i = 1, #candidates, 2 do
+    local member, score = candidates[i], candidates[i + 1]
+    if redis.call('ZSCORE', prepareKey, member) then
+      skipped = skipped + 1
+    else
+      redis.call('ZREM', storeKey, member)
+      redis.call('ZADD', prepareKey, deadline, member)
+      if not timed then redis.call('HSET', originKey, member, score) end
+      local failures = tonumber(redis.call('HGET', attemptsKey, member) or '0')
+      result[#result + 1] = member
+      result[#result + 1] = score
+      result[#result + 1] = failures + 1
+      popped = popped + 1
+    end
+  end
+  if popped >= count or #candidates < 2 * want then break end
+end
+
+if popped < count then
+  local nextDelay = -1
+  if timed then
+    local upcoming = redis.call('ZRANGEBYSCORE', storeKey, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+    if #upcoming > 0 then nextDelay = math.max(1, tonumber(upcoming[2]) - now) end
+  end
+  result[2] = nextDelay
+end
+return result

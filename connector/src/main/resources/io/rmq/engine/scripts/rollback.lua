@@ -1,0 +1,98 @@
+--[[
+  rollback: returns members from a slot's prepare queue to its store queue after a failed or
+  abandoned delivery, or moves them to the dead queue once they have been delivered 1 + maxRetries
+  times. Used both for explicit rollbacks (nack, shutdown) and by the sweeper for members whose
+  prepare deadline has passed.
+
+  For each selected member that is still in the prepare queue, its failed-delivery count is
+  incremented, then:
+    - count > maxRetries: the member moves to the dead queue, scored with the time of death (ms);
+    - a pending copy exists in the store queue (the content was sent again meanwhile): the rolled-back
+      delivery is merged into that copy, which keeps its score and starts with a fresh attempt count;
+    - RANGE_MERGE / FIXED_TIME: back to the store queue, due after a backoff of
+      min(backoffBase * 2^(count - 1), backoffMax) ms;
+    - PRIORITY: back to the store queue behind the pending messages: score =
+      min(its priority, lowest pending score - 1).
+  Members not in the prepare queue (already committed or rolled back) are skipped.
+
+  KEYS[1]  store queue     <prefix><topic>_<slot>
+  KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
+  KEYS[3]  attempts hash   attempts{<prefix><topic>_<slot>}
+  KEYS[4]  origin hash     origin{<prefix><topic>_<slot>}
+  KEYS[5]  dead queue      dead{<prefix><topic>_<slot>}
+
+  ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
+  ARGV[2]  max retries     deliveries after the first before the dead queue (>= 0)
+  ARGV[3]  backoff base    ms before the first retry of a timed message
+  ARGV[4]  backoff max     ms, the cap of the exponential backoff
+  ARGV[5]  wake channel    rmq:wake:<prefix><topic>
+  ARGV[6]  slot            the slot number, echoed in the wake notice
+  ARGV[7]  selection       'members': roll back ARGV[9..]; 'expired': roll back up to ARGV[8]
+                           members whose prepare deadline has passed
+  ARGV[8]  limit           most expired members to roll back (selection 'expired')
+  ARGV[9..] members        the members to roll back (selection 'members')
+
+  Returns  { requeued, merged, dead }
+]]
+if redis.replicate_commands then redis.replicate_commands() end
+
+local storeKey    = KEYS[1]
+local prepareKey  = KEYS[2]
+local attemptsKey = KEYS[3]
+local originKey   = KEYS[4]
+local deadKey     = KEYS[5]
+local topicType   = ARGV[1]
+local maxRetries  = tonumber(ARGV[2])
+local backoffBase = tonumber(ARGV[3])
+local backoffMax  = tonumber(ARGV[4])
+local wakeChannel = ARGV[5]
+local slot        = ARGV[6]
+local selection   = ARGV[7]
+local limit       = tonumber(ARGV[8])
+
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+
+local members
+if selection == 'expired' then
+  members = redis.call('ZRANGEBYSCORE', prepareKey, '-inf', now, 'LIMIT', 0, limit)
+else
+  members = {}
+  for i = 9, #ARGV do members[#members + 1] = ARGV[i] end
+end
+
+local requeued, merged, dead = 0, 0, 0
+local wakeDelay = nil
+for _, member in ipairs(members) do
+  if redis.call('ZREM', prepareKey, member) == 1 then
+    local failures = redis.call('HINCRBY', attemptsKey, member, 1)
+    local priority = redis.call('HGET', originKey, member)
+    redis.call('HDEL', originKey, member)
+    if failures > maxRetries then
+      redis.call('ZADD', deadKey, now, member)
+      redis.call('HDEL', attemptsKey, member)
+      dead = dead + 1
+    elseif redis.call('ZSCORE', storeKey, member) then
+      redis.call('HDEL', attemptsKey, member)
+      merged = merged + 1
+    else
+      local score
+      local delay = 0
+      if topicType == 'PRIORITY' then
+        score = tonumber(priority or '0')
+        local lowest = redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES')
+        if #lowest > 0 then score = math.min(score, tonumber(lowest[2]) - 1) end
+      else
+        delay = math.min(backoffBase * math.pow(2, failures - 1), backoffMax)
+        score = now + delay
+      end
+      redis.call('ZADD', storeKey, score, member)
+      requeued = requeued + 1
+      if wakeDelay == nil or delay < wakeDelay then wakeDelay = delay end
+    end
+  end
+end
+if wakeDelay ~= nil then
+  redis.call('PUBLISH', wakeChannel, slot .. ':' .. string.format('%d', wakeDelay))
+end
+return { requeued, merged, dead }

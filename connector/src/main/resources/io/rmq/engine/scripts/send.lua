@@ -1,0 +1,91 @@
+--[[
+  send: stores one message in a slot's store queue, or merges it into a pending duplicate.
+
+  A pending duplicate is the same member in the same store queue. Merge rules by topic type:
+    RANGE_MERGE  score = now + range; a pending duplicate keeps its score (the first due time stands)
+    PRIORITY     score = the priority; a pending duplicate takes the new score (the last priority stands)
+    FIXED_TIME   score = the delivery time; a pending duplicate takes the new score (the last time stands)
+  A copy that is being consumed (in the prepare queue) is not a pending duplicate.
+
+  When the write may end an idle consumer's sleep (the slot was empty, the new member is due before
+  the head that the consumer sleeps for, or the head is blocked behind an in-flight copy of itself),
+  a wake notice "<slot>:<delay ms>" is published on the topic's wake channel.
+
+  KEYS[1]  store queue     <prefix><topic>_<slot>
+  KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
+
+  ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
+  ARGV[2]  value           RANGE_MERGE: time range in ms (> 0); PRIORITY: the priority;
+                           FIXED_TIME: delivery time in ms since the epoch (Redis clock)
+  ARGV[3]  member          the message content
+  ARGV[4]  wake channel    rmq:wake:<prefix><topic>
+  ARGV[5]  slot            the slot number, echoed in the wake notice
+
+  Returns  { status, score }
+           status  1 = stored as a new message, 0 = merged into a pending duplicate
+           score   the member's score after the call, as a string
+  Errors   "ERR RMQ_BAD_TYPE <type>" for an unknown topic type
+]]
+if redis.replicate_commands then redis.replicate_commands() end
+
+local storeKey    = KEYS[1]
+local prepareKey  = KEYS[2]
+local topicType   = ARGV[1]
+local value       = ARGV[2]
+local member      = ARGV[3]
+local wakeChannel = ARGV[4]
+local slot        = ARGV[5]
+
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+
+local timed
+local score
+if topicType == 'RANGE_MERGE' then
+  timed = true
+  score = now + tonumber(value)
+elseif topicType == 'FIXED_TIME' then
+  timed = true
+  score = tonumber(value)
+elseif topicType == 'PRIORITY' then
+  timed = false
+  score = tonumber(value)
+else
+  return redis.error_reply('RMQ_BAD_TYPE ' .. tostring(topicType))
+end
+
+local existing = redis.call('ZSCORE', storeKey, member)
+if existing then
+  if topicType ~= 'RANGE_MERGE' then
+    redis.call('ZADD', storeKey, score, member)
+    if timed and score < tonumber(existing) and score <= now then
+      redis.call('PUBLISH', wakeChannel, slot .. ':0')
+    end
+  end
+  return { 0, redis.call('ZSCORE', storeKey, member) }
+end
+
+-- Decide before adding whether an idle consumer of this slot needs waking.
+local head
+if timed then
+  head = redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES')
+else
+  head = redis.call('ZREVRANGE', storeKey, 0, 0, 'WITHSCORES')
+end
+local wake = false
+if #head == 0 then
+  wake = true
+elseif redis.call('ZSCORE', prepareKey, head[1]) then
+  wake = true
+elseif timed then
+  local headScore = tonumber(head[2])
+  wake = headScore > now and score < headScore
+end
+
+redis.call('ZADD', storeKey, score, member)
+if wake then
+  local delay = 0
+  if timed and score > now then delay = score - now end
+  redis.call('PUBLISH', wakeChannel, slot .. ':' .. string.format('%d', delay))
+end
+return { 1, redis.call('ZSCORE', storeKey, member) }
