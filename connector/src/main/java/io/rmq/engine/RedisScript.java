@@ -22,6 +22,8 @@ public enum RedisScript {
     COMMIT("commit.lua", ScriptOutputType.INTEGER),
     /** Returns members to the store queue, or to the dead queue. */
     ROLLBACK("rollback.lua", ScriptOutputType.MULTI),
+    /** Returns prefetched, never delivered members to the store queue without counting an attempt. */
+    RELEASE("release.lua", ScriptOutputType.INTEGER),
     /** Pushes back the prepare deadline of held members. */
     EXTEND("extend.lua", ScriptOutputType.INTEGER),
     /** Records a topic's definition on first use. */

@@ -15,6 +15,10 @@
       min(its priority, lowest pending score - 1).
   Members not in the prepare queue (already committed or rolled back) are skipped.
 
+  A wake notice "<slot>:<delay ms>" is published on the wake channel when a member became poppable:
+  a requeued member, or a pending copy that was blocked behind the rolled-back delivery (merged or
+  dead); the delay is the smallest time until one of them is due (0 for PRIORITY).
+
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
   KEYS[3]  attempts hash   attempts{<prefix><topic>_<slot>}
@@ -63,16 +67,25 @@ end
 
 local requeued, merged, dead = 0, 0, 0
 local wakeDelay = nil
+local function wakeIn(delay)
+  if wakeDelay == nil or delay < wakeDelay then wakeDelay = delay end
+end
+
 for _, member in ipairs(members) do
   if redis.call('ZREM', prepareKey, member) == 1 then
     local failures = redis.call('HINCRBY', attemptsKey, member, 1)
     local priority = redis.call('HGET', originKey, member)
     redis.call('HDEL', originKey, member)
+    -- pop skipped this pending copy while the delivery was in flight; it can be popped from now on
+    local pending = redis.call('ZSCORE', storeKey, member)
+    if pending then
+      wakeIn(topicType == 'PRIORITY' and 0 or math.max(0, tonumber(pending) - now))
+    end
     if failures > maxRetries then
       redis.call('ZADD', deadKey, now, member)
       redis.call('HDEL', attemptsKey, member)
       dead = dead + 1
-    elseif redis.call('ZSCORE', storeKey, member) then
+    elseif pending then
       redis.call('HDEL', attemptsKey, member)
       merged = merged + 1
     else
@@ -88,7 +101,7 @@ for _, member in ipairs(members) do
       end
       redis.call('ZADD', storeKey, score, member)
       requeued = requeued + 1
-      if wakeDelay == nil or delay < wakeDelay then wakeDelay = delay end
+      wakeIn(delay)
     end
   end
 end

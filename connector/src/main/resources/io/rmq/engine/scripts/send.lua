@@ -8,8 +8,9 @@
   A copy that is being consumed (in the prepare queue) is not a pending duplicate.
 
   When the write may end an idle consumer's sleep (the slot was empty, the new member is due before
-  the head that the consumer sleeps for, or the head is blocked behind an in-flight copy of itself),
-  a wake notice "<slot>:<delay ms>" is published on the topic's wake channel.
+  the head that the consumer sleeps for, or the head is blocked behind an in-flight copy of itself;
+  for a merged FIXED_TIME duplicate moved earlier: its new time is due, or is before the earliest
+  member not yet due), a wake notice "<slot>:<delay ms>" is published on the topic's wake channel.
 
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
@@ -57,9 +58,16 @@ end
 local existing = redis.call('ZSCORE', storeKey, member)
 if existing then
   if topicType ~= 'RANGE_MERGE' then
+    -- A consumer with nothing due sleeps until the earliest member not yet due (found before the
+    -- write, as this member may be that one): a duplicate moved before it must wake the consumer.
+    local wake = false
+    if timed and score < tonumber(existing) then
+      local upcoming = redis.call('ZRANGEBYSCORE', storeKey, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+      wake = score <= now or (#upcoming > 0 and score < tonumber(upcoming[2]))
+    end
     redis.call('ZADD', storeKey, score, member)
-    if timed and score < tonumber(existing) and score <= now then
-      redis.call('PUBLISH', wakeChannel, slot .. ':0')
+    if wake then
+      redis.call('PUBLISH', wakeChannel, slot .. ':' .. string.format('%d', math.max(0, score - now)))
     end
   end
   return { 0, redis.call('ZSCORE', storeKey, member) }

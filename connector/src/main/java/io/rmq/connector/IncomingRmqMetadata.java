@@ -1,0 +1,112 @@
+package io.rmq.connector;
+
+import java.util.Objects;
+
+/**
+ * Where a received message comes from and how often it has been delivered. The incoming channel
+ * attaches it to every message it emits; read it with
+ * {@code message.getMetadata(IncomingRmqMetadata.class)}. Immutable and thread-safe.
+ */
+public final class IncomingRmqMetadata {
+
+    private final String channel;
+    private final String topic;
+    private final int slot;
+    private final int attempt;
+    private final double score;
+
+    /**
+     * Creates the metadata of one popped message.
+     *
+     * @param channel the incoming channel name
+     * @param topic   the topic name
+     * @param slot    the slot the message was popped from, {@code >= 0}
+     * @param attempt the delivery attempt, {@code >= 1} (1 on the first delivery)
+     * @param score   the member's score when it was popped
+     * @throws IllegalArgumentException when an argument is out of range
+     * @throws NullPointerException     when {@code channel} or {@code topic} is {@code null}
+     */
+    public IncomingRmqMetadata(String channel, String topic, int slot, int attempt, double score) {
+        this.channel = Objects.requireNonNull(channel, "channel");
+        this.topic = Objects.requireNonNull(topic, "topic");
+        if (slot < 0) {
+            throw new IllegalArgumentException("slot must be >= 0, was " + slot);
+        }
+        if (attempt < 1) {
+            throw new IllegalArgumentException("attempt must be >= 1, was " + attempt);
+        }
+        this.slot = slot;
+        this.attempt = attempt;
+        this.score = score;
+    }
+
+    /**
+     * The incoming channel that received the message.
+     *
+     * @return the channel name
+     */
+    public String getChannel() {
+        return channel;
+    }
+
+    /**
+     * The topic the message was popped from.
+     *
+     * @return the topic name
+     */
+    public String getTopic() {
+        return topic;
+    }
+
+    /**
+     * The slot the message was popped from.
+     *
+     * @return the slot, from 0 to the topic's slot amount - 1
+     */
+    public int getSlot() {
+        return slot;
+    }
+
+    /**
+     * The delivery attempt: 1 on the first delivery, 2 on the first retry, and so on up to
+     * {@code 1 + max-retries}.
+     *
+     * @return the attempt, {@code >= 1}
+     */
+    public int getAttempt() {
+        return attempt;
+    }
+
+    /**
+     * The member's score when it was popped: for RANGE_MERGE and FIXED_TIME topics its due time in
+     * milliseconds since the epoch (Redis clock), for PRIORITY topics its priority.
+     *
+     * @return the score
+     */
+    public double getScore() {
+        return score;
+    }
+
+    /** Equal when every field is equal. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof IncomingRmqMetadata other
+                && channel.equals(other.channel)
+                && topic.equals(other.topic)
+                && slot == other.slot
+                && attempt == other.attempt
+                && Double.compare(score, other.score) == 0;
+    }
+
+    /** Consistent with {@link #equals(Object)}. */
+    @Override
+    public int hashCode() {
+        return Objects.hash(channel, topic, slot, attempt, score);
+    }
+
+    @Override
+    public String toString() {
+        return "IncomingRmqMetadata[channel=" + channel + ", topic=" + topic + ", slot=" + slot + ", attempt="
+                + attempt + ", score=" + score + "]";
+    }
+}

@@ -1,0 +1,199 @@
+package io.rmq.connector;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+
+import io.rmq.connector.config.OutgoingChannelConfig;
+import io.rmq.connector.i18n.RmqLogging;
+import io.rmq.engine.RmqClient;
+import io.rmq.engine.SendResult;
+import io.rmq.engine.TopicKeys;
+import io.rmq.engine.TopicProducer;
+import io.rmq.engine.TopicType;
+
+/**
+ * An outgoing channel: a Reactive Streams {@link Subscriber} that writes each message to its slot.
+ * Up to {@code max-inflight} writes are pipelined on the shared connection. A message is acked once
+ * Redis has stored or merged it, and nacked, with nothing written, when its payload or metadata is
+ * invalid for the topic or when Redis fails.
+ */
+final class OutgoingRmqChannel implements Subscriber<Message<?>> {
+
+    private static final RmqLogging LOG = RmqLogging.log;
+
+    private final OutgoingChannelConfig config;
+    private final CompletionStage<TopicKeys> registered;
+    private final TopicProducer producer;
+    private final AtomicBoolean subscribed = new AtomicBoolean();
+    private final AtomicInteger inflight = new AtomicInteger();
+    private final CompletableFuture<Void> drained = new CompletableFuture<>();
+    private volatile Subscription subscription;
+    private volatile boolean completed;
+
+    OutgoingRmqChannel(OutgoingChannelConfig config, RmqClient client) {
+        this.config = config;
+        this.registered = client.registerTopic(config.topic());
+        this.producer = client.producer(new TopicKeys(config.topic()));
+        RmqConnectorSupport.failFastOnConflict(registered, config.channel());
+        LOG.outgoingChannelStarted(config.channel(), config.topic().name(), config.topic().type().name(),
+                config.topic().slotAmount());
+    }
+
+    String channel() {
+        return config.channel();
+    }
+
+    @Override
+    public void onSubscribe(Subscription s) {
+        Objects.requireNonNull(s, "subscription");
+        if (!subscribed.compareAndSet(false, true)) {
+            s.cancel();
+            return;
+        }
+        subscription = s;
+        s.request(config.maxInflight());
+    }
+
+    @Override
+    public void onNext(Message<?> message) {
+        Objects.requireNonNull(message, "message");
+        inflight.incrementAndGet();
+        CompletionStage<SendResult> sent;
+        try {
+            byte[] content = encode(message.getPayload());
+            OutgoingRmqMetadata metadata = message.getMetadata(OutgoingRmqMetadata.class).orElse(null);
+            sent = registered.thenCompose(keys -> send(content, metadata));
+        } catch (RuntimeException invalid) {
+            LOG.messageNackedInvalidMetadata(config.channel(), invalid.getMessage());
+            sent = CompletableFuture.failedFuture(invalid);
+        }
+        sent.whenComplete((result, failure) -> {
+            CompletionStage<Void> settled;
+            if (failure == null) {
+                settled = message.ack();
+            } else {
+                Throwable cause = RmqConnectorSupport.unwrap(failure);
+                if (!(cause instanceof IllegalArgumentException)) {
+                    LOG.errorSendingMessage(config.channel(), config.topic().name(), cause);
+                }
+                settled = message.nack(cause);
+            }
+            settled.whenComplete((v, f) -> {
+                if (inflight.decrementAndGet() == 0 && completed) {
+                    drained.complete(null);
+                }
+                Subscription s = subscription;
+                if (s != null && !completed) {
+                    s.request(1);
+                }
+            });
+        });
+    }
+
+    private CompletionStage<SendResult> send(byte[] content, OutgoingRmqMetadata md) {
+        TopicType type = config.topic().type();
+        String basis = md == null ? null : md.getSlotBasis().orElse(null);
+        switch (type) {
+            case RANGE_MERGE: {
+                rejectIfPresent(md != null && md.getPriority().isPresent(), "a priority");
+                rejectIfPresent(md != null && (md.getDeliverAt().isPresent() || md.getDelay().isPresent()),
+                        "a delivery time or delay");
+                Optional<Duration> range = md == null ? Optional.empty() : md.getTimeRange();
+                Duration r = range.or(config::defaultTimeRange).orElseThrow(() -> invalid(
+                        "a RANGE_MERGE message needs a time range: set OutgoingRmqMetadata.withTimeRange(...) or the attribute 'time-range'"));
+                return producer.sendInRange(content, r, basis);
+            }
+            case PRIORITY: {
+                rejectIfPresent(md != null && md.getTimeRange().isPresent(), "a time range");
+                rejectIfPresent(md != null && (md.getDeliverAt().isPresent() || md.getDelay().isPresent()),
+                        "a delivery time or delay");
+                OptionalDouble p = md == null ? OptionalDouble.empty() : md.getPriority();
+                if (p.isEmpty()) {
+                    p = config.defaultPriority();
+                }
+                if (p.isEmpty()) {
+                    throw invalid("a PRIORITY message needs a priority: set OutgoingRmqMetadata.withPriority(...) or the attribute 'priority'");
+                }
+                return producer.sendWithPriority(content, p.getAsDouble(), basis);
+            }
+            case FIXED_TIME:
+            default: {
+                rejectIfPresent(md != null && md.getPriority().isPresent(), "a priority");
+                rejectIfPresent(md != null && md.getTimeRange().isPresent(), "a time range");
+                Instant at = Instant.now();
+                if (md != null && md.getDeliverAt().isPresent()) {
+                    at = md.getDeliverAt().get();
+                } else if (md != null && md.getDelay().isPresent()) {
+                    at = at.plus(md.getDelay().get());
+                }
+                return producer.sendAt(content, at, basis);
+            }
+        }
+    }
+
+    private void rejectIfPresent(boolean present, String what) {
+        if (present) {
+            throw invalid("a " + config.topic().type() + " message cannot carry " + what + " (topic '"
+                    + config.topic().name() + "' is of type " + config.topic().type() + ")");
+        }
+    }
+
+    private IllegalArgumentException invalid(String reason) {
+        return new IllegalArgumentException("Channel '" + config.channel() + "': " + reason);
+    }
+
+    private byte[] encode(Object payload) {
+        if (config.codec().isPresent()) {
+            return config.codec().get().encode(payload);
+        }
+        if (payload instanceof String s) {
+            return s.getBytes(StandardCharsets.UTF_8);
+        }
+        if (payload instanceof byte[] b) {
+            return b;
+        }
+        String typeName = payload == null ? "null" : payload.getClass().getName();
+        LOG.unsupportedPayloadType(config.channel(), typeName);
+        throw invalid("payload of type " + typeName
+                + " cannot be written: send a String or a byte[], or set the attribute 'codec' to an io.rmq.connector.RmqCodec");
+    }
+
+    @Override
+    public void onError(Throwable t) {
+        completed = true;
+        LOG.errorSendingMessage(config.channel(), config.topic().name(), t);
+    }
+
+    @Override
+    public void onComplete() {
+        completed = true;
+        if (inflight.get() == 0) {
+            drained.complete(null);
+        }
+    }
+
+    /** Stops requesting; completes when the writes under way have been answered. */
+    CompletionStage<Void> close() {
+        completed = true;
+        Subscription s = subscription;
+        if (s != null) {
+            s.cancel();
+        }
+        if (inflight.get() == 0) {
+            drained.complete(null);
+        }
+        return drained.orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).exceptionally(f -> null);
+    }
+}

@@ -1,0 +1,274 @@
+package io.rmq.connector;
+
+import io.rmq.connector.i18n.RmqExceptions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.StringJoiner;
+
+/**
+ * How an outgoing message is scored and routed. Attach it to a message's metadata; every field is
+ * optional, and a field the topic's type does not use is ignored:
+ * <ul>
+ * <li>{@code RANGE_MERGE}: the {@linkplain #getTimeRange() time range} (due at now + range; a pending
+ * duplicate keeps its first due time). Without one, the channel's {@code time-range} applies; with
+ * neither, the message is nacked.</li>
+ * <li>{@code PRIORITY}: the {@linkplain #getPriority() priority} (higher is consumed first). Without one,
+ * the channel's {@code priority} applies; with neither, the message is nacked.</li>
+ * <li>{@code FIXED_TIME}: the {@linkplain #getDeliverAt() delivery time} or a {@linkplain #getDelay()
+ * delay} counted from when the message is sent. With neither, or with a time in the past, the message is
+ * due at once.</li>
+ * </ul>
+ * The {@linkplain #getSlotBasis() slot basis} chooses the slot ({@code CRC32(UTF-8 bytes) mod slotAmount});
+ * without one, the content bytes do. Messages that should merge or be consumed serially need equal bases.
+ *
+ * <p>Immutable and thread-safe. Build with {@link #builder()}, copy and change with {@link #toBuilder()}.
+ */
+public final class OutgoingRmqMetadata {
+
+    private final Double priority;
+    private final Instant deliverAt;
+    private final Duration delay;
+    private final Duration timeRange;
+    private final String slotBasis;
+
+    private OutgoingRmqMetadata(Builder builder) {
+        this.priority = builder.priority;
+        this.deliverAt = builder.deliverAt;
+        this.delay = builder.delay;
+        this.timeRange = builder.timeRange;
+        this.slotBasis = builder.slotBasis;
+    }
+
+    /**
+     * A builder with no field set.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A builder holding every field of this metadata, to derive a changed copy.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        Builder builder = new Builder();
+        builder.priority = priority;
+        builder.deliverAt = deliverAt;
+        builder.delay = delay;
+        builder.timeRange = timeRange;
+        builder.slotBasis = slotBasis;
+        return builder;
+    }
+
+    /**
+     * The priority of a message to a PRIORITY topic; higher is consumed first.
+     *
+     * @return the priority, a finite number, or empty
+     */
+    public OptionalDouble getPriority() {
+        return priority == null ? OptionalDouble.empty() : OptionalDouble.of(priority);
+    }
+
+    /**
+     * The delivery time of a message to a FIXED_TIME topic (millisecond precision, Redis clock).
+     *
+     * @return the delivery time, or empty
+     */
+    public Optional<Instant> getDeliverAt() {
+        return Optional.ofNullable(deliverAt);
+    }
+
+    /**
+     * The delay of a message to a FIXED_TIME topic, counted from when the message is sent.
+     *
+     * @return the delay, zero or positive, or empty
+     */
+    public Optional<Duration> getDelay() {
+        return Optional.ofNullable(delay);
+    }
+
+    /**
+     * The time range of a message to a RANGE_MERGE topic: the message is due that long after it is
+     * first sent, and duplicates sent meanwhile merge into it.
+     *
+     * @return the time range, at least 1 ms, or empty
+     */
+    public Optional<Duration> getTimeRange() {
+        return Optional.ofNullable(timeRange);
+    }
+
+    /**
+     * The string whose CRC32 chooses the slot, instead of the content bytes.
+     *
+     * @return the slot basis, or empty
+     */
+    public Optional<String> getSlotBasis() {
+        return Optional.ofNullable(slotBasis);
+    }
+
+    /** Equal when every field is equal. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof OutgoingRmqMetadata other
+                && Objects.equals(priority, other.priority)
+                && Objects.equals(deliverAt, other.deliverAt)
+                && Objects.equals(delay, other.delay)
+                && Objects.equals(timeRange, other.timeRange)
+                && Objects.equals(slotBasis, other.slotBasis);
+    }
+
+    /** Consistent with {@link #equals(Object)}. */
+    @Override
+    public int hashCode() {
+        return Objects.hash(priority, deliverAt, delay, timeRange, slotBasis);
+    }
+
+    /** The fields that are set, e.g. {@code OutgoingRmqMetadata[priority=5.0, slotBasis=sku-1]}. */
+    @Override
+    public String toString() {
+        StringJoiner fields = new StringJoiner(", ", "OutgoingRmqMetadata[", "]");
+        if (priority != null) {
+            fields.add("priority=" + priority);
+        }
+        if (deliverAt != null) {
+            fields.add("deliverAt=" + deliverAt);
+        }
+        if (delay != null) {
+            fields.add("delay=" + delay);
+        }
+        if (timeRange != null) {
+            fields.add("timeRange=" + timeRange);
+        }
+        if (slotBasis != null) {
+            fields.add("slotBasis=" + slotBasis);
+        }
+        return fields.toString();
+    }
+
+    /**
+     * Builds {@link OutgoingRmqMetadata}. Every setter checks its argument and throws
+     * {@link IllegalArgumentException} when it cannot be used; no field has a default (an unset field
+     * leaves the choice to the channel). Not thread-safe.
+     */
+    public static final class Builder {
+        private Double priority;
+        private Instant deliverAt;
+        private Duration delay;
+        private Duration timeRange;
+        private String slotBasis;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the priority of a message to a PRIORITY topic; higher is consumed first, and a pending
+         * duplicate takes the last priority sent. Not set by default.
+         *
+         * @param priority a finite number (not NaN nor infinite)
+         * @return this builder
+         */
+        public Builder withPriority(double priority) {
+            if (!Double.isFinite(priority)) {
+                throw RmqExceptions.ex.invalidMetadataValue("priority", priority, "a finite number is required");
+            }
+            this.priority = priority;
+            return this;
+        }
+
+        /**
+         * Sets the delivery time of a message to a FIXED_TIME topic; a time in the past means due at once.
+         * Not set by default; do not combine with {@link #withDelay(Duration)}.
+         *
+         * @param deliverAt the time, representable in epoch milliseconds
+         * @return this builder
+         */
+        public Builder withDeliverAt(Instant deliverAt) {
+            requireNonNull("deliverAt", deliverAt);
+            try {
+                deliverAt.toEpochMilli();
+            } catch (ArithmeticException e) {
+                throw RmqExceptions.ex.invalidMetadataValue("deliverAt", deliverAt,
+                        "a time representable in epoch milliseconds is required");
+            }
+            this.deliverAt = deliverAt;
+            return this;
+        }
+
+        /**
+         * Sets the delay of a message to a FIXED_TIME topic: it is due that long after it is sent (the
+         * delay is resolved when the channel sends the message, not now). Not set by default; do not
+         * combine with {@link #withDeliverAt(Instant)}.
+         *
+         * @param delay zero or positive
+         * @return this builder
+         */
+        public Builder withDelay(Duration delay) {
+            this.delay = requireMillis("delay", delay, 0, "a duration >= 0 is required");
+            return this;
+        }
+
+        /**
+         * Sets the time range of a message to a RANGE_MERGE topic: the message is due that long after it
+         * is first sent, and duplicates sent meanwhile merge into it. Not set by default (the channel's
+         * {@code time-range} applies).
+         *
+         * @param timeRange at least 1 ms
+         * @return this builder
+         */
+        public Builder withTimeRange(Duration timeRange) {
+            this.timeRange = requireMillis("timeRange", timeRange, 1, "a duration of at least 1 ms is required");
+            return this;
+        }
+
+        /**
+         * Sets the string whose CRC32 (of its UTF-8 bytes) chooses the slot, e.g. a product id. Not set by
+         * default (the content bytes choose the slot).
+         *
+         * @param slotBasis any string, not {@code null}
+         * @return this builder
+         */
+        public Builder withSlotBasis(String slotBasis) {
+            this.slotBasis = requireNonNull("slotBasis", slotBasis);
+            return this;
+        }
+
+        /**
+         * Builds the metadata.
+         *
+         * @return the metadata
+         * @throws IllegalStateException when both a delivery time and a delay are set
+         */
+        public OutgoingRmqMetadata build() {
+            if (deliverAt != null && delay != null) {
+                throw RmqExceptions.ex.conflictingDeliveryTime(deliverAt, delay);
+            }
+            return new OutgoingRmqMetadata(this);
+        }
+
+        private static <T> T requireNonNull(String property, T value) {
+            if (value == null) {
+                throw RmqExceptions.ex.invalidMetadataValue(property, null, "a non-null value is required");
+            }
+            return value;
+        }
+
+        private static Duration requireMillis(String property, Duration value, long minMillis, String requirement) {
+            requireNonNull(property, value);
+            try {
+                if (value.isNegative() || value.toMillis() < minMillis) {
+                    throw RmqExceptions.ex.invalidMetadataValue(property, value, requirement);
+                }
+            } catch (ArithmeticException e) {
+                throw RmqExceptions.ex.invalidMetadataValue(property, value,
+                        requirement + " (and it must fit in a long of milliseconds)");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.rmq.connector.config;
+
+import io.rmq.connector.RmqCodec;
+import io.rmq.engine.TopicDefinition;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * The checked configuration of one outgoing channel: where Redis is, which topic it writes to, the
+ * defaults for messages whose metadata lacks a time range or priority, and how payloads become
+ * content. Immutable and thread-safe (the codec, if any, must be thread-safe itself).
+ *
+ * <p>Created from the channel's {@link Config} as the runtime gives it to the connector, where
+ * channel-level attributes already take precedence over connector-level ones.
+ */
+public final class OutgoingChannelConfig {
+
+    /** Default of {@code max-inflight}: most messages one outgoing channel writes to Redis at once. */
+    public static final int DEFAULT_MAX_INFLIGHT = 1024;
+
+    private final String channel;
+    private final String redisUri;
+    private final TopicDefinition topic;
+    private final Optional<Duration> defaultTimeRange;
+    private final OptionalDouble defaultPriority;
+    private final int maxInflight;
+    private final Optional<String> codecClassName;
+    private final Optional<RmqCodec> codec;
+
+    private OutgoingChannelConfig(String channel, String redisUri, TopicDefinition topic,
+            Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority, int maxInflight,
+            Optional<String> codecClassName, Optional<RmqCodec> codec) {
+        this.channel = channel;
+        this.redisUri = redisUri;
+        this.topic = topic;
+        this.defaultTimeRange = defaultTimeRange;
+        this.defaultPriority = defaultPriority;
+        this.maxInflight = maxInflight;
+        this.codecClassName = codecClassName;
+        this.codec = codec;
+    }
+
+    /**
+     * Reads and checks an outgoing channel's attributes, instantiating its codec if one is set.
+     *
+     * @param config the channel's configuration; must contain {@code channel-name}
+     * @return the configuration
+     * @throws RmqConfigurationException naming every problem found, when there is at least one
+     */
+    public static OutgoingChannelConfig from(Config config) {
+        ChannelAttributes attributes = new ChannelAttributes(config, Direction.OUTGOING);
+        OutgoingChannelConfig result = read(attributes);
+        attributes.throwIfProblems();
+        return Objects.requireNonNull(result);
+    }
+
+    /**
+     * Checks an outgoing channel's attributes without throwing; the codec, if set, is instantiated to
+     * check it.
+     *
+     * @param config the channel's configuration
+     * @return every problem found, empty when the configuration is usable
+     */
+    public static List<ConfigProblem> validate(Config config) {
+        ChannelAttributes attributes = new ChannelAttributes(config, Direction.OUTGOING);
+        read(attributes);
+        return attributes.problems();
+    }
+
+    private static OutgoingChannelConfig read(ChannelAttributes a) {
+        String redisUri = a.redisUri();
+        TopicDefinition topic = a.topic();
+        Optional<Duration> timeRange = a.optionalMillis(RmqAttribute.TIME_RANGE);
+        OptionalDouble priority = a.optionalFiniteDouble(RmqAttribute.PRIORITY);
+        int maxInflight = a.integer(RmqAttribute.MAX_INFLIGHT);
+        Optional<String> codecClassName = a.raw(RmqAttribute.CODEC);
+        Optional<RmqCodec> codec = a.codec(codecClassName);
+        if (a.hasProblems()) {
+            return null;
+        }
+        return new OutgoingChannelConfig(a.channel(), redisUri, topic, timeRange, priority, maxInflight,
+                codecClassName, codec);
+    }
+
+    /** The channel name. */
+    public String channel() {
+        return channel;
+    }
+
+    /** The Lettuce URI of the Redis server, credentials included (never log it; see {@link #toString()}). */
+    public String redisUri() {
+        return redisUri;
+    }
+
+    /** The topic written to. */
+    public TopicDefinition topic() {
+        return topic;
+    }
+
+    /** The time range of RANGE_MERGE messages whose metadata gives none ({@code time-range}); no default. */
+    public Optional<Duration> defaultTimeRange() {
+        return defaultTimeRange;
+    }
+
+    /** The priority of PRIORITY messages whose metadata gives none ({@code priority}); no default. */
+    public OptionalDouble defaultPriority() {
+        return defaultPriority;
+    }
+
+    /** Most messages being written to Redis at once. Default {@value #DEFAULT_MAX_INFLIGHT}. */
+    public int maxInflight() {
+        return maxInflight;
+    }
+
+    /** The codec's class name, when {@code codec} is set. */
+    public Optional<String> codecClassName() {
+        return codecClassName;
+    }
+
+    /** The codec instance, when {@code codec} is set; without one, payloads must be String or byte[]. */
+    public Optional<RmqCodec> codec() {
+        return codec;
+    }
+
+    /** The configuration with the Redis credentials masked. */
+    @Override
+    public String toString() {
+        return "OutgoingChannelConfig[channel=" + channel + ", redisUri=" + RedisUris.maskCredentials(redisUri)
+                + ", topic=" + topic + ", defaultTimeRange=" + defaultTimeRange.map(d -> d.toMillis() + " ms")
+                        .orElse("none")
+                + ", defaultPriority=" + (defaultPriority.isPresent() ? defaultPriority.getAsDouble() : "none")
+                + ", maxInflight=" + maxInflight + ", codec=" + codecClassName.orElse("none") + "]";
+    }
+}

@@ -1,0 +1,50 @@
+package io.rmq.connector.config;
+
+import io.lettuce.core.RedisURI;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Checks {@code redis-uri} values and masks the credentials they carry. Stateless. */
+final class RedisUris {
+
+    /** The schemes a channel accepts (Unix sockets and the {@code redis+ssl} aliases are left out on purpose). */
+    static final Set<String> SCHEMES = Set.of("redis", "rediss", "redis-sentinel", "rediss-sentinel");
+
+    static final String REQUIREMENT = "a redis://, rediss://, redis-sentinel:// or rediss-sentinel:// URI is required";
+
+    private static final Pattern USER_INFO = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*://)([^@/?#]*)@");
+
+    private RedisUris() {
+    }
+
+    /** The URI with any user info (user name and password) replaced by {@code ***}. */
+    static String maskCredentials(String uri) {
+        if (uri == null) {
+            return null;
+        }
+        Matcher m = USER_INFO.matcher(uri);
+        return m.find() ? m.group(1) + "***@" + uri.substring(m.end()) : uri;
+    }
+
+    /** Why Lettuce cannot use {@code uri}, or empty when it can; the reason never shows the credentials. */
+    static Optional<String> problem(String uri) {
+        int schemeEnd = uri.indexOf("://");
+        String scheme = schemeEnd < 0 ? "" : uri.substring(0, schemeEnd).toLowerCase(Locale.ROOT);
+        if (!SCHEMES.contains(scheme)) {
+            return Optional.of(schemeEnd < 0 ? "it has no scheme" : "scheme '" + scheme + "' is not supported");
+        }
+        try {
+            RedisURI.create(uri);
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            String reason = String.valueOf(e.getMessage());
+            if (e instanceof NumberFormatException) {
+                reason = "a number was expected (" + reason + ")";
+            }
+            return Optional.of("Lettuce refuses it: " + reason.replace(uri, maskCredentials(uri)));
+        }
+    }
+}

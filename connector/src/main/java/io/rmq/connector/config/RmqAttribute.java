@@ -1,0 +1,195 @@
+package io.rmq.connector.config;
+
+import static io.rmq.connector.config.Direction.INCOMING;
+import static io.rmq.connector.config.Direction.INCOMING_AND_OUTGOING;
+import static io.rmq.connector.config.Direction.OUTGOING;
+
+import io.rmq.engine.ConsumerOptions;
+import io.rmq.engine.TopicDefinition;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * The configuration attributes of the {@code smallrye-redis-rmq} connector, each declared once
+ * with its name, direction, type, default, bounds and one-line description. The typed channel
+ * configurations ({@link IncomingChannelConfig}, {@link OutgoingChannelConfig}) read them and the
+ * attribute table of {@code docs/configuration.md} is generated from them ({@link AttributeTable}).
+ *
+ * <p>An attribute is set per channel with {@code mp.messaging.[incoming|outgoing].<channel>.<name>}
+ * or for every channel of the connector with {@code mp.messaging.connector.smallrye-redis-rmq.<name>};
+ * the channel-level value wins.
+ */
+public enum RmqAttribute {
+
+    REDIS_URI("redis-uri", INCOMING_AND_OUTGOING, ValueType.STRING, "redis://localhost:6379",
+            "Lettuce URI of the Redis server: `redis://`, `rediss://` (TLS), `redis-sentinel://` or "
+                    + "`rediss-sentinel://`, credentials included (`redis://user:password@host:6379/0`)"),
+    TOPIC("topic", INCOMING_AND_OUTGOING, ValueType.STRING, null, "the channel name",
+            "Topic name: letters, digits and `._:-` only"),
+    TOPIC_TYPE("topic-type", INCOMING_AND_OUTGOING, ValueType.STRING, null, "mandatory",
+            "Topic type: `RANGE_MERGE`, `PRIORITY` or `FIXED_TIME` (case-insensitive)"),
+    SLOT_AMOUNT("slot-amount", INCOMING_AND_OUTGOING, ValueType.INT,
+            String.valueOf(TopicDefinition.DEFAULT_SLOT_AMOUNT), 1, TopicDefinition.MAX_SLOT_AMOUNT,
+            "Number of slots (sorted sets) of the topic: a power of two from 1 to 16384"),
+    KEY_PREFIX("key-prefix", INCOMING_AND_OUTGOING, ValueType.STRING, "",
+            "Prepended to every Redis key of the topic; no braces, blanks or control characters"),
+    MAX_RETRIES("max-retries", INCOMING, ValueType.INT, String.valueOf(ConsumerOptions.DEFAULT_MAX_RETRIES),
+            0, Integer.MAX_VALUE,
+            "Retries before the dead queue, >= 0: a message is delivered at most 1 + max-retries times"),
+    PREPARE_TIMEOUT("prepare-timeout", INCOMING, ValueType.MILLIS,
+            String.valueOf(ConsumerOptions.DEFAULT_PREPARE_TIMEOUT.toMillis()), 100, Long.MAX_VALUE,
+            "Time a popped message may stay unacknowledged before it is rolled back, >= 100"),
+    BATCH_SIZE("batch-size", INCOMING, ValueType.INT, String.valueOf(ConsumerOptions.DEFAULT_BATCH_SIZE),
+            1, 10_000,
+            "Most members one pop may move, from 1 to 10000; also the channel's prefetch bound per slot"),
+    RETRY_BACKOFF("retry-backoff", INCOMING, ValueType.MILLIS,
+            String.valueOf(ConsumerOptions.DEFAULT_RETRY_BACKOFF.toMillis()), 0, Long.MAX_VALUE,
+            "Delay before the first retry of a RANGE_MERGE or FIXED_TIME message, >= 0; doubles per retry"),
+    RETRY_BACKOFF_MAX("retry-backoff-max", INCOMING, ValueType.MILLIS,
+            String.valueOf(ConsumerOptions.DEFAULT_RETRY_BACKOFF_MAX.toMillis()), 0, Long.MAX_VALUE,
+            "Cap of the retry backoff, >= 0"),
+    POLL_INTERVAL("poll-interval", INCOMING, ValueType.MILLIS,
+            String.valueOf(ConsumerOptions.DEFAULT_POLL_INTERVAL.toMillis()), 10, Long.MAX_VALUE,
+            "Safety poll of an idle slot, >= 10 (wake notices normally end the wait)"),
+    SHUTDOWN_TIMEOUT("shutdown-timeout", INCOMING, ValueType.MILLIS,
+            String.valueOf(ConsumerOptions.DEFAULT_SHUTDOWN_TIMEOUT.toMillis()), 0, Long.MAX_VALUE,
+            "Time a stopping channel waits for the messages the application is processing, >= 0"),
+    PAYLOAD_TYPE("payload-type", INCOMING, ValueType.STRING, PayloadType.STRING.attributeValue(),
+            "Payload of received messages: `string` (UTF-8 `String`) or `bytes` (`byte[]`); ignored when "
+                    + "`codec` is set"),
+    CODEC("codec", INCOMING_AND_OUTGOING, ValueType.STRING, null, "none",
+            "Fully qualified class name of an `io.rmq.connector.RmqCodec` with a public no-arg constructor"),
+    TIME_RANGE("time-range", OUTGOING, ValueType.MILLIS, null, "none", 1, Long.MAX_VALUE,
+            "Time range, >= 1, of RANGE_MERGE messages whose metadata gives none"),
+    PRIORITY("priority", OUTGOING, ValueType.DOUBLE, null, "none",
+            "Priority (a finite number) of PRIORITY messages whose metadata gives none"),
+    MAX_INFLIGHT("max-inflight", OUTGOING, ValueType.INT, String.valueOf(OutgoingChannelConfig.DEFAULT_MAX_INFLIGHT),
+            1, Integer.MAX_VALUE, "Most messages one outgoing channel is writing to Redis at once, >= 1");
+
+    /** The kind of value an attribute takes, as shown in the docs. */
+    public enum ValueType {
+        /** Free text, checked by the attribute's own rule. */
+        STRING("string"),
+        /** A 32-bit integer in decimal. */
+        INT("int"),
+        /** A duration in milliseconds, as a decimal integer. */
+        MILLIS("long, ms"),
+        /** A finite decimal number. */
+        DOUBLE("double");
+
+        private final String label;
+
+        ValueType(String label) {
+            this.label = label;
+        }
+
+        /** The word shown in the docs. */
+        public String label() {
+            return label;
+        }
+    }
+
+    private final String attributeName;
+    private final Direction direction;
+    private final ValueType type;
+    private final String defaultValue;
+    private final String defaultLabel;
+    private final long min;
+    private final long max;
+    private final String description;
+
+    /** An attribute with a literal default value ({@code ""} for an empty default). */
+    RmqAttribute(String attributeName, Direction direction, ValueType type, String defaultValue, String description) {
+        this(attributeName, direction, type, defaultValue, null, Long.MIN_VALUE, Long.MAX_VALUE, description);
+    }
+
+    /** A numeric attribute with a literal default value and bounds. */
+    RmqAttribute(String attributeName, Direction direction, ValueType type, String defaultValue, long min, long max,
+            String description) {
+        this(attributeName, direction, type, defaultValue, null, min, max, description);
+    }
+
+    /** An attribute without a literal default; {@code defaultLabel} says what applies instead. */
+    RmqAttribute(String attributeName, Direction direction, ValueType type, String defaultValue, String defaultLabel,
+            String description) {
+        this(attributeName, direction, type, defaultValue, defaultLabel, Long.MIN_VALUE, Long.MAX_VALUE, description);
+    }
+
+    RmqAttribute(String attributeName, Direction direction, ValueType type, String defaultValue, String defaultLabel,
+            long min, long max, String description) {
+        this.attributeName = attributeName;
+        this.direction = direction;
+        this.type = type;
+        this.defaultValue = defaultValue;
+        this.defaultLabel = defaultLabel;
+        this.min = min;
+        this.max = max;
+        this.description = description;
+    }
+
+    /** The kebab-case name used in MicroProfile Config, e.g. {@code slot-amount}. */
+    public String attributeName() {
+        return attributeName;
+    }
+
+    /** The channel directions this attribute applies to. */
+    public Direction direction() {
+        return direction;
+    }
+
+    /** The kind of value this attribute takes. */
+    public ValueType type() {
+        return type;
+    }
+
+    /** The value used when the attribute is not set, if it has a literal one ({@code ""} for an empty default). */
+    public Optional<String> defaultValue() {
+        return Optional.ofNullable(defaultValue);
+    }
+
+    /** Whether a channel must set this attribute (it has no default). */
+    public boolean isMandatory() {
+        return this == TOPIC_TYPE;
+    }
+
+    /** The default as shown in the docs: the literal value in backticks, "empty", or what applies instead. */
+    public String defaultLabel() {
+        if (defaultLabel != null) {
+            return defaultLabel;
+        }
+        return defaultValue.isEmpty() ? "empty" : "`" + defaultValue + "`";
+    }
+
+    /** The smallest value of an {@link ValueType#INT INT} or {@link ValueType#MILLIS MILLIS} attribute. */
+    public long min() {
+        return min;
+    }
+
+    /** The largest value of an {@link ValueType#INT INT} or {@link ValueType#MILLIS MILLIS} attribute. */
+    public long max() {
+        return max;
+    }
+
+    /** One line saying what the attribute does and which values it takes. */
+    public String description() {
+        return description;
+    }
+
+    /**
+     * The value as it may appear in messages and logs: credentials in a {@code redis-uri} are masked,
+     * other values are returned unchanged.
+     */
+    public String displayValue(String value) {
+        return this == REDIS_URI ? RedisUris.maskCredentials(value) : value;
+    }
+
+    /** The attribute with the given name. */
+    public static Optional<RmqAttribute> byName(String attributeName) {
+        return Arrays.stream(values()).filter(a -> a.attributeName.equals(attributeName)).findFirst();
+    }
+
+    @Override
+    public String toString() {
+        return attributeName;
+    }
+}

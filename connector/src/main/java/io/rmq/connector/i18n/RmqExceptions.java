@@ -1,0 +1,98 @@
+package io.rmq.connector.i18n;
+
+import io.rmq.connector.config.ConfigProblem;
+import io.rmq.connector.config.RmqConfigurationException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The connector's exception texts, each with a stable id ({@code RMQ-2xxx}); every method returns
+ * the exception for the caller to throw or to fail a message with. Use the shared instance
+ * {@link #ex}; thread-safe.
+ */
+public final class RmqExceptions {
+
+    /** The shared instance. */
+    public static final RmqExceptions ex = new RmqExceptions();
+
+    private RmqExceptions() {
+    }
+
+    /**
+     * RMQ-2001: one or more channels are misconfigured. The message names every problem, one line per
+     * channel: {@code Channel 'prices' (incoming): attribute 'slot-amount' = '12' is invalid: ...; attribute ...}.
+     *
+     * @param problems at least one problem
+     */
+    public RmqConfigurationException invalidConfiguration(List<ConfigProblem> problems) {
+        Map<String, List<ConfigProblem>> byChannel = new LinkedHashMap<>();
+        for (ConfigProblem problem : problems) {
+            byChannel.computeIfAbsent(problem.channelLabel(), k -> new ArrayList<>()).add(problem);
+        }
+        String message = byChannel.entrySet().stream()
+                .map(e -> e.getKey() + ": "
+                        + e.getValue().stream().map(ConfigProblem::describe).collect(Collectors.joining("; ")))
+                .collect(Collectors.joining("\n", "RMQ-2001: ", ""));
+        return new RmqConfigurationException(message, problems);
+    }
+
+    /**
+     * RMQ-2002: a value given to a metadata builder is not allowed.
+     *
+     * @param property    the builder property, e.g. {@code timeRange}
+     * @param value       the value given
+     * @param requirement what is allowed, e.g. {@code "a duration of at least 1 ms is required"}
+     */
+    public IllegalArgumentException invalidMetadataValue(String property, Object value, String requirement) {
+        return new IllegalArgumentException("RMQ-2002: Metadata property '" + property + "' = '" + value
+                + "' is invalid: " + requirement);
+    }
+
+    /** RMQ-2003: outgoing metadata gives both a delivery time and a delay. */
+    public IllegalStateException conflictingDeliveryTime(Object deliverAt, Object delay) {
+        return new IllegalStateException("RMQ-2003: Metadata gives both deliverAt (" + deliverAt + ") and delay ("
+                + delay + "): set one of them");
+    }
+
+    /** RMQ-2004: a RANGE_MERGE message has no time range, neither in its metadata nor as the channel default. */
+    public IllegalArgumentException missingTimeRange(String channel, String topic) {
+        return new IllegalArgumentException("RMQ-2004: Channel '" + channel + "' cannot send to RANGE_MERGE topic '"
+                + topic + "' without a time range: set OutgoingRmqMetadata.withTimeRange(...) on the message or "
+                + "the channel attribute 'time-range'");
+    }
+
+    /** RMQ-2005: a PRIORITY message has no priority, neither in its metadata nor as the channel default. */
+    public IllegalArgumentException missingPriority(String channel, String topic) {
+        return new IllegalArgumentException("RMQ-2005: Channel '" + channel + "' cannot send to PRIORITY topic '"
+                + topic + "' without a priority: set OutgoingRmqMetadata.withPriority(...) on the message or "
+                + "the channel attribute 'priority'");
+    }
+
+    /** RMQ-2006: an outgoing payload is neither a String nor a byte[] and the channel has no codec. */
+    public IllegalArgumentException unsupportedPayloadType(String channel, Class<?> payloadType) {
+        return new IllegalArgumentException("RMQ-2006: Channel '" + channel + "' cannot send a payload of type "
+                + (payloadType == null ? "null" : payloadType.getName())
+                + ": without a codec only String (sent as UTF-8) and byte[] are supported; set the channel "
+                + "attribute 'codec'");
+    }
+
+    /** RMQ-2007: a codec threw while encoding or decoding. */
+    public IllegalArgumentException codecFailed(String channel, String codecClass, String operation, Throwable cause) {
+        return new IllegalArgumentException("RMQ-2007: Codec " + codecClass + " of channel '" + channel + "' failed to "
+                + operation + ": " + cause, cause);
+    }
+
+    /** RMQ-2008: a codec returned {@code null}. */
+    public IllegalStateException codecReturnedNull(String channel, String codecClass, String operation) {
+        return new IllegalStateException("RMQ-2008: Codec " + codecClass + " of channel '" + channel + "' returned null"
+                + " from " + operation + "; a codec must return a value");
+    }
+
+    /** RMQ-2009: a message was given to a channel that is stopping or stopped. */
+    public IllegalStateException channelClosed(String channel) {
+        return new IllegalStateException("RMQ-2009: Channel '" + channel + "' is closed");
+    }
+}

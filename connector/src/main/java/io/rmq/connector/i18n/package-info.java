@@ -1,0 +1,7 @@
+/**
+ * The connector's log messages ({@link io.rmq.connector.i18n.RmqLogging}, ids {@code RMQ-1xxx}) and
+ * exception texts ({@link io.rmq.connector.i18n.RmqExceptions}, ids {@code RMQ-2xxx}), declared in one
+ * place. An id never changes meaning once released; a retired id is not reused. Add a message with
+ * the next free id of its range, named for what happened.
+ */
+package io.rmq.connector.i18n;

@@ -1,0 +1,130 @@
+package io.rmq.engine;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The consumer's side of the scripts for one topic: pop, rollback, release, extend and sweep, with
+ * their keys and arguments assembled in one place. Stateless apart from the precomputed key bytes;
+ * thread-safe.
+ */
+final class SlotPopper {
+
+    private static final byte[] MEMBERS = RmqClient.bytes("members");
+    private static final byte[] EXPIRED = RmqClient.bytes("expired");
+    private static final int SWEEP_LIMIT = 256;
+
+    private final RmqClient client;
+    private final TopicKeys keys;
+    private final byte[] type;
+    private final byte[] prepareTimeout;
+    private final byte[] maxRetries;
+    private final byte[] backoff;
+    private final byte[] backoffMax;
+    private final byte[] wakeChannel;
+
+    /** What one pop returned. */
+    record Popped(long redisNow, long nextDelayMillis, List<Object> reply) {
+        List<Delivery> toDeliveries(TopicConsumer owner, int slot) {
+            List<Delivery> out = new ArrayList<>((reply.size() - 2) / 3);
+            for (int i = 2; i + 2 < reply.size(); i += 3) {
+                out.add(new Delivery(owner, slot, (byte[]) reply.get(i), (byte[]) reply.get(i + 1),
+                        ((Long) reply.get(i + 2)).intValue()));
+            }
+            return out;
+        }
+    }
+
+    /** What a rollback or sweep did. */
+    record RollbackResult(long requeued, long merged, long dead) {
+        long total() {
+            return requeued + merged + dead;
+        }
+    }
+
+    SlotPopper(RmqClient client, TopicKeys keys, ConsumerOptions options) {
+        this.client = client;
+        this.keys = keys;
+        this.type = RmqClient.bytes(keys.topic().type().name());
+        this.prepareTimeout = number(options.prepareTimeout().toMillis());
+        this.maxRetries = number(options.maxRetries());
+        this.backoff = number(options.retryBackoff().toMillis());
+        this.backoffMax = number(options.retryBackoffMax().toMillis());
+        this.wakeChannel = RmqClient.bytes(keys.wakeChannel());
+    }
+
+    CompletionStage<Popped> pop(int slot, int count) {
+        SlotKeys k = keys.slot(slot);
+        return client.scripts().<List<Object>>run(RedisScript.POP,
+                keys(k.store(), k.prepare(), k.attempts(), k.origin()), type, number(count), prepareTimeout)
+                .thenApply(reply -> new Popped((Long) reply.get(0), (Long) reply.get(1), reply));
+    }
+
+    CompletionStage<RollbackResult> rollback(int slot, List<Delivery> deliveries) {
+        byte[][] args = new byte[8 + deliveries.size()][];
+        fillRollbackArgs(args, slot, MEMBERS);
+        for (int i = 0; i < deliveries.size(); i++) {
+            args[8 + i] = deliveries.get(i).content();
+        }
+        return runRollback(slot, args);
+    }
+
+    CompletionStage<RollbackResult> sweep(int slot) {
+        byte[][] args = new byte[8][];
+        fillRollbackArgs(args, slot, EXPIRED);
+        return runRollback(slot, args);
+    }
+
+    private void fillRollbackArgs(byte[][] args, int slot, byte[] selection) {
+        args[0] = type;
+        args[1] = maxRetries;
+        args[2] = backoff;
+        args[3] = backoffMax;
+        args[4] = wakeChannel;
+        args[5] = number(slot);
+        args[6] = selection;
+        args[7] = number(SWEEP_LIMIT);
+    }
+
+    private CompletionStage<RollbackResult> runRollback(int slot, byte[][] args) {
+        SlotKeys k = keys.slot(slot);
+        return client.scripts().<List<Object>>run(RedisScript.ROLLBACK,
+                keys(k.store(), k.prepare(), k.attempts(), k.origin(), k.dead()), args)
+                .thenApply(r -> new RollbackResult((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
+    }
+
+    CompletionStage<Long> release(int slot, List<Delivery> deliveries) {
+        SlotKeys k = keys.slot(slot);
+        byte[][] args = new byte[2 + 2 * deliveries.size()][];
+        args[0] = wakeChannel;
+        args[1] = number(slot);
+        for (int i = 0; i < deliveries.size(); i++) {
+            args[2 + 2 * i] = deliveries.get(i).content();
+            args[3 + 2 * i] = deliveries.get(i).rawScore();
+        }
+        return client.scripts().run(RedisScript.RELEASE, keys(k.store(), k.prepare(), k.origin()), args);
+    }
+
+    CompletionStage<Long> extend(int slot, List<Delivery> deliveries) {
+        byte[][] args = new byte[1 + deliveries.size()][];
+        args[0] = prepareTimeout;
+        for (int i = 0; i < deliveries.size(); i++) {
+            args[1 + i] = deliveries.get(i).content();
+        }
+        return client.scripts().run(RedisScript.EXTEND, keys(keys.slot(slot).prepare()), args);
+    }
+
+    private static byte[][] keys(String... names) {
+        byte[][] out = new byte[names.length][];
+        for (int i = 0; i < names.length; i++) {
+            out[i] = names[i].getBytes(StandardCharsets.UTF_8);
+        }
+        return out;
+    }
+
+    private static byte[] number(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+}

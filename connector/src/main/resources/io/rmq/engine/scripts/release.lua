@@ -1,0 +1,37 @@
+--[[
+  release: returns members a consumer popped but never handed to the application (prefetched, then
+  the consumer stopped) to the store queue with the score they were popped with, without counting
+  a delivery attempt, so a clean shutdown loses nothing and costs no retry.
+
+  A member no longer in the prepare queue is skipped. When a pending copy exists in the store queue
+  (the content was sent again meanwhile), the pending copy stands and the released one merges into it.
+
+  KEYS[1]  store queue     <prefix><topic>_<slot>
+  KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
+  KEYS[3]  origin hash     origin{<prefix><topic>_<slot>}
+
+  ARGV[1]  wake channel    rmq:wake:<prefix><topic>
+  ARGV[2]  slot            the slot number, echoed in the wake notice "<slot>:0"
+  ARGV[3..] pairs          member, score (the store score it was popped with), member, score, ...
+
+  Returns  the number of members returned to the store queue or merged
+]]
+local storeKey    = KEYS[1]
+local prepareKey  = KEYS[2]
+local originKey   = KEYS[3]
+local wakeChannel = ARGV[1]
+local slot        = ARGV[2]
+
+local released = 0
+for i = 3, #ARGV - 1, 2 do
+  local member, score = ARGV[i], ARGV[i + 1]
+  if redis.call('ZREM', prepareKey, member) == 1 then
+    redis.call('HDEL', originKey, member)
+    if not redis.call('ZSCORE', storeKey, member) then
+      redis.call('ZADD', storeKey, score, member)
+    end
+    released = released + 1
+  end
+end
+if released > 0 then redis.call('PUBLISH', wakeChannel, slot .. ':0') end
+return released

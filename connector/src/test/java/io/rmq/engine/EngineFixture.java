@@ -1,0 +1,105 @@
+package io.rmq.engine;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+
+/** Clients, topics and consumers for engine tests; closes everything it made. */
+final class EngineFixture implements AutoCloseable {
+
+    final String uri;
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+    private RedisClient plain;
+    private StatefulRedisConnection<String, String> plainConnection;
+
+    EngineFixture(String uri) {
+        this.uri = uri;
+    }
+
+    RmqClient client() {
+        RmqClient c = new RmqClient(uri).start();
+        toClose.add(c);
+        c.ready().toCompletableFuture().join();
+        return c;
+    }
+
+    /** A plain string connection, as redis-cli would use. */
+    RedisCommands<String, String> redis() {
+        if (plain == null) {
+            plain = RedisClient.create(uri);
+            plainConnection = plain.connect();
+        }
+        return plainConnection.sync();
+    }
+
+    static TopicKeys register(RmqClient client, TopicDefinition topic) {
+        return client.registerTopic(topic).toCompletableFuture().join();
+    }
+
+    /** A started consumer that records its deliveries; demand must be requested by the test. */
+    Recorder consume(RmqClient client, TopicKeys keys, ConsumerOptions options) {
+        TopicConsumer consumer = client.consumer(keys, options, "test-" + toClose.size());
+        Recorder recorder = new Recorder(consumer);
+        toClose.add(0, consumer);
+        consumer.start(recorder.received::add);
+        return recorder;
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String text(Delivery d) {
+        return new String(d.content(), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (AutoCloseable c : toClose) {
+            c.close();
+        }
+        if (plain != null) {
+            plainConnection.close();
+            plain.shutdown();
+        }
+    }
+
+    static final class Recorder {
+        final TopicConsumer consumer;
+        final BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
+
+        Recorder(TopicConsumer consumer) {
+            this.consumer = consumer;
+        }
+
+        Delivery next(Duration timeout) throws InterruptedException {
+            Delivery d = received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (d == null) {
+                throw new AssertionError("no delivery within " + timeout);
+            }
+            return d;
+        }
+
+        List<Delivery> take(int n, Duration timeout) throws InterruptedException {
+            List<Delivery> out = new ArrayList<>();
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (out.size() < n) {
+                long left = deadline - System.nanoTime();
+                Delivery d = received.poll(Math.max(0, left), TimeUnit.NANOSECONDS);
+                if (d == null) {
+                    throw new AssertionError("received " + out.size() + " of " + n + " deliveries within " + timeout);
+                }
+                out.add(d);
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,251 @@
+package io.rmq.engine;
+
+import static io.rmq.engine.EngineFixture.bytes;
+import static io.rmq.engine.EngineFixture.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.rmq.testing.RedisExtension;
+import io.rmq.testing.RedisTestServer;
+
+/** The engine end to end: producer, consumer, commit, rollback, sweeper, extension, shutdown. */
+@ExtendWith(RedisExtension.class)
+class TopicConsumerIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private EngineFixture fx;
+    private RmqClient client;
+
+    @BeforeEach
+    void setUp(RedisTestServer redis) {
+        fx = new EngineFixture(redis.uri());
+        client = fx.client();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        fx.close();
+    }
+
+    private static ConsumerOptions.Builder options() {
+        return ConsumerOptions.builder().retryBackoff(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                .shutdownTimeout(Duration.ofMillis(300));
+    }
+
+    @Test
+    void priorityMessagesAreConsumedHighestFirstAndMergeKeepsTheLastPriority() throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("tasks", 1, TopicType.PRIORITY));
+        TopicProducer producer = client.producer(keys);
+        producer.sendWithPriority(bytes("low"), 1, null).toCompletableFuture().join();
+        producer.sendWithPriority(bytes("high"), 100, null).toCompletableFuture().join();
+        producer.sendWithPriority(bytes("mid"), 50, null).toCompletableFuture().join();
+        SendResult merged = producer.sendWithPriority(bytes("low"), 75, null).toCompletableFuture().join();
+        assertThat(merged.merged()).isTrue();
+
+        EngineFixture.Recorder r = fx.consume(client, keys, options().build());
+        r.consumer.request(10);
+        List<Delivery> got = r.take(3, WAIT);
+        assertThat(got).extracting(EngineFixture::text).containsExactly("high", "low", "mid");
+        assertThat(got.get(1).score()).isEqualTo(75.0);
+        assertThat(got.get(0).attempt()).isEqualTo(1);
+        got.forEach(Delivery::commit);
+        await().atMost(WAIT).until(() -> fx.redis().zcard(keys.slot(0).prepare()) == 0);
+    }
+
+    @Test
+    void rangeMergeCollapsesABurstAndKeepsTheFirstDueTime() throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("prices", 4, TopicType.RANGE_MERGE));
+        TopicProducer producer = client.producer(keys);
+        int stored = 0;
+        for (int i = 0; i < 50; i++) {
+            for (String sku : List.of("sku-1", "sku-2", "sku-3")) {
+                if (producer.sendInRange(bytes("refresh:" + sku), Duration.ofMillis(300), sku)
+                        .toCompletableFuture().join().stored()) {
+                    stored++;
+                }
+            }
+        }
+        assertThat(stored).isEqualTo(3);
+        EngineFixture.Recorder r = fx.consume(client, keys, options().build());
+        r.consumer.request(100);
+        List<Delivery> got = r.take(3, WAIT);
+        assertThat(got).extracting(EngineFixture::text)
+                .containsExactlyInAnyOrder("refresh:sku-1", "refresh:sku-2", "refresh:sku-3");
+        got.forEach(Delivery::commit);
+        Thread.sleep(500);
+        assertThat(r.received).isEmpty();
+    }
+
+    @Test
+    void fixedTimeMessagesAreNotDeliveredBeforeTheirTimeAndWakeWithoutPolling() throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("orders", 2, TopicType.FIXED_TIME));
+        TopicProducer producer = client.producer(keys);
+        EngineFixture.Recorder r = fx.consume(client, keys, options().pollInterval(Duration.ofMinutes(10)).build());
+        r.consumer.request(100);
+        Thread.sleep(200); // the consumer has popped nothing and sleeps on its 10-minute safety poll
+        Instant due = Instant.now().plusMillis(400);
+        producer.sendAt(bytes("close-order-1"), due, "order-1").toCompletableFuture().join();
+        producer.sendAt(bytes("past-order"), Instant.now().minusSeconds(60), null).toCompletableFuture().join();
+
+        Delivery first = r.next(WAIT);
+        assertThat(text(first)).isEqualTo("past-order");
+        Delivery second = r.next(WAIT);
+        Instant deliveredAt = Instant.now();
+        assertThat(text(second)).isEqualTo("close-order-1");
+        assertThat(deliveredAt).isAfterOrEqualTo(due);
+        assertThat((long) second.score()).isEqualTo(due.toEpochMilli());
+    }
+
+    @Test
+    void nackRetriesThenMovesToTheDeadQueueAfterOnePlusMaxRetriesDeliveries() throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("jobs", 1, TopicType.FIXED_TIME));
+        client.producer(keys).sendAt(bytes("poison"), Instant.now(), null).toCompletableFuture().join();
+        EngineFixture.Recorder r = fx.consume(client, keys, options().maxRetries(2).build());
+        r.consumer.request(100);
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            Delivery d = r.next(WAIT);
+            assertThat(d.attempt()).isEqualTo(attempt);
+            d.rollback(new RuntimeException("boom")).toCompletableFuture().join();
+        }
+        SlotKeys slot = keys.slot(0);
+        assertThat(fx.redis().zrange(slot.dead(), 0, -1)).containsExactly("poison");
+        assertThat(fx.redis().zcard(slot.store())).isZero();
+        assertThat(fx.redis().zcard(slot.prepare())).isZero();
+        assertThat(fx.redis().hlen(slot.attempts())).isZero();
+        Thread.sleep(300);
+        assertThat(r.received).isEmpty();
+    }
+
+    @Test
+    void timedRetryWaitsForTheBackoff() throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("mail", 1, TopicType.FIXED_TIME));
+        client.producer(keys).sendAt(bytes("m"), Instant.now(), null).toCompletableFuture().join();
+        EngineFixture.Recorder r = fx.consume(client, keys, options().retryBackoff(Duration.ofMillis(700)).build());
+        r.consumer.request(10);
+        Delivery d = r.next(WAIT);
+        Instant failedAt = Instant.now();
+        d.rollback(new RuntimeException("later")).toCompletableFuture().join();
+        Delivery retry = r.next(WAIT);
+        assertThat(retry.attempt()).isEqualTo(2);
+        assertThat(Duration.between(failedAt, Instant.now())).isGreaterThanOrEqualTo(Duration.ofMillis(600));
+    }
+
+    @Test
+    void aMemberAddedByPlainZaddIsConsumed() throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("price", 4, TopicType.PRIORITY));
+        fx.redis().zadd("price_3", 5, "from-redis-cli");
+        EngineFixture.Recorder r = fx.consume(client, keys, options().build());
+        r.consumer.request(1);
+        Delivery d = r.next(WAIT);
+        assertThat(text(d)).isEqualTo("from-redis-cli");
+        assertThat(d.slot()).isEqualTo(3);
+        assertThat(d.score()).isEqualTo(5.0);
+    }
+
+    @Test
+    void aSlowConsumerDoesNotMakeMessagesPileUpInThePrepareQueue() throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("bulk", 4, TopicType.PRIORITY));
+        TopicProducer producer = client.producer(keys);
+        for (int i = 0; i < 500; i++) {
+            producer.sendWithPriority(bytes("m" + i), i, null);
+        }
+        producer.sendWithPriority(bytes("last"), 0, null).toCompletableFuture().join();
+        EngineFixture.Recorder r = fx.consume(client, keys, options().batchSize(8).build());
+        r.consumer.request(3);
+        r.take(3, WAIT);
+        Thread.sleep(500);
+        long prepared = 0;
+        for (int s = 0; s < 4; s++) {
+            prepared += fx.redis().zcard(keys.slot(s).prepare());
+        }
+        // the three delivered plus at most one batch of prefetch
+        assertThat(prepared).isBetween(3L, 3L + 8);
+        assertThat(r.received).isEmpty();
+    }
+
+    @Test
+    void aConsumerThatVanishesWithoutAckingHasItsMessagesRedelivered() throws Exception {
+        TopicDefinition topic = new TopicDefinition("vanish", 1, TopicType.FIXED_TIME);
+        RmqClient doomed = new RmqClient(fx.uri).start();
+        doomed.ready().toCompletableFuture().join();
+        TopicKeys keys = EngineFixture.register(doomed, topic);
+        doomed.producer(keys).sendAt(bytes("job"), Instant.now(), null).toCompletableFuture().join();
+        ConsumerOptions opts = options().prepareTimeout(Duration.ofMillis(500)).build();
+        TopicConsumer victim = doomed.consumer(keys, opts, "victim");
+        java.util.concurrent.BlockingQueue<Delivery> got = new java.util.concurrent.LinkedBlockingQueue<>();
+        victim.start(got::add);
+        victim.request(1);
+        assertThat(got.poll(10, java.util.concurrent.TimeUnit.SECONDS)).isNotNull();
+        doomed.close(); // abrupt: no commit, no release, no more deadline extension
+
+        EngineFixture.Recorder survivor = fx.consume(client, EngineFixture.register(client, topic), opts);
+        survivor.consumer.request(1);
+        Delivery again = survivor.next(WAIT);
+        assertThat(text(again)).isEqualTo("job");
+        assertThat(again.attempt()).isEqualTo(2);
+    }
+
+    @Test
+    void aLiveButSlowConsumerKeepsItsMessageBeyondThePrepareTimeout() throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("slow", 1, TopicType.FIXED_TIME));
+        client.producer(keys).sendAt(bytes("long-job"), Instant.now(), null).toCompletableFuture().join();
+        ConsumerOptions opts = options().prepareTimeout(Duration.ofMillis(300)).build();
+        EngineFixture.Recorder slow = fx.consume(client, keys, opts);
+        EngineFixture.Recorder other = fx.consume(fx.client(), keys, opts);
+        slow.consumer.request(1);
+        Delivery d = slow.next(WAIT);
+        other.consumer.request(1);
+        Thread.sleep(1_500); // five prepare timeouts
+        assertThat(other.received).isEmpty();
+        assertThat(fx.redis().zcard(keys.slot(0).prepare())).isEqualTo(1);
+        d.commit();
+        await().atMost(WAIT).until(() -> fx.redis().zcard(keys.slot(0).prepare()) == 0);
+        assertThat(other.received).isEmpty();
+    }
+
+    @Test
+    void aCleanShutdownLeavesThePrepareQueueEmptyAndCountsNoAttempt() throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("graceful", 1, TopicType.PRIORITY));
+        TopicProducer producer = client.producer(keys);
+        for (int i = 0; i < 20; i++) {
+            producer.sendWithPriority(bytes("m" + i), i, null).toCompletableFuture().join();
+        }
+        EngineFixture.Recorder r = fx.consume(client, keys, options().batchSize(10)
+                .shutdownTimeout(Duration.ofSeconds(5)).build());
+        r.consumer.request(2);
+        List<Delivery> inProcess = r.take(2, WAIT);
+        Thread closer = new Thread(r.consumer::close);
+        closer.start();
+        Thread.sleep(200);
+        inProcess.forEach(Delivery::commit); // finishes during the grace period
+        closer.join(10_000);
+
+        SlotKeys slot = keys.slot(0);
+        assertThat(fx.redis().zcard(slot.prepare())).isZero();
+        assertThat(fx.redis().zcard(slot.store())).isEqualTo(18);
+        assertThat(fx.redis().hlen(slot.attempts())).isZero();
+        assertThat(fx.redis().zscore(slot.store(), "m17")).isEqualTo(17.0);
+    }
+
+    @Test
+    void aConflictingTopicDefinitionIsRefusedNamingBoth() {
+        EngineFixture.register(client, new TopicDefinition("shared", 16, TopicType.PRIORITY));
+        assertThatThrownBy(() -> EngineFixture.register(fx.client(), new TopicDefinition("shared", 8, TopicType.FIXED_TIME)))
+                .isInstanceOf(CompletionException.class)
+                .cause().isInstanceOf(TopicConflictException.class)
+                .hasMessageContaining("type PRIORITY with slot-amount 16")
+                .hasMessageContaining("type FIXED_TIME with slot-amount 8");
+    }
+}
