@@ -10,7 +10,8 @@ import java.util.StringJoiner;
 
 /**
  * How an outgoing message is scored and routed. Attach it to a message's metadata; every field is
- * optional, and a field the topic's type does not use is ignored:
+ * optional, but a field the topic's type does not use (a priority sent to a FIXED_TIME topic, say) gets
+ * the message nacked, since it signals a message meant for another topic:
  * <ul>
  * <li>{@code RANGE_MERGE}: the {@linkplain #getTimeRange() time range} (due at now + range; a pending
  * duplicate keeps its first due time). Without one, the channel's {@code time-range} applies; with

@@ -217,12 +217,10 @@ public final class TopicConsumer implements AutoCloseable {
         scheduler.popDone(slot, count, popped.nextDelayMillis(), now);
         List<Delivery> deliveries = popped.toDeliveries(this, slot);
         held.addAll(deliveries);
-        if (state.get() != State.STARTED) {
-            release(slot, deliveries);
-            return;
-        }
         ready.addAll(deliveries);
-        drain();
+        if (state.get() == State.STARTED) {
+            drain();
+        }
     }
 
     private ScheduledFuture<?> timer;
@@ -357,30 +355,52 @@ public final class TopicConsumer implements AutoCloseable {
             if (timer != null) {
                 timer.cancel(false);
             }
-            List<Delivery> undelivered = new ArrayList<>(ready);
-            ready.clear();
-            CompletionStage<Void> releasedPrefetch = releaseAll(undelivered);
-            waitForDelivered(System.nanoTime() + options.shutdownTimeout().toNanos())
-                    .thenCompose(v -> releasedPrefetch)
-                    .thenCompose(v -> {
-                        List<Delivery> unfinished = new ArrayList<>();
-                        for (Delivery d : held) {
-                            if (!d.isFinished()) {
-                                unfinished.add(d);
-                            }
-                        }
-                        if (!unfinished.isEmpty()) {
-                            LOG.warning("RMQ-0111 " + unfinished.size() + " message(s) of " + name + " were still being"
-                                    + " processed after the shutdown timeout of " + options.shutdownTimeout().toMillis()
-                                    + " ms; released for redelivery");
-                        }
-                        return releaseAll(unfinished);
-                    })
-                    .thenCompose(v -> CompletableFuture.allOf(commits.values().stream()
-                            .map(c -> c.flushed().toCompletableFuture()).toArray(CompletableFuture[]::new)))
-                    .whenComplete((v, f) -> finishClose());
         });
+        long deadline = System.nanoTime() + options.shutdownTimeout().toNanos();
+        popsFinished().thenCompose(undelivered -> {
+            CompletionStage<Void> releasedPrefetch = releaseAll(undelivered);
+            return waitForDelivered(deadline).thenCompose(v -> releasedPrefetch);
+        })
+            .thenCompose(v -> {
+                List<Delivery> unfinished = new ArrayList<>();
+                for (Delivery d : held) {
+                    if (!d.isFinished()) {
+                        unfinished.add(d);
+                    }
+                }
+                if (!unfinished.isEmpty()) {
+                    LOG.warning("RMQ-0111 " + unfinished.size() + " message(s) of " + name + " were still being"
+                            + " processed after the shutdown timeout of " + options.shutdownTimeout().toMillis()
+                            + " ms; released for redelivery");
+                }
+                return releaseAll(unfinished);
+            })
+            .thenCompose(v -> CompletableFuture.allOf(commits.values().stream()
+                    .map(c -> c.flushed().toCompletableFuture()).toArray(CompletableFuture[]::new)))
+            .whenComplete((v, f) -> finishClose());
         return closed;
+    }
+
+    /**
+     * Completes, once no pop is under way any more, with the popped messages that were never
+     * delivered (taken out of the prefetch).
+     */
+    private CompletionStage<List<Delivery>> popsFinished() {
+        CompletableFuture<List<Delivery>> done = new CompletableFuture<>();
+        Runnable check = new Runnable() {
+            @Override
+            public void run() {
+                if (scheduler.popping() > 0) {
+                    loop.schedule(this, 5, TimeUnit.MILLISECONDS);
+                } else {
+                    List<Delivery> undelivered = new ArrayList<>(ready);
+                    ready.clear();
+                    done.complete(undelivered);
+                }
+            }
+        };
+        execute(check);
+        return done;
     }
 
     private CompletionStage<Void> waitForDelivered(long deadlineNanos) {

@@ -2,6 +2,7 @@ package io.rmq.engine;
 
 import static io.rmq.testing.Bytes.text;
 import static io.rmq.testing.Bytes.utf8;
+import static io.rmq.testing.Bytes.utf8Array;
 import static io.rmq.testing.Futures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -271,7 +272,7 @@ class PopScriptIT {
 
     private Popped pop(TopicType type, int count, long timeout) {
         List<Object> reply = await(scripts.run(RedisScript.POP,
-                utf8(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin()),
+                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin()),
                 utf8(type.name()), utf8(Integer.toString(count)), utf8(Long.toString(timeout))));
         assertThat(reply.size() % 3).as("{now, next, then triples}: %s", reply).isEqualTo(2);
         List<Entry> entries = new ArrayList<>();

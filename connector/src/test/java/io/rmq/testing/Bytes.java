@@ -14,7 +14,7 @@ public final class Bytes {
     }
 
     /** The UTF-8 bytes of each string, e.g. the {@code keys} of a script call. */
-    public static byte[][] utf8(String... strings) {
+    public static byte[][] utf8Array(String... strings) {
         byte[][] out = new byte[strings.length][];
         for (int i = 0; i < strings.length; i++) {
             out[i] = utf8(strings[i]);

@@ -41,6 +41,8 @@ public final class RedisTestServer {
     private static final int START_TRIES = 3;
 
     private static RedisTestServer shared;
+    /** Why the server could not be started; kept so that later tests fail at once instead of retrying. */
+    private static IllegalStateException startupFailure;
 
     private final Path binary;
     private final String origin;
@@ -61,9 +63,18 @@ public final class RedisTestServer {
      * @throws IllegalStateException when no binary can be found or the server does not start
      */
     public static synchronized RedisTestServer shared() {
+        if (startupFailure != null) {
+            throw new IllegalStateException("the Redis test server failed to start earlier", startupFailure);
+        }
         if (shared == null) {
-            RedisTestServer server = create();
-            server.startOnFreePort();
+            RedisTestServer server;
+            try {
+                server = create();
+                server.startOnFreePort();
+            } catch (IllegalStateException e) {
+                startupFailure = e;
+                throw e;
+            }
             Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown, "rmq-redis-test-server-stop"));
             LOG.log(System.Logger.Level.INFO, "Redis {0} for tests at {1} ({2}: {3})",
                     server.version(), server.uri(), server.origin, server.binary);
@@ -141,15 +152,20 @@ public final class RedisTestServer {
     }
 
     private static RedisTestServer create() {
-        try {
-            Path onPath = findOnPath("redis-server");
-            if (onPath != null) {
-                return new RedisTestServer(onPath, "redis-server from PATH");
+        Path binary = findOnPath("redis-server");
+        String origin = "redis-server from PATH";
+        if (binary == null) {
+            try {
+                binary = ExecutableProvider.newJarResourceProvider().get().toPath();
+                origin = "binary of com.github.codemonstur:embedded-redis";
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalStateException("no redis-server on the PATH, and the embedded-redis binary cannot be extracted", e);
             }
-            File embedded = ExecutableProvider.newJarResourceProvider().get();
-            return new RedisTestServer(embedded.toPath(), "binary of com.github.codemonstur:embedded-redis");
+        }
+        try {
+            return new RedisTestServer(binary, origin);
         } catch (IOException e) {
-            throw new IllegalStateException("no redis-server on the PATH, and the embedded-redis binary cannot be extracted", e);
+            throw new IllegalStateException("cannot create a temporary directory for redis-server", e);
         }
     }
 

@@ -1,7 +1,6 @@
 package io.rmq.connector.config;
 
 import io.lettuce.core.RedisURI;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -10,7 +9,10 @@ import java.util.regex.Pattern;
 /** Checks {@code redis-uri} values and masks the credentials they carry. Stateless. */
 final class RedisUris {
 
-    /** The schemes a channel accepts (Unix sockets and the {@code redis+ssl} aliases are left out on purpose). */
+    /**
+     * The schemes a channel accepts, in lower case as Lettuce requires (Unix sockets and the {@code redis+ssl}
+     * aliases are left out on purpose).
+     */
     static final Set<String> SCHEMES = Set.of("redis", "rediss", "redis-sentinel", "rediss-sentinel");
 
     static final String REQUIREMENT = "a redis://, rediss://, redis-sentinel:// or rediss-sentinel:// URI is required";
@@ -32,7 +34,7 @@ final class RedisUris {
     /** Why Lettuce cannot use {@code uri}, or empty when it can; the reason never shows the credentials. */
     static Optional<String> problem(String uri) {
         int schemeEnd = uri.indexOf("://");
-        String scheme = schemeEnd < 0 ? "" : uri.substring(0, schemeEnd).toLowerCase(Locale.ROOT);
+        String scheme = schemeEnd < 0 ? "" : uri.substring(0, schemeEnd);
         if (!SCHEMES.contains(scheme)) {
             return Optional.of(schemeEnd < 0 ? "it has no scheme" : "scheme '" + scheme + "' is not supported");
         }

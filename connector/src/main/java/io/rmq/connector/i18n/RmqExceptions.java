@@ -95,4 +95,15 @@ public final class RmqExceptions {
     public IllegalStateException channelClosed(String channel) {
         return new IllegalStateException("RMQ-2009: Channel '" + channel + "' is closed");
     }
+
+    /**
+     * RMQ-2010: outgoing metadata carries a field the topic's type does not use.
+     *
+     * @param field the field, e.g. {@code "a priority"} or {@code "a delivery time or delay"}
+     */
+    public IllegalArgumentException metadataNotForTopicType(String channel, String topic, String topicType,
+            String field) {
+        return new IllegalArgumentException("RMQ-2010: Channel '" + channel + "' cannot send a message with " + field
+                + " to " + topicType + " topic '" + topic + "': " + topicType + " messages do not use it");
+    }
 }

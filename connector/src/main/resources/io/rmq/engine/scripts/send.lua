@@ -25,7 +25,7 @@
   Returns  { status, score }
            status  1 = stored as a new message, 0 = merged into a pending duplicate
            score   the member's score after the call, as a string
-  Errors   "ERR RMQ_BAD_TYPE <type>" for an unknown topic type
+  Errors   "RMQ_BAD_TYPE <type>" (error code RMQ_BAD_TYPE) for an unknown topic type
 ]]
 if redis.replicate_commands then redis.replicate_commands() end
 

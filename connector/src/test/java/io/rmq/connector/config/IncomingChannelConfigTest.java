@@ -211,14 +211,14 @@ class IncomingChannelConfigTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"{app}", "a}", "my app:", "tab\t", "nl\n"})
+    @ValueSource(strings = {"{app}", "a}", "my app:", "a\tb", "a\nb", "a\u00a0b", "be\u0007ll"})
     void invalidKeyPrefixes(String prefix) {
         assertThat(problem(channel("c", "topic-type", "PRIORITY", "key-prefix", prefix)).attribute())
                 .isEqualTo("key-prefix");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"redis://localhost", "redis://h:6379/3", "rediss://u:p@h:6380", "REDIS://h",
+    @ValueSource(strings = {"redis://localhost", "redis://h:6379/3", "rediss://u:p@h:6380",
             "redis-sentinel://s1:26379,s2:26379/0#mymaster", "rediss-sentinel://s1#m", "redis://h?timeout=10s"})
     void validRedisUris(String uri) {
         assertThat(IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "redis-uri", uri)).redisUri())
@@ -227,7 +227,8 @@ class IncomingChannelConfigTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "localhost:6379 | scheme 'localhost' is not supported",
+            "localhost:6379 | it has no scheme",
+            "REDIS://h | scheme 'REDIS' is not supported",
             "cache | it has no scheme",
             "http://cache | scheme 'http' is not supported",
             "redis-socket:///tmp/redis.sock | scheme 'redis-socket' is not supported",

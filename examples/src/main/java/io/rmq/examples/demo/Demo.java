@@ -1,0 +1,83 @@
+package io.rmq.examples.demo;
+
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Optional;
+
+import org.jboss.weld.environment.se.Weld;
+import org.jboss.weld.environment.se.WeldContainer;
+
+import io.rmq.examples.support.Console;
+import io.rmq.examples.support.ConsoleLogging;
+import io.rmq.examples.support.ExampleRedis;
+import io.smallrye.config.SmallRyeConfigBuilder;
+
+/**
+ * The demo: merged duplicates, priorities and scheduled delivery through the {@code smallrye-redis-rmq}
+ * connector, on SmallRye Reactive Messaging and Weld SE. Runs in about ten seconds and exits.
+ *
+ * <p>Run from the repository root: {@code mvn -q -pl examples -am verify -Pdemo -DskipTests}.
+ *
+ * <p>Redis: the system property or environment variable {@code RMQ_REDIS_URI}, or the configuration
+ * property {@code demo.redis-uri}, names an external server; without one the demo starts an
+ * embedded Redis and stops it at the end. The channels are declared in
+ * {@code META-INF/microprofile-config.properties} (configuration profile {@code demo}); the demo sets
+ * their Redis URI and a key prefix of its own for every channel at once, through the connector-level
+ * attributes {@code mp.messaging.connector.smallrye-redis-rmq.*} given as system properties.
+ */
+public final class Demo {
+
+    static final String PROGRAM = "demo";
+    static final String CONNECTOR_ATTRIBUTE = "mp.messaging.connector.smallrye-redis-rmq.";
+
+    private Demo() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        ConsoleLogging.install();
+        long start = System.nanoTime();
+        // Selects this program's beans (see META-INF/beans.xml) and channels (the configuration profile).
+        System.setProperty("rmq.examples.program", PROGRAM);
+        System.setProperty("mp.config.profile", PROGRAM);
+
+        boolean succeeded;
+        try (ExampleRedis redis = ExampleRedis.startOrConnect(externalRedisUri().orElse(null))) {
+            // A key prefix of its own, so that a run against a shared Redis meets nothing left by another.
+            String keyPrefix = "rmq-demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS")) + ":";
+            System.setProperty(CONNECTOR_ATTRIBUTE + "redis-uri", redis.uri());
+            System.setProperty(CONNECTOR_ATTRIBUTE + "key-prefix", keyPrefix);
+            Console.say("RMQ demo: Redis %s at %s (%s), key prefix '%s'", redis.version(), redis.uri(),
+                    redis.isEmbedded() ? "embedded, started for this demo" : "external", keyPrefix);
+
+            try (WeldContainer container = new Weld().initialize()) {
+                PriceCacheRefresher merging = container.select(PriceCacheRefresher.class).get();
+                TaskBoard priorities = container.select(TaskBoard.class).get();
+                OrderTimeouts scheduling = container.select(OrderTimeouts.class).get();
+                merging.run();
+                priorities.run();
+                scheduling.run();
+                succeeded = merging.succeeded() && priorities.succeeded() && scheduling.succeeded();
+            }
+            if (!redis.isEmbedded()) {
+                redis.deleteKeysContaining(keyPrefix);
+            }
+        }
+        Console.say("");
+        Console.say("Demo %s in %.1f s.", succeeded ? "finished" : "FAILED", (System.nanoTime() - start) / 1e9);
+        if (!succeeded) {
+            throw new IllegalStateException("the demo did not show what it should: see above");
+        }
+    }
+
+    /** {@code RMQ_REDIS_URI} (system property, then environment), then the configuration property {@code demo.redis-uri}. */
+    static Optional<String> externalRedisUri() {
+        String uri = System.getProperty("RMQ_REDIS_URI", System.getenv("RMQ_REDIS_URI"));
+        if (uri != null && !uri.isBlank()) {
+            return Optional.of(uri);
+        }
+        // A throw-away configuration: the runtime's own is built later, once the channels' URI is set.
+        return new SmallRyeConfigBuilder().addDefaultSources().build()
+                .getOptionalValue("demo.redis-uri", String.class)
+                .filter(s -> !s.isBlank());
+    }
+}

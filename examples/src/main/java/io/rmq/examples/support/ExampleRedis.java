@@ -1,0 +1,164 @@
+package io.rmq.examples.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import redis.embedded.RedisServer;
+
+/**
+ * The Redis server an example program talks to: an external one given by URI, or, when none is
+ * given, an embedded {@code redis-server} (the binary shipped in {@code com.github.codemonstur:embedded-redis})
+ * started on a free loopback port without persistence and stopped by {@link #close()}.
+ *
+ * <p>It also keeps one small Lettuce connection for the programs' own look-ups (server version,
+ * queue sizes, counters, clean-up). Not thread-safe: use it from the main thread.
+ */
+public final class ExampleRedis implements AutoCloseable {
+
+    private static final String HOST = "127.0.0.1";
+    private static final int START_TRIES = 3;
+
+    private final String uri;
+    private final RedisServer embedded;
+    private final Path workDir;
+    private final RedisClient client;
+    private final StatefulRedisConnection<String, String> connection;
+
+    private ExampleRedis(String uri, RedisServer embedded, Path workDir) {
+        this.uri = uri;
+        this.embedded = embedded;
+        this.workDir = workDir;
+        this.client = RedisClient.create(uri);
+        this.connection = client.connect();
+    }
+
+    /**
+     * Connects to {@code externalUri} when it is given (not null or blank), and otherwise starts an
+     * embedded Redis.
+     */
+    public static ExampleRedis startOrConnect(String externalUri) {
+        if (externalUri != null && !externalUri.isBlank()) {
+            return new ExampleRedis(externalUri.strip(), null, null);
+        }
+        Path workDir;
+        try {
+            workDir = Files.createTempDirectory("rmq-example-redis-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a working directory for the embedded Redis", e);
+        }
+        IOException failure = null;
+        // A free port may be taken by another process before Redis binds it: try a few.
+        for (int i = 0; i < START_TRIES; i++) {
+            int port = freePort();
+            try {
+                RedisServer server = RedisServer.newRedisServer()
+                        .port(port)
+                        .bind(HOST)
+                        .setting("save \"\"")
+                        .setting("appendonly no")
+                        .setting("dir " + workDir)
+                        .build();
+                server.start();
+                return new ExampleRedis("redis://" + HOST + ":" + port, server, workDir);
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+        throw new UncheckedIOException("cannot start the embedded Redis", failure);
+    }
+
+    /** The URI the connector's channels should use. */
+    public String uri() {
+        return uri;
+    }
+
+    /** Whether this program started the server itself. */
+    public boolean isEmbedded() {
+        return embedded != null;
+    }
+
+    /** The server's {@code redis_version}. */
+    public String version() {
+        return info("server").getOrDefault("redis_version", "unknown");
+    }
+
+    /** The fields of one {@code INFO} section, e.g. {@code stats} or {@code commandstats}. */
+    public Map<String, String> info(String section) {
+        Map<String, String> fields = new TreeMap<>();
+        for (String line : commands().info(section).split("\r?\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && !line.startsWith("#")) {
+                fields.put(line.substring(0, colon), line.substring(colon + 1).strip());
+            }
+        }
+        return fields;
+    }
+
+    /** Synchronous commands on the programs' own connection. */
+    public RedisCommands<String, String> commands() {
+        return connection.sync();
+    }
+
+    /**
+     * Deletes every key whose name contains {@code fragment} (a program's key prefix: the prepare,
+     * dead and side keys put it inside a hash tag, so it is not always at the start). Returns how
+     * many were deleted.
+     */
+    public long deleteKeysContaining(String fragment) {
+        RedisCommands<String, String> redis = commands();
+        ScanArgs match = ScanArgs.Builder.matches("*" + fragment + "*").limit(1000);
+        long deleted = 0;
+        ScanCursor cursor = ScanCursor.INITIAL;
+        do {
+            KeyScanCursor<String> page = redis.scan(cursor, match);
+            List<String> keys = new ArrayList<>(page.getKeys());
+            if (!keys.isEmpty()) {
+                deleted += redis.unlink(keys.toArray(String[]::new));
+            }
+            cursor = page;
+        } while (!cursor.isFinished());
+        return deleted;
+    }
+
+    /** Closes the connection and stops the embedded server, if any. */
+    @Override
+    public void close() {
+        connection.close();
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        if (embedded != null) {
+            try {
+                embedded.stop();
+            } catch (IOException e) {
+                System.err.println("Stopping the embedded Redis failed: " + e);
+            }
+            try (var files = Files.walk(workDir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            } catch (IOException e) {
+                // a temporary directory left behind is harmless
+            }
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot find a free port on " + HOST, e);
+        }
+    }
+}
