@@ -293,7 +293,11 @@ public final class RmqClient implements AutoCloseable {
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return root == t ? String.valueOf(t.getMessage()) : t.getMessage() + " (" + root.getMessage() + ")";
+        String message = String.valueOf(t.getMessage());
+        if (root == t || message.contains(String.valueOf(root.getMessage()))) {
+            return message;
+        }
+        return message + " (" + root.getMessage() + ")";
     }
 
     private static String redact(RedisURI uri) {

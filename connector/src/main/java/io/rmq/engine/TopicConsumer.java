@@ -209,8 +209,9 @@ public final class TopicConsumer implements AutoCloseable {
         long now = System.nanoTime();
         if (failure != null) {
             scheduler.popFailed(slot, count, now);
-            LOG.log(Level.WARNING, "RMQ-0103 Popping slot " + slot + " of topic '" + topic().name() + "' for " + name
-                    + " failed, retrying in 1 s: " + RmqClient.rootMessage(failure));
+            // While the connection is down the client has logged the outage once; no line per slot and second.
+            LOG.log(client.isConnected() ? Level.WARNING : Level.FINE, "RMQ-0103 Popping slot " + slot + " of topic '"
+                    + topic().name() + "' for " + name + " failed, retrying in 1 s: " + RmqClient.rootMessage(failure));
             armTimer();
             return;
         }

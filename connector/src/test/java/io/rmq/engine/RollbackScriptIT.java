@@ -24,6 +24,7 @@ import io.rmq.testing.RedisTest;
 class RollbackScriptIT {
 
     private static final int SLOT = 3;
+    /** The key names do not depend on the type, which each call passes to the script. */
     private static final TopicKeys TOPIC = new TopicKeys(new TopicDefinition("price", 8, TopicType.FIXED_TIME));
     private static final SlotKeys KEYS = TOPIC.slot(SLOT);
     private static final int MAX_RETRIES = 16;

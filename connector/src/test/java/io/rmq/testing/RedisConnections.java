@@ -31,6 +31,7 @@ public final class RedisConnections implements AutoCloseable {
     private StatefulRedisConnection<byte[], byte[]> binary;
     private RedisCommands<String, String> sync;
 
+    /** Connections to {@code server}; nothing is opened before the first use. */
     public RedisConnections(RedisTestServer server) {
         this.server = server;
     }

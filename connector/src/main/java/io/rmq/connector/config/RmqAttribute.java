@@ -41,7 +41,7 @@ public enum RmqAttribute {
             "Time a popped message may stay unacknowledged before it is rolled back, >= 100"),
     BATCH_SIZE("batch-size", INCOMING, ValueType.INT, String.valueOf(ConsumerOptions.DEFAULT_BATCH_SIZE),
             1, 10_000,
-            "Most members one pop may move, from 1 to 10000; also the channel's prefetch bound per slot"),
+            "Most members one pop may move, from 1 to 10000; also the most messages a channel holds popped but not yet delivered"),
     RETRY_BACKOFF("retry-backoff", INCOMING, ValueType.MILLIS,
             String.valueOf(ConsumerOptions.DEFAULT_RETRY_BACKOFF.toMillis()), 0, Long.MAX_VALUE,
             "Delay before the first retry of a RANGE_MERGE or FIXED_TIME message, >= 0; doubles per retry"),

@@ -2,6 +2,7 @@ package io.rmq.examples.demo;
 
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Map;
 import java.util.Optional;
 
 import org.jboss.weld.environment.se.Weld;
@@ -9,8 +10,8 @@ import org.jboss.weld.environment.se.WeldContainer;
 
 import io.rmq.examples.support.Console;
 import io.rmq.examples.support.ConsoleLogging;
+import io.rmq.examples.support.ExampleConfig;
 import io.rmq.examples.support.ExampleRedis;
-import io.smallrye.config.SmallRyeConfigBuilder;
 
 /**
  * The demo: merged duplicates, priorities and scheduled delivery through the {@code smallrye-redis-rmq}
@@ -23,11 +24,13 @@ import io.smallrye.config.SmallRyeConfigBuilder;
  * embedded Redis and stops it at the end. The channels are declared in
  * {@code META-INF/microprofile-config.properties} (configuration profile {@code demo}); the demo sets
  * their Redis URI and a key prefix of its own for every channel at once, through the connector-level
- * attributes {@code mp.messaging.connector.smallrye-redis-rmq.*} given as system properties.
+ * attributes {@code mp.messaging.connector.smallrye-redis-rmq.*} in a config source it registers
+ * before Weld starts ({@link ExampleConfig}).
  */
 public final class Demo {
 
-    static final String PROGRAM = "demo";
+    /** The configuration profile of the demo's channels, also the name that selects its beans. */
+    static final String PROFILE = "demo";
     static final String CONNECTOR_ATTRIBUTE = "mp.messaging.connector.smallrye-redis-rmq.";
 
     private Demo() {
@@ -36,20 +39,21 @@ public final class Demo {
     public static void main(String[] args) throws Exception {
         ConsoleLogging.install();
         long start = System.nanoTime();
-        // Selects this program's beans (see META-INF/beans.xml) and channels (the configuration profile).
-        System.setProperty("rmq.examples.program", PROGRAM);
-        System.setProperty("mp.config.profile", PROGRAM);
+        // Leaves the benchmark's beans out of this container (see META-INF/beans.xml).
+        System.setProperty("rmq.examples.program", PROFILE);
 
         boolean succeeded;
         try (ExampleRedis redis = ExampleRedis.startOrConnect(externalRedisUri().orElse(null))) {
             // A key prefix of its own, so that a run against a shared Redis meets nothing left by another.
             String keyPrefix = "rmq-demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS")) + ":";
-            System.setProperty(CONNECTOR_ATTRIBUTE + "redis-uri", redis.uri());
-            System.setProperty(CONNECTOR_ATTRIBUTE + "key-prefix", keyPrefix);
             Console.say("RMQ demo: Redis %s at %s (%s), key prefix '%s'", redis.version(), redis.uri(),
                     redis.isEmbedded() ? "embedded, started for this demo" : "external", keyPrefix);
+            Map<String, String> forAllChannels = Map.of(
+                    CONNECTOR_ATTRIBUTE + "redis-uri", redis.uri(),
+                    CONNECTOR_ATTRIBUTE + "key-prefix", keyPrefix);
 
-            try (WeldContainer container = new Weld().initialize()) {
+            try (ExampleConfig config = ExampleConfig.register(PROFILE, forAllChannels);
+                    WeldContainer container = new Weld().initialize()) {
                 PriceCacheRefresher merging = container.select(PriceCacheRefresher.class).get();
                 TaskBoard priorities = container.select(TaskBoard.class).get();
                 OrderTimeouts scheduling = container.select(OrderTimeouts.class).get();
@@ -75,9 +79,7 @@ public final class Demo {
         if (uri != null && !uri.isBlank()) {
             return Optional.of(uri);
         }
-        // A throw-away configuration: the runtime's own is built later, once the channels' URI is set.
-        return new SmallRyeConfigBuilder().addDefaultSources().build()
-                .getOptionalValue("demo.redis-uri", String.class)
+        return ExampleConfig.read(PROFILE).getOptionalValue("demo.redis-uri", String.class)
                 .filter(s -> !s.isBlank());
     }
 }

@@ -18,7 +18,7 @@ import io.netty.util.internal.logging.JdkLoggerFactory;
  * Console logging for the example programs: one line per record on standard output (so log lines
  * and the programs' own output stay in order), warnings and errors from every library, and the
  * INFO messages of the connector and engine ({@code io.rmq}) only. Weld and SmallRye log through
- * JBoss Logging, and Lettuce through Netty's logging; both are pointed at {@code java.util.logging} so
+ * JBoss Logging, and Lettuce through Netty's and Reactor's logging; both are pointed at {@code java.util.logging} so
  * the same levels apply to them.
  *
  * <p>Call {@link #install()} first thing in {@code main}, before any CDI or Redis class is loaded.
@@ -44,6 +44,7 @@ public final class ConsoleLogging {
         System.setProperty("org.jboss.logging.provider", "jdk");
         System.setProperty("vertx.logger-delegate-factory-class-name", "io.vertx.core.logging.JULLogDelegateFactory");
         InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+        reactor.util.Loggers.useJdkLoggers();
         Logger root = Logger.getLogger("");
         for (Handler handler : root.getHandlers()) {
             root.removeHandler(handler);

@@ -1,0 +1,113 @@
+package io.rmq.engine;
+
+import static io.rmq.engine.EngineFixture.bytes;
+import static io.rmq.engine.EngineFixture.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.rmq.testing.RedisExtension;
+import io.rmq.testing.RedisTestServer;
+
+/** Redis down at start, restarted, or dropping connections: clients reconnect and lose nothing they accepted. */
+@ExtendWith(RedisExtension.class)
+class RedisOutageIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    private RedisTestServer redis;
+    private EngineFixture fx;
+
+    @BeforeEach
+    void setUp(RedisTestServer redis) {
+        this.redis = redis;
+        this.fx = new EngineFixture(redis.uri());
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        redis.start();
+        fx.close();
+    }
+
+    private static ConsumerOptions options() {
+        return ConsumerOptions.builder().pollInterval(Duration.ofMillis(200)).shutdownTimeout(Duration.ofMillis(200)).build();
+    }
+
+    @Test
+    void aClientStartedWhileRedisIsDownConnectsOnceItIsUp() throws Exception {
+        redis.stop();
+        RmqClient client = new RmqClient(redis.uri()).start();
+        try {
+            TopicDefinition topic = new TopicDefinition("late", 1, TopicType.FIXED_TIME);
+            CompletionStage<TopicKeys> registered = client.registerTopic(topic);
+            Thread.sleep(1_000);
+            assertThat(registered.toCompletableFuture()).isNotDone();
+            assertThat(client.isConnected()).isFalse();
+            TopicProducer producer = client.producer(new TopicKeys(topic));
+            assertThatThrownBy(() -> producer.sendAt(bytes("x"), Instant.now(), null).toCompletableFuture().join())
+                    .hasRootCauseInstanceOf(RedisUnavailableException.class)
+                    .hasMessageContaining("has not been reached yet");
+
+            redis.start();
+            TopicKeys keys = registered.toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            EngineFixture.Recorder r = fx.consume(client, keys, options());
+            r.consumer.request(1);
+            producer.sendAt(bytes("after-start"), Instant.now(), null).toCompletableFuture().join();
+            assertThat(text(r.next(WAIT))).isEqualTo("after-start");
+        } finally {
+            client.close();
+        }
+    }
+
+    @Test
+    void aConsumerResumesAfterRedisRestarts() throws Exception {
+        RmqClient client = fx.client();
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("restart", 2, TopicType.PRIORITY));
+        EngineFixture.Recorder r = fx.consume(client, keys, options());
+        r.consumer.request(10);
+        TopicProducer producer = client.producer(keys);
+        producer.sendWithPriority(bytes("before"), 1, null).toCompletableFuture().join();
+        r.next(WAIT).commit();
+
+        redis.stop();
+        await().atMost(WAIT).until(() -> !client.isConnected());
+        assertThatThrownBy(() -> producer.sendWithPriority(bytes("during"), 1, null).toCompletableFuture().join())
+                .isNotNull();
+        redis.start(); // an empty server: scripts must be loaded again
+        await().atMost(WAIT).until(client::isConnected);
+
+        await().atMost(WAIT).ignoreExceptions().until(() ->
+                producer.sendWithPriority(bytes("after"), 1, null).toCompletableFuture().join().stored());
+        Delivery d = r.next(WAIT);
+        assertThat(text(d)).isEqualTo("after");
+        d.commit();
+        await().atMost(WAIT).until(() -> fx.redis().zcard(keys.slot(d.slot()).prepare()) == 0);
+    }
+
+    @Test
+    void droppedConnectionsAreReestablishedAndWakeNoticesResume() throws Exception {
+        RmqClient client = fx.client();
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("dropped", 1, TopicType.FIXED_TIME));
+        EngineFixture.Recorder r = fx.consume(client, keys,
+                ConsumerOptions.builder().pollInterval(Duration.ofMinutes(10)).shutdownTimeout(Duration.ofMillis(200)).build());
+        r.consumer.request(10);
+        Thread.sleep(300);
+        fx.redis().clientKill(io.lettuce.core.KillArgs.Builder.typeNormal().skipme());
+        fx.redis().clientKill(io.lettuce.core.KillArgs.Builder.typePubsub());
+        await().atMost(WAIT).until(client::isConnected);
+        Thread.sleep(500);
+        client.producer(keys).sendAt(bytes("timed"), Instant.now().plusMillis(300), null).toCompletableFuture().join();
+        assertThat(text(r.next(WAIT))).isEqualTo("timed");
+    }
+}
