@@ -108,4 +108,54 @@ final class ConnectorBeans {
             payloads.add(payload);
         }
     }
+
+    /** Processes "in" slowly, one message at a time. */
+    @ApplicationScoped
+    public static class SlowReceiver {
+        final List<String> payloads = new CopyOnWriteArrayList<>();
+
+        public List<String> payloads() {
+            return payloads;
+        }
+
+        @Incoming("in")
+        public void consume(String payload) throws InterruptedException {
+            Thread.sleep(50);
+            payloads.add(payload);
+        }
+    }
+
+    /** An application type written through a codec. */
+    public record Price(String sku, int cents) {
+    }
+
+    /** Encodes {@link Price} as "sku=cents". */
+    public static class PriceCodec implements RmqCodec {
+        @Override
+        public byte[] encode(Object payload) {
+            Price p = (Price) payload;
+            return (p.sku() + "=" + p.cents()).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public Object decode(byte[] content) {
+            String[] parts = new String(content, java.nio.charset.StandardCharsets.UTF_8).split("=");
+            return new Price(parts[0], Integer.parseInt(parts[1]));
+        }
+    }
+
+    /** Receives {@link Price} payloads decoded by the codec on "in". */
+    @ApplicationScoped
+    public static class PriceReceiver {
+        final List<Price> prices = new CopyOnWriteArrayList<>();
+
+        public List<Price> prices() {
+            return prices;
+        }
+
+        @Incoming("in")
+        public void consume(Price price) {
+            prices.add(price);
+        }
+    }
 }

@@ -190,4 +190,35 @@ class RedisRmqConnectorIT {
                 .hasStackTraceContaining("type FIXED_TIME with slot-amount 1")
                 .hasStackTraceContaining("type PRIORITY with slot-amount 1");
     }
+
+    @Test
+    void aSlowConsumerDoesNotMakeMessagesPileUpInThePrepareQueue() {
+        app = app("backlog", "PRIORITY", ConnectorBeans.SlowReceiver.class)
+                .config("mp.messaging.incoming.in.batch-size", 10).start();
+        for (int i = 0; i < 300; i++) {
+            redis().zadd("backlog_0", i, "m" + i);
+        }
+        ConnectorBeans.SlowReceiver receiver = app.get(ConnectorBeans.SlowReceiver.class);
+        long mostPrepared = 0;
+        while (receiver.payloads().size() < 30) {
+            mostPrepared = Math.max(mostPrepared, redis().zcard("prepare{backlog_0}"));
+        }
+        // at most one batch of prefetch plus the message being processed
+        assertThat(mostPrepared).isLessThanOrEqualTo(10 + 1);
+        assertThat(redis().zcard("backlog_0")).isGreaterThan(250);
+    }
+
+    @Test
+    void aCodecCarriesApplicationTypesBothWays() throws Exception {
+        String codec = ConnectorBeans.PriceCodec.class.getName();
+        app = app("prices", "PRIORITY", ConnectorBeans.Sender.class, ConnectorBeans.PriceReceiver.class)
+                .config("mp.messaging.outgoing.out.codec", codec)
+                .config("mp.messaging.outgoing.out.priority", 1)
+                .config("mp.messaging.incoming.in.codec", codec).start();
+        app.get(ConnectorBeans.Sender.class).send(new ConnectorBeans.Price("sku-9", 1999), null)
+                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        ConnectorBeans.PriceReceiver receiver = app.get(ConnectorBeans.PriceReceiver.class);
+        await().atMost(WAIT).until(() -> receiver.prices().size() == 1);
+        assertThat(receiver.prices()).containsExactly(new ConnectorBeans.Price("sku-9", 1999));
+    }
 }

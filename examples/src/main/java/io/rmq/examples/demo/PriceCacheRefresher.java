@@ -57,10 +57,10 @@ public class PriceCacheRefresher {
         long due = (long) rmq.getScore();
         long first = firstStoredAt.get(product);
         refreshes.incrementAndGet();
-        Console.say("  <- %s delivered at +%d ms (attempt %d): its requests reached Redis from +%d to +%d ms;%n"
-                + "     due at +%d ms, %d ms after the first of them",
-                request.getPayload(), now - burstStart, rmq.getAttempt(), first - burstStart,
-                lastStoredAt.get(product) - burstStart, due - burstStart, due - first);
+        Console.say("  <- %s delivered at +%d ms (attempt %d), due at +%d ms:%n"
+                + "     its %d requests were acknowledged from +%d to +%d ms; due 1 s after the first, not the last",
+                request.getPayload(), now - burstStart, rmq.getAttempt(), due - burstStart, CHANGES_PER_PRODUCT,
+                first - burstStart, lastStoredAt.get(product) - burstStart);
         allRefreshed.countDown();
         return request.ack();
     }

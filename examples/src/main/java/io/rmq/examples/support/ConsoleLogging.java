@@ -11,15 +11,12 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
-import io.netty.util.internal.logging.InternalLoggerFactory;
-import io.netty.util.internal.logging.JdkLoggerFactory;
-
 /**
  * Console logging for the example programs: one line per record on standard output (so log lines
  * and the programs' own output stay in order), warnings and errors from every library, and the
  * INFO messages of the connector and engine ({@code io.rmq}) only. Weld and SmallRye log through
- * JBoss Logging, and Lettuce through Netty's and Reactor's logging; both are pointed at {@code java.util.logging} so
- * the same levels apply to them.
+ * JBoss Logging, and Lettuce through SLF4J; both are pointed at {@code java.util.logging} so the
+ * same levels apply to them.
  *
  * <p>Call {@link #install()} first thing in {@code main}, before any CDI or Redis class is loaded.
  */
@@ -39,12 +36,9 @@ public final class ConsoleLogging {
         if (configured != null) {
             return;
         }
-        // Every library to java.util.logging, even where an SLF4J API without a binding is visible
-        // (as Maven's own is to a program that exec:java runs inside Maven).
+        // JBoss Logging would pick another backend if it found one; SLF4J goes to java.util.logging
+        // through slf4j-jdk14 (see the pom).
         System.setProperty("org.jboss.logging.provider", "jdk");
-        System.setProperty("vertx.logger-delegate-factory-class-name", "io.vertx.core.logging.JULLogDelegateFactory");
-        InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
-        reactor.util.Loggers.useJdkLoggers();
         Logger root = Logger.getLogger("");
         for (Handler handler : root.getHandlers()) {
             root.removeHandler(handler);
