@@ -1,10 +1,10 @@
 package io.rmq.examples.bench;
 
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
