@@ -2,7 +2,6 @@ package io.rmq.connector;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,6 +14,7 @@ import org.reactivestreams.Subscription;
 
 import io.rmq.connector.config.IncomingChannelConfig;
 import io.rmq.connector.config.PayloadType;
+import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.engine.Delivery;
 import io.rmq.engine.RmqClient;
@@ -27,24 +27,50 @@ import io.rmq.engine.TopicKeys;
  * {@code nack(reason)} rolls it back. Demand from the subscriber is passed to the consumer, which
  * pops only while there is demand and prefetches at most {@code batch-size} messages.
  *
- * <p>Lifecycle: created by the connector, subscribed once, closed by the connector at shutdown or
- * by the subscriber's {@code cancel()}; both stop the consumer gracefully.
+ * <p><b>Reactive Streams.</b> The stream never completes: a queue has no end. The channel accepts
+ * one subscriber; a second one, or one arriving after the channel was closed, receives
+ * {@code onSubscribe} then {@code onError} (rule 1.9). {@code onNext} and {@code onError} are
+ * serialized through a {@link SerialExecutor} (rule 1.3), which also bounds the
+ * {@code request -> onNext -> request} recursion (rule 3.3). A non-positive {@code request} signals
+ * {@code onError} with an {@link IllegalArgumentException} (rule 3.9). After {@code cancel()} the
+ * channel drops its reference to the subscriber (rule 3.13) and signals nothing more once the
+ * message being handed over, if any, is out; messages popped for it but not handed over are rolled
+ * back or released. The verification against the Reactive Streams TCK, and the rules it cannot
+ * check here, are described in {@code docs/reactive-streams-tck.md}.
+ *
+ * <p><b>Lifecycle.</b> Created by the connector, subscribed once, closed by the connector at shutdown
+ * or by the subscriber's {@code cancel()}; both stop the consumer gracefully. Thread-safe.
  */
 final class IncomingRmqChannel implements Publisher<Message<?>> {
 
     private static final RmqLogging LOG = RmqLogging.log;
 
+    /** Given to subscribers that are refused, so that they can be sent {@code onError}. */
+    private static final Subscription REFUSED = new Subscription() {
+        @Override
+        public void request(long n) {
+        }
+
+        @Override
+        public void cancel() {
+        }
+    };
+
     private final IncomingChannelConfig config;
     private final CompletionStage<TopicKeys> registered;
     private final TopicConsumer consumer;
-    private final AtomicBoolean subscribed = new AtomicBoolean();
-    private final AtomicBoolean terminated = new AtomicBoolean();
     private final String topicName;
+    private final SerialExecutor signals;
+    private final AtomicBoolean subscribed = new AtomicBoolean();
+    /** Set once by cancel, failure or close: no more demand is passed on and no subscriber is accepted. */
+    private final AtomicBoolean terminated = new AtomicBoolean();
+    /** The subscriber until it cancels or is sent {@code onError}; {@code null} before and after. */
     private volatile Subscriber<? super Message<?>> subscriber;
 
     IncomingRmqChannel(IncomingChannelConfig config, RmqClient client) {
         this.config = config;
         this.topicName = config.topic().name();
+        this.signals = new SerialExecutor("incoming channel '" + config.channel() + "'");
         this.registered = client.registerTopic(config.topic());
         this.consumer = client.consumer(new TopicKeys(config.topic()), config.consumerOptions(), config.channel());
         RmqConnectorSupport.failFastOnConflict(registered, config.channel());
@@ -56,58 +82,79 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
 
     @Override
     public void subscribe(Subscriber<? super Message<?>> s) {
-        Objects.requireNonNull(s, "subscriber");
+        Objects.requireNonNull(s, "subscriber (Reactive Streams rule 1.9)");
         if (!subscribed.compareAndSet(false, true)) {
-            s.onSubscribe(new Subscription() {
-                @Override
-                public void request(long n) {
-                }
-
-                @Override
-                public void cancel() {
-                }
-            });
-            s.onError(new IllegalStateException("Channel '" + config.channel() + "' accepts a single subscriber"));
+            refuse(s, new IllegalStateException("Channel '" + config.channel() + "' accepts a single subscriber"));
             return;
         }
-        this.subscriber = s;
-        s.onSubscribe(new Subscription() {
-            @Override
-            public void request(long n) {
-                if (terminated.get()) {
-                    return;
-                }
-                if (n <= 0) {
-                    fail(new IllegalArgumentException("Channel '" + config.channel()
-                            + "': request(" + n + ") violates Reactive Streams rule 3.9, demand must be positive"));
-                    return;
-                }
-                consumer.request(n);
-            }
-
-            @Override
-            public void cancel() {
-                if (terminated.compareAndSet(false, true)) {
-                    consumer.closeAsync();
-                }
+        if (terminated.get()) {
+            refuse(s, RmqExceptions.ex.channelClosed(config.channel()));
+            return;
+        }
+        subscriber = s;
+        // Through the executor: a message popped meanwhile is queued behind onSubscribe, not beside it.
+        signals.execute(() -> {
+            try {
+                s.onSubscribe(new ChannelSubscription());
+            } catch (RuntimeException e) {
+                cancel(); // rule 2.13: a subscriber that throws is considered to have cancelled
+                throw e;
             }
         });
         registered.whenComplete((keys, failure) -> {
             if (failure != null) {
                 fail(RmqConnectorSupport.unwrap(failure));
             } else if (!terminated.get()) {
-                consumer.start(this::deliver);
-                LOG.incomingChannelStarted(config.channel(), topicName, config.topic().type().name(),
-                        config.topic().slotAmount());
+                start();
             }
         });
     }
 
-    private void deliver(Delivery delivery) {
-        if (terminated.get()) {
-            delivery.rollback(new IllegalStateException("channel '" + config.channel() + "' was cancelled"));
-            return;
+    private static void refuse(Subscriber<?> s, Throwable reason) {
+        s.onSubscribe(REFUSED);
+        s.onError(reason);
+    }
+
+    private void start() {
+        try {
+            consumer.start(this::deliver);
+        } catch (IllegalStateException e) {
+            return; // cancelled or closed between the check and the start: the consumer is closed
         }
+        LOG.incomingChannelStarted(config.channel(), topicName, config.topic().type().name(),
+                config.topic().slotAmount());
+    }
+
+    /** The subscription of the one subscriber; its methods may be called from any thread. */
+    private final class ChannelSubscription implements Subscription {
+        @Override
+        public void request(long n) {
+            if (terminated.get()) {
+                return; // rule 3.6
+            }
+            if (n <= 0) {
+                fail(new IllegalArgumentException("Channel '" + config.channel() + "': request(" + n
+                        + ") violates Reactive Streams rule 3.9, demand must be positive"));
+                return;
+            }
+            consumer.request(n);
+        }
+
+        @Override
+        public void cancel() {
+            IncomingRmqChannel.this.cancel();
+        }
+    }
+
+    private void cancel() {
+        if (terminated.compareAndSet(false, true)) {
+            subscriber = null; // rule 3.13
+            consumer.closeAsync();
+        }
+    }
+
+    /** Called by the consumer, on its thread, once per unit of demand. */
+    private void deliver(Delivery delivery) {
         Object payload;
         try {
             payload = decode(delivery.content());
@@ -118,8 +165,24 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
         }
         IncomingRmqMetadata metadata = new IncomingRmqMetadata(config.channel(), delivery.topic(), delivery.slot(),
                 delivery.attempt(), delivery.score());
-        subscriber.onNext(Message.of(payload, Metadata.of(metadata), delivery::commit,
-                reason -> delivery.rollback(reason)));
+        Message<?> message = Message.of(payload, Metadata.of(metadata), delivery::commit, delivery::rollback);
+        signals.execute(() -> emit(delivery, message));
+    }
+
+    /** Serialized: hands a message to the subscriber, or rolls it back when there is none any more. */
+    private void emit(Delivery delivery, Message<?> message) {
+        Subscriber<? super Message<?>> s = subscriber;
+        if (s == null) {
+            delivery.rollback(RmqExceptions.ex.channelClosed(config.channel()));
+            return;
+        }
+        try {
+            s.onNext(message);
+        } catch (RuntimeException e) {
+            // rule 2.13 broken by the subscriber: treat it as a failed delivery, to be retried
+            delivery.rollback(e);
+            throw e;
+        }
     }
 
     private Object decode(byte[] content) {
@@ -129,17 +192,24 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
         return config.payloadType() == PayloadType.BYTES ? content : new String(content, StandardCharsets.UTF_8);
     }
 
+    /** Ends the stream with {@code onError}, unless it was cancelled, failed or closed before. */
     private void fail(Throwable failure) {
         if (terminated.compareAndSet(false, true)) {
             consumer.closeAsync();
-            Subscriber<? super Message<?>> s = subscriber;
-            if (s != null) {
-                s.onError(failure);
-            }
+            signals.execute(() -> {
+                Subscriber<? super Message<?>> s = subscriber;
+                subscriber = null;
+                if (s != null) {
+                    s.onError(failure);
+                }
+            });
         }
     }
 
-    /** Stops gracefully; waits at most the shutdown timeout plus a margin. */
+    /**
+     * Stops gracefully: stops popping, releases the prefetched messages and waits at most the shutdown
+     * timeout (plus a margin) for the messages being processed. A subscriber arriving later is refused.
+     */
     CompletionStage<Void> close() {
         terminated.set(true);
         CompletionStage<Void> stop = consumer.closeAsync();
@@ -147,14 +217,5 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
                 .orTimeout(config.consumerOptions().shutdownTimeout().toMillis() + 5_000, TimeUnit.MILLISECONDS)
                 .exceptionally(f -> null)
                 .thenRun(() -> LOG.channelStopped(config.channel()));
-    }
-
-    /** Messages popped and not yet committed or rolled back. */
-    int heldCount() {
-        return consumer.heldCount();
-    }
-
-    static CompletionStage<Void> done() {
-        return CompletableFuture.completedFuture(null);
     }
 }

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -16,6 +17,7 @@ import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
 import io.rmq.connector.config.OutgoingChannelConfig;
+import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.engine.RmqClient;
 import io.rmq.engine.SendResult;
@@ -27,7 +29,18 @@ import io.rmq.engine.TopicType;
  * An outgoing channel: a Reactive Streams {@link Subscriber} that writes each message to its slot.
  * Up to {@code max-inflight} writes are pipelined on the shared connection. A message is acked once
  * Redis has stored or merged it, and nacked, with nothing written, when its payload or metadata is
- * invalid for the topic or when Redis fails.
+ * invalid for the topic, when Redis fails, or when it arrives after the channel was closed.
+ *
+ * <p><b>Demand.</b> It requests {@code max-inflight} messages on subscription and one more each time
+ * a message has been acked or nacked (the ack or nack stage completed), so at most
+ * {@code max-inflight} messages are in its hands at once. Calls to the {@link Subscription} are
+ * serialized through a {@link SerialExecutor} (Reactive Streams rule 2.7): they come from the
+ * threads on which Redis replies arrive. Null signals throw {@link NullPointerException} (rule 2.13);
+ * a second {@code onSubscribe} is cancelled (rule 2.5). The verification against the Reactive
+ * Streams TCK is described in {@code docs/reactive-streams-tck.md}.
+ *
+ * <p><b>Lifecycle.</b> Created by the connector, subscribed once; {@link #close()} cancels the
+ * subscription and completes when the writes under way have been answered. Thread-safe.
  */
 final class OutgoingRmqChannel implements Subscriber<Message<?>> {
 
@@ -36,14 +49,19 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     private final OutgoingChannelConfig config;
     private final CompletionStage<TopicKeys> registered;
     private final TopicProducer producer;
+    private final SerialExecutor upstream;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicInteger inflight = new AtomicInteger();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
     private volatile Subscription subscription;
+    /** No more demand: the upstream completed or failed, or the channel is closing. */
     private volatile boolean completed;
+    /** Closed by the connector: messages still arriving are nacked. */
+    private volatile boolean closed;
 
     OutgoingRmqChannel(OutgoingChannelConfig config, RmqClient client) {
         this.config = config;
+        this.upstream = new SerialExecutor("outgoing channel '" + config.channel() + "'");
         this.registered = client.registerTopic(config.topic());
         this.producer = client.producer(new TopicKeys(config.topic()));
         RmqConnectorSupport.failFastOnConflict(registered, config.channel());
@@ -57,49 +75,73 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
 
     @Override
     public void onSubscribe(Subscription s) {
-        Objects.requireNonNull(s, "subscription");
+        Objects.requireNonNull(s, "subscription (Reactive Streams rule 2.13)");
         if (!subscribed.compareAndSet(false, true)) {
-            s.cancel();
+            s.cancel(); // rule 2.5
             return;
         }
         subscription = s;
-        s.request(config.maxInflight());
+        if (closed) {
+            upstream.execute(s::cancel); // closed before the runtime subscribed
+            return;
+        }
+        upstream.execute(() -> s.request(config.maxInflight()));
     }
 
     @Override
     public void onNext(Message<?> message) {
-        Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(message, "message (Reactive Streams rule 2.13)");
         inflight.incrementAndGet();
         CompletionStage<SendResult> sent;
-        try {
-            byte[] content = encode(message.getPayload());
-            OutgoingRmqMetadata metadata = message.getMetadata(OutgoingRmqMetadata.class).orElse(null);
-            sent = registered.thenCompose(keys -> send(content, metadata));
-        } catch (RuntimeException invalid) {
-            LOG.messageNackedInvalidMetadata(config.channel(), invalid.getMessage());
-            sent = CompletableFuture.failedFuture(invalid);
+        if (closed) {
+            sent = CompletableFuture.failedFuture(RmqExceptions.ex.channelClosed(config.channel()));
+        } else {
+            try {
+                byte[] content = encode(message.getPayload());
+                OutgoingRmqMetadata metadata = message.getMetadata(OutgoingRmqMetadata.class).orElse(null);
+                sent = registered.thenCompose(keys -> send(content, metadata));
+            } catch (RuntimeException invalid) {
+                LOG.messageNackedInvalidMetadata(config.channel(), invalid.getMessage());
+                sent = CompletableFuture.failedFuture(invalid);
+            }
         }
-        sent.whenComplete((result, failure) -> {
-            CompletionStage<Void> settled;
+        sent.whenComplete((result, failure) -> settle(message, failure));
+    }
+
+    /** Acks or nacks the message, then, once that is done, asks for the next one. */
+    private void settle(Message<?> message, Throwable failure) {
+        CompletionStage<Void> settled;
+        try {
             if (failure == null) {
                 settled = message.ack();
             } else {
                 Throwable cause = RmqConnectorSupport.unwrap(failure);
-                if (!(cause instanceof IllegalArgumentException)) {
+                if (!(cause instanceof IllegalArgumentException) && !closed) {
                     LOG.errorSendingMessage(config.channel(), config.topic().name(), cause);
                 }
                 settled = message.nack(cause);
             }
-            settled.whenComplete((v, f) -> {
-                if (inflight.decrementAndGet() == 0 && completed) {
-                    drained.complete(null);
-                }
+        } catch (RuntimeException e) {
+            settled = null; // the application's ack or nack threw: the message is settled all the same
+        }
+        if (settled == null) {
+            settled = CompletableFuture.completedFuture(null);
+        }
+        settled.whenComplete((v, f) -> onSettled());
+    }
+
+    private void onSettled() {
+        if (inflight.decrementAndGet() == 0 && completed) {
+            drained.complete(null);
+        }
+        if (!completed) {
+            upstream.execute(() -> {
                 Subscription s = subscription;
                 if (s != null && !completed) {
                     s.request(1);
                 }
             });
-        });
+        }
     }
 
     private CompletionStage<SendResult> send(byte[] content, OutgoingRmqMetadata md) {
@@ -172,28 +214,38 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
 
     @Override
     public void onError(Throwable t) {
+        Objects.requireNonNull(t, "failure (Reactive Streams rule 2.13)");
         completed = true;
         LOG.errorSendingMessage(config.channel(), config.topic().name(), t);
+        drainedIfIdle();
     }
 
     @Override
     public void onComplete() {
         completed = true;
+        drainedIfIdle();
+    }
+
+    private void drainedIfIdle() {
         if (inflight.get() == 0) {
             drained.complete(null);
         }
     }
 
-    /** Stops requesting; completes when the writes under way have been answered. */
+    /**
+     * Stops requesting and cancels the subscription; messages that still arrive are nacked. Completes
+     * when the writes under way have been answered, or after 5 s.
+     */
     CompletionStage<Void> close() {
+        closed = true;
         completed = true;
-        Subscription s = subscription;
-        if (s != null) {
-            s.cancel();
-        }
-        if (inflight.get() == 0) {
-            drained.complete(null);
-        }
-        return drained.orTimeout(5, java.util.concurrent.TimeUnit.SECONDS).exceptionally(f -> null);
+        upstream.execute(() -> {
+            Subscription s = subscription;
+            if (s != null) {
+                s.cancel();
+            }
+        });
+        drainedIfIdle();
+        return drained.orTimeout(5, TimeUnit.SECONDS).exceptionally(f -> null);
     }
 }

@@ -43,7 +43,8 @@ final class CommitBatcher {
             Consumer<List<Delivery>> onDone) {
         this.scripts = scripts;
         this.keys = new byte[][] { RmqClient.bytes(slotKeys.store()), RmqClient.bytes(slotKeys.prepare()),
-                RmqClient.bytes(slotKeys.attempts()), RmqClient.bytes(slotKeys.origin()) };
+                RmqClient.bytes(slotKeys.attempts()), RmqClient.bytes(slotKeys.origin()),
+                RmqClient.bytes(slotKeys.owner()) };
         this.wakeChannel = RmqClient.bytes(wakeChannel);
         this.slot = RmqClient.bytes(Integer.toString(slotKeys.slot()));
         this.description = description;

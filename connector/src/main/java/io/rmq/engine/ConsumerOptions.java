@@ -2,10 +2,13 @@ package io.rmq.engine;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+
+import io.rmq.engine.coordination.CoordinationOptions;
 
 /**
- * How a {@link TopicConsumer} pops, retries and shuts down. Immutable; build with
- * {@link #builder()}, copy with {@link #toBuilder()}.
+ * How a {@link TopicConsumer} pops, retries, shuts down and, optionally, coordinates with the other
+ * consumers of its topic. Immutable; build with {@link #builder()}, copy with {@link #toBuilder()}.
  */
 public final class ConsumerOptions {
 
@@ -31,6 +34,7 @@ public final class ConsumerOptions {
     private final Duration retryBackoffMax;
     private final Duration pollInterval;
     private final Duration shutdownTimeout;
+    private final CoordinationOptions coordination;
 
     private ConsumerOptions(Builder b) {
         this.maxRetries = b.maxRetries;
@@ -40,6 +44,7 @@ public final class ConsumerOptions {
         this.retryBackoffMax = b.retryBackoffMax;
         this.pollInterval = b.pollInterval;
         this.shutdownTimeout = b.shutdownTimeout;
+        this.coordination = b.coordination;
     }
 
     public static Builder builder() {
@@ -53,7 +58,7 @@ public final class ConsumerOptions {
     public Builder toBuilder() {
         return new Builder().maxRetries(maxRetries).prepareTimeout(prepareTimeout).batchSize(batchSize)
                 .retryBackoff(retryBackoff).retryBackoffMax(retryBackoffMax).pollInterval(pollInterval)
-                .shutdownTimeout(shutdownTimeout);
+                .shutdownTimeout(shutdownTimeout).coordination(coordination);
     }
 
     public int maxRetries() {
@@ -84,11 +89,20 @@ public final class ConsumerOptions {
         return shutdownTimeout;
     }
 
+    /**
+     * How the consumer coordinates through ZooKeeper so that each slot is consumed by one consumer at
+     * a time across the cluster; empty (the default) for competing consumers on every slot.
+     */
+    public Optional<CoordinationOptions> coordination() {
+        return Optional.ofNullable(coordination);
+    }
+
     @Override
     public String toString() {
         return "ConsumerOptions[maxRetries=" + maxRetries + ", prepareTimeout=" + prepareTimeout + ", batchSize="
                 + batchSize + ", retryBackoff=" + retryBackoff + ", retryBackoffMax=" + retryBackoffMax
-                + ", pollInterval=" + pollInterval + ", shutdownTimeout=" + shutdownTimeout + "]";
+                + ", pollInterval=" + pollInterval + ", shutdownTimeout=" + shutdownTimeout + ", coordination="
+                + (coordination == null ? "none" : coordination) + "]";
     }
 
     /** Builds {@link ConsumerOptions}; every setter validates its argument. Not thread-safe. */
@@ -100,6 +114,7 @@ public final class ConsumerOptions {
         private Duration retryBackoffMax = DEFAULT_RETRY_BACKOFF_MAX;
         private Duration pollInterval = DEFAULT_POLL_INTERVAL;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+        private CoordinationOptions coordination;
 
         private Builder() {
         }
@@ -149,6 +164,17 @@ public final class ConsumerOptions {
         /** Grace period for in-process messages at shutdown, {@code >= 0}. Default 10 s. */
         public Builder shutdownTimeout(Duration shutdownTimeout) {
             this.shutdownTimeout = atLeast("shutdownTimeout", shutdownTimeout, Duration.ZERO);
+            return this;
+        }
+
+        /**
+         * Serial consumption per slot across the cluster, coordinated through ZooKeeper; {@code null}
+         * (the default) for competing consumers on every slot. With coordination, the consumer also
+         * hands a slot's next message to its listener only once the previous one is committed or
+         * rolled back.
+         */
+        public Builder coordination(CoordinationOptions coordination) {
+            this.coordination = coordination;
             return this;
         }
 

@@ -28,6 +28,7 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.rmq.engine.coordination.ZooKeeperSessions;
 
 /**
  * The engine's entry point: one Redis server (or Sentinel-managed master), shared by every
@@ -39,6 +40,9 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
  * is unreachable, commands fail at once (they are not buffered), so a send is reported as failed
  * rather than left in doubt, and consumers retry their pops; after a reconnect every consumer polls
  * its slots, since wake notices may have been missed.
+ *
+ * <p>Consumers that coordinate through ZooKeeper share one ZooKeeper session per distinct ensemble
+ * and timeouts among the consumers of this client; it is closed with the client.
  *
  * <p>Thread-safe.
  */
@@ -59,6 +63,7 @@ public final class RmqClient implements AutoCloseable {
     private final Map<String, WakeListener> wakeListeners = new ConcurrentHashMap<>();
     private final Map<String, String> registeredTopics = new ConcurrentHashMap<>();
     private final ScheduledExecutorService housekeeping;
+    private final ZooKeeperSessions zooKeeperSessions;
     private volatile StatefulRedisConnection<byte[], byte[]> connection;
     private volatile StatefulRedisPubSubConnection<String, String> pubSub;
     private volatile ScriptRunner scripts;
@@ -95,6 +100,7 @@ public final class RmqClient implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.zooKeeperSessions = new ZooKeeperSessions(housekeeping);
     }
 
     /** Starts connecting in the background; see {@link #ready()}. */
@@ -233,6 +239,10 @@ public final class RmqClient implements AutoCloseable {
         return housekeeping;
     }
 
+    ZooKeeperSessions zooKeeperSessions() {
+        return zooKeeperSessions;
+    }
+
     void addWakeListener(String channel, WakeListener listener) {
         wakeListeners.put(channel, listener);
         StatefulRedisPubSubConnection<String, String> p = pubSub;
@@ -270,6 +280,7 @@ public final class RmqClient implements AutoCloseable {
         }
         ready.completeExceptionally(new IllegalStateException("RmqClient for " + displayUri + " is closed"));
         closeConnections();
+        zooKeeperSessions.close();
         housekeeping.shutdownNow();
         redisClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }

@@ -13,14 +13,17 @@ import java.nio.charset.StandardCharsets;
  * <li>dead queue (retries used up): {@code dead{<prefix><topic>_<slot>}}</li>
  * <li>attempts hash (member to failed deliveries): {@code attempts{<prefix><topic>_<slot>}}</li>
  * <li>origin hash (member to its priority while in flight): {@code origin{<prefix><topic>_<slot>}}</li>
+ * <li>owner hash (coordination: the slot's ownership epoch, worker, since, handover):
+ * {@code owner{<prefix><topic>_<slot>}}</li>
  * </ul>
  */
-public record SlotKeys(int slot, String store, String prepare, String dead, String attempts, String origin) {
+public record SlotKeys(int slot, String store, String prepare, String dead, String attempts, String origin,
+        String owner) {
 
     static SlotKeys of(TopicDefinition topic, int slot) {
         String base = topic.keyPrefix() + topic.name() + "_" + slot;
         return new SlotKeys(slot, base, "prepare{" + base + "}", "dead{" + base + "}",
-                "attempts{" + base + "}", "origin{" + base + "}");
+                "attempts{" + base + "}", "origin{" + base + "}", "owner{" + base + "}");
     }
 
     static byte[] bytes(String s) {

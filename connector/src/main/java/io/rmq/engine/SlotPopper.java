@@ -3,12 +3,13 @@ package io.rmq.engine;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * The consumer's side of the scripts for one topic: pop, rollback, release, extend and sweep, with
- * their keys and arguments assembled in one place. Stateless apart from the precomputed key bytes;
- * thread-safe.
+ * their keys and arguments assembled in one place, plus the reading of the slots' ownership epochs.
+ * Stateless apart from the precomputed argument bytes; thread-safe.
  */
 final class SlotPopper {
 
@@ -25,11 +26,19 @@ final class SlotPopper {
     private final byte[] backoffMax;
     private final byte[] wakeChannel;
 
-    /** What one pop returned. */
-    record Popped(long redisNow, long nextDelayMillis, List<Object> reply) {
+    /** Elements before the popped triples: status, now, next, detail. */
+    private static final int HEADER = 4;
+
+    /**
+     * What one pop returned.
+     *
+     * @param detail POPPED: the epoch checked (0 without coordination); HANDOVER: members of earlier
+     *               owners still in the prepare queue; FENCED: the epoch the slot is owned under
+     */
+    record Popped(PopStatus status, long redisNow, long nextDelayMillis, long detail, List<Object> reply) {
         List<Delivery> toDeliveries(TopicConsumer owner, int slot) {
-            List<Delivery> out = new ArrayList<>((reply.size() - 2) / 3);
-            for (int i = 2; i + 2 < reply.size(); i += 3) {
+            List<Delivery> out = new ArrayList<>((reply.size() - HEADER) / 3);
+            for (int i = HEADER; i + 2 < reply.size(); i += 3) {
                 out.add(new Delivery(owner, slot, (byte[]) reply.get(i), (byte[]) reply.get(i + 1),
                         ((Long) reply.get(i + 2)).intValue()));
             }
@@ -55,11 +64,42 @@ final class SlotPopper {
         this.wakeChannel = RmqClient.bytes(keys.wakeChannel());
     }
 
-    CompletionStage<Popped> pop(int slot, int count) {
+    /**
+     * Pops up to {@code count} members (0: only the ownership step, a claim).
+     *
+     * @param epoch  the caller's ownership epoch of the slot, 0 without coordination
+     * @param worker the caller's worker id, recorded with a new epoch; ignored when epoch is 0
+     */
+    CompletionStage<Popped> pop(int slot, int count, long epoch, String worker) {
         SlotKeys k = keys.slot(slot);
         return client.scripts().<List<Object>>run(RedisScript.POP,
-                keys(k.store(), k.prepare(), k.attempts(), k.origin()), type, number(count), prepareTimeout)
-                .thenApply(reply -> new Popped((Long) reply.get(0), (Long) reply.get(1), reply));
+                keys(k.store(), k.prepare(), k.attempts(), k.origin(), k.owner()), type, number(count), prepareTimeout,
+                number(epoch), RmqClient.bytes(worker == null ? "" : worker))
+                .thenApply(reply -> new Popped(PopStatus.of((Long) reply.get(0)), (Long) reply.get(1),
+                        (Long) reply.get(2), (Long) reply.get(3), reply));
+    }
+
+    /**
+     * The highest ownership epoch recorded in the owner hashes of the topic's slots (0 when none),
+     * so that epochs handed out by a fresh assignment keep growing.
+     */
+    CompletionStage<Long> highestEpoch() {
+        int slots = keys.topic().slotAmount();
+        byte[] field = RmqClient.bytes("epoch");
+        List<CompletableFuture<byte[]>> reads = new ArrayList<>(slots);
+        for (int s = 0; s < slots; s++) {
+            reads.add(client.commands().hget(RmqClient.bytes(keys.slot(s).owner()), field).toCompletableFuture());
+        }
+        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            long highest = 0;
+            for (CompletableFuture<byte[]> read : reads) {
+                byte[] value = read.join();
+                if (value != null) {
+                    highest = Math.max(highest, Long.parseLong(new String(value, StandardCharsets.US_ASCII)));
+                }
+            }
+            return highest;
+        });
     }
 
     CompletionStage<RollbackResult> rollback(int slot, List<Delivery> deliveries) {
@@ -91,7 +131,7 @@ final class SlotPopper {
     private CompletionStage<RollbackResult> runRollback(int slot, byte[][] args) {
         SlotKeys k = keys.slot(slot);
         return client.scripts().<List<Object>>run(RedisScript.ROLLBACK,
-                keys(k.store(), k.prepare(), k.attempts(), k.origin(), k.dead()), args)
+                keys(k.store(), k.prepare(), k.attempts(), k.origin(), k.dead(), k.owner()), args)
                 .thenApply(r -> new RollbackResult((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
     }
 

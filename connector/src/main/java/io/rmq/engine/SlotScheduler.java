@@ -2,11 +2,17 @@ package io.rmq.engine;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
 
 /**
  * Decides when each assigned slot of a consumer is popped next: at once after a full batch, at the
  * earliest due time the pop script reported, on a wake notice, and otherwise after the safety poll
  * interval. Slots are served round-robin. Times are {@link System#nanoTime()} values.
+ *
+ * <p>With coordination, each assigned slot carries the epoch it is owned under; a slot newly
+ * assigned (or under a new epoch) is first claimed (a pop of 0 members), and nothing is popped while
+ * the consumer is paused (its ZooKeeper connection is suspended). Without coordination every slot is
+ * assigned with epoch 0 and counts as claimed.
  *
  * <p>Confined to the consumer's loop thread, except {@link #assignedSlots()}, which returns a snapshot.
  */
@@ -21,43 +27,117 @@ final class SlotScheduler {
     /** A wake notice that arrived while the slot was being popped: applied when the pop returns. */
     private final long[] wokenAt;
     private final boolean[] woken;
+    private final long[] epochs;
+    private final boolean[] claimed;
     private volatile int[] assignedSlots;
+    private boolean paused;
+    /** No unclaimed slot below this one: claims are found in one pass even over thousands of slots. */
+    private int claimScanFrom;
     private int poppingCount;
     private int next;
 
-    SlotScheduler(int slotAmount, Duration pollInterval) {
+    /** @param allSlots whether every slot starts assigned (no coordination) or none does */
+    SlotScheduler(int slotAmount, Duration pollInterval, boolean allSlots) {
         this.pollNanos = pollInterval.toNanos();
         this.dueAt = new long[slotAmount];
         this.assigned = new boolean[slotAmount];
         this.popping = new boolean[slotAmount];
         this.wokenAt = new long[slotAmount];
         this.woken = new boolean[slotAmount];
-        int[] all = new int[slotAmount];
-        for (int i = 0; i < slotAmount; i++) {
+        this.epochs = new long[slotAmount];
+        this.claimed = new boolean[slotAmount];
+        int[] all = new int[allSlots ? slotAmount : 0];
+        for (int i = 0; i < all.length; i++) {
             all[i] = i;
         }
         assign(all);
     }
 
+    /** Assigns exactly these slots, without coordination (epoch 0). */
     void assign(int[] slots) {
+        java.util.TreeMap<Integer, Long> epochless = new java.util.TreeMap<>();
+        for (int s : slots) {
+            epochless.put(s, 0L);
+        }
+        assign(epochless);
+    }
+
+    /** Assigns exactly these slots, each owned under its epoch (0: no coordination, nothing to claim). */
+    void assign(Map<Integer, Long> slotEpochs) {
         long now = System.nanoTime();
         boolean[] wanted = new boolean[assigned.length];
-        for (int s : slots) {
-            wanted[s] = true;
-        }
+        slotEpochs.keySet().forEach(s -> wanted[s] = true);
         for (int s = 0; s < assigned.length; s++) {
-            if (wanted[s] && !assigned[s]) {
+            long epoch = wanted[s] ? slotEpochs.get(s) : 0;
+            if (wanted[s] && (!assigned[s] || epochs[s] != epoch)) {
                 dueAt[s] = now;
+                claimed[s] = epoch == 0;
             }
             assigned[s] = wanted[s];
+            epochs[s] = epoch;
         }
-        int[] copy = slots.clone();
+        claimScanFrom = 0;
+        int[] copy = slotEpochs.keySet().stream().mapToInt(Integer::intValue).toArray();
         Arrays.sort(copy);
         assignedSlots = copy;
     }
 
+    /** Stops assigning one slot (it was found owned under a newer epoch). */
+    void unassign(int slot) {
+        if (!assigned[slot]) {
+            return;
+        }
+        assigned[slot] = false;
+        epochs[slot] = 0;
+        assignedSlots = Arrays.stream(assignedSlots).filter(s -> s != slot).toArray();
+    }
+
     int[] assignedSlots() {
         return assignedSlots;
+    }
+
+    boolean isAssigned(int slot) {
+        return assigned[slot];
+    }
+
+    /** The epoch the slot is owned under, 0 without coordination or when it is not assigned. */
+    long epoch(int slot) {
+        return epochs[slot];
+    }
+
+    /** Pauses or resumes popping (and claiming) altogether. */
+    void pause(boolean pause) {
+        if (paused && !pause) {
+            Arrays.fill(dueAt, System.nanoTime());
+            claimScanFrom = 0;
+        }
+        paused = pause;
+    }
+
+    boolean isPaused() {
+        return paused;
+    }
+
+    /** An assigned slot that still has to be claimed under its epoch and is not being popped, or -1. */
+    int nextUnclaimedSlot() {
+        if (paused) {
+            return -1;
+        }
+        for (int s = claimScanFrom; s < assigned.length; s++) {
+            if (assigned[s] && !claimed[s] && !popping[s]) {
+                claimScanFrom = s + 1;
+                return s;
+            }
+        }
+        claimScanFrom = assigned.length;
+        return -1;
+    }
+
+    /** The pop script accepted the slot's epoch (POPPED or HANDOVER). */
+    void claimed(int slot, long epoch) {
+        if (assigned[slot] && epochs[slot] == epoch) {
+            claimed[slot] = true;
+        }
     }
 
     /** Members requested by pops under way. */
@@ -65,12 +145,15 @@ final class SlotScheduler {
         return poppingCount;
     }
 
-    /** The next assigned slot that is due and not being popped, or -1. */
+    /** The next assigned, claimed slot that is due and not being popped, or -1. */
     int nextDueSlot(long now) {
+        if (paused) {
+            return -1;
+        }
         int n = dueAt.length;
         for (int i = 0; i < n; i++) {
             int s = (next + i) % n;
-            if (assigned[s] && !popping[s] && dueAt[s] - now <= 0) {
+            if (assigned[s] && claimed[s] && !popping[s] && dueAt[s] - now <= 0) {
                 next = (s + 1) % n;
                 return s;
             }
@@ -80,10 +163,13 @@ final class SlotScheduler {
 
     /** The earliest due time of an assigned slot that is not being popped, or {@code Long.MAX_VALUE}. */
     long earliestDue() {
+        if (paused) {
+            return Long.MAX_VALUE;
+        }
         long earliest = 0;
         boolean any = false;
         for (int s = 0; s < dueAt.length; s++) {
-            if (assigned[s] && !popping[s] && (!any || dueAt[s] - earliest < 0)) {
+            if (assigned[s] && claimed[s] && !popping[s] && (!any || dueAt[s] - earliest < 0)) {
                 earliest = dueAt[s];
                 any = true;
             }
@@ -102,6 +188,7 @@ final class SlotScheduler {
      */
     void popDone(int slot, int count, long nextDelayMillis, long now) {
         popping[slot] = false;
+        rescanIfUnclaimed(slot);
         poppingCount -= count;
         if (nextDelayMillis == 0) {
             dueAt[slot] = now;
@@ -111,6 +198,13 @@ final class SlotScheduler {
             dueAt[slot] = now + pollNanos;
         }
         applyWake(slot);
+    }
+
+    /** A claim that failed, or a pop under an epoch that changed meanwhile, leaves a claim to make. */
+    private void rescanIfUnclaimed(int slot) {
+        if (assigned[slot] && !claimed[slot]) {
+            claimScanFrom = Math.min(claimScanFrom, slot);
+        }
     }
 
     private void applyWake(int slot) {
@@ -124,6 +218,7 @@ final class SlotScheduler {
 
     void popFailed(int slot, int count, long now) {
         popping[slot] = false;
+        rescanIfUnclaimed(slot);
         poppingCount -= count;
         dueAt[slot] = now + RETRY_AFTER_FAILURE_NANOS;
         woken[slot] = false;

@@ -1,11 +1,9 @@
 package io.rmq.engine;
 
-import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+
+import io.rmq.engine.coordination.SlotOwnership;
 
 /**
  * Consumes the slots of one topic: pops due members in batches, hands them to a {@link Listener}
@@ -31,9 +31,22 @@ import java.util.logging.Logger;
  * script in Redis time), until a wake notice from a producer, commit or rollback, or until the safety
  * poll; it never spins.
  *
- * <p><b>Shutdown.</b> {@link #close()} stops popping, releases the prefetched messages at once (no
- * attempt counted), waits up to {@code shutdownTimeout} for delivered messages to be committed or
- * rolled back, releases whatever is still unfinished, and flushes the commits.
+ * <p><b>Coordination.</b> With {@link ConsumerOptions#coordination()}, the consumer is one worker of
+ * its topic in ZooKeeper and pops only the slots the leader assigns to it, each under its ownership
+ * epoch: a newly assigned slot is claimed at once (the pop script records the epoch in Redis, which
+ * fences the previous owner), and popped once the previous owner's in-flight messages have left the
+ * prepare queue (handover). A slot that moves away, or that the pop script reports as claimed under a
+ * newer epoch, is no longer popped, and its prefetched messages are released at once; messages the
+ * listener is processing are finished and committed as usual. While the ZooKeeper connection is
+ * suspended nothing is popped; when the session is lost all slots are given up. Messages of one slot
+ * are handed to the listener one at a time: the next only after the previous one is committed or
+ * rolled back. See {@link SlotOwnershipTracker} and {@link io.rmq.engine.coordination.SlotCoordinator}.
+ *
+ * <p><b>Shutdown.</b> {@link #close()} leaves the coordination (if any), stops popping, releases the
+ * prefetched messages at once (no attempt counted), waits up to {@code shutdownTimeout} for delivered
+ * messages to be committed or rolled back, releases whatever is still unfinished (with coordination it
+ * leaves them in the prepare queue instead, for the sweeper to roll back at their deadline, since the
+ * application may still be processing them), and flushes the commits.
  *
  * <p><b>Threading.</b> All scheduling state is confined to one thread per consumer
  * ({@code rmq-<name>}), on which the listener is called, one delivery at a time. Commits, rollbacks
@@ -56,22 +69,29 @@ public final class TopicConsumer implements AutoCloseable {
     private final TopicKeys keys;
     private final ConsumerOptions options;
     private final String name;
+    private final boolean coordinated;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private final ScheduledExecutorService loop;
-    private final Set<Delivery> held = ConcurrentHashMap.newKeySet();
+    private final SlotPopper popper;
+    private final HeldMessages held;
     private final Map<Integer, CommitBatcher> commits = new ConcurrentHashMap<>();
     private final SlotScheduler scheduler;
     private final RmqClient.WakeListener wakeListener;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
     private final List<ScheduledFuture<?>> housekeepingTasks = new ArrayList<>();
     private volatile Thread loopThread;
-    private volatile SlotPopper popper;
+    /** Set on the loop thread once Redis is reachable (coordinated consumers only). */
+    private volatile ConsumerCoordination coordination;
+    private volatile String workerId;
 
     // Confined to the loop thread.
     private Listener listener;
     private long demand;
     private boolean draining;
-    private final ArrayDeque<Delivery> ready = new ArrayDeque<>();
+    private final PrefetchBuffer prefetch;
+    private final SlotOwnershipTracker ownership;
+    private ScheduledFuture<?> timer;
+    private long timerAt = Long.MAX_VALUE;
 
     TopicConsumer(RmqClient client, TopicKeys keys, ConsumerOptions options, String name) {
         this.client = client;
@@ -84,7 +104,15 @@ public final class TopicConsumer implements AutoCloseable {
             loopThread = t;
             return t;
         });
-        this.scheduler = new SlotScheduler(keys.topic().slotAmount(), options.pollInterval());
+        this.coordinated = options.coordination().isPresent();
+        int slotAmount = keys.topic().slotAmount();
+        this.popper = new SlotPopper(client, keys, options);
+        this.held = new HeldMessages(client, keys, popper);
+        this.scheduler = new SlotScheduler(slotAmount, options.pollInterval(), !coordinated);
+        this.prefetch = new PrefetchBuffer(slotAmount, coordinated);
+        // a crashed owner's messages are swept within 1.5 prepare timeouts: a longer wait has another cause
+        this.ownership = new SlotOwnershipTracker(name, keys.topic(), scheduler, prefetch, held::release,
+                options.prepareTimeout().multipliedBy(2));
         this.wakeListener = new RmqClient.WakeListener() {
             @Override
             public void wake(int slot, long delayMillis) {
@@ -116,28 +144,70 @@ public final class TopicConsumer implements AutoCloseable {
         return name;
     }
 
-    /** Starts consuming; nothing is popped before {@link #request} asks for messages. */
+    /**
+     * Starts consuming; nothing is popped before {@link #request} asks for messages. With
+     * coordination, the consumer joins the topic's workers once Redis is reachable.
+     */
     public void start(Listener listener) {
         if (!state.compareAndSet(State.LATENT, State.STARTED)) {
             throw new IllegalStateException("consumer " + name + " cannot be started in state " + state.get());
         }
-        this.popper = new SlotPopper(client, keys, options);
         execute(() -> this.listener = listener);
         client.addWakeListener(keys.wakeChannel(), wakeListener);
         long extendEvery = Math.max(50, options.prepareTimeout().toMillis() / 3);
         long sweepEvery = Math.max(100, Math.min(options.prepareTimeout().toMillis() / 2, 10_000));
         ScheduledExecutorService hk = client.housekeeping();
-        housekeepingTasks.add(hk.scheduleWithFixedDelay(this::extendDeadlines, extendEvery, extendEvery, TimeUnit.MILLISECONDS));
+        housekeepingTasks.add(hk.scheduleWithFixedDelay(held::extendDeadlines, extendEvery, extendEvery, TimeUnit.MILLISECONDS));
         housekeepingTasks.add(hk.scheduleWithFixedDelay(this::sweepExpired, sweepEvery / 2, sweepEvery, TimeUnit.MILLISECONDS));
-        client.ready().thenRun(() -> execute(this::popIfNeeded));
+        client.ready().thenRun(() -> execute(() -> {
+            joinCoordination();
+            popIfNeeded();
+        }));
     }
 
-    /** Restricts consumption to the given slots (all slots by default). */
+    /** Loop thread: becomes a worker of the topic. */
+    private void joinCoordination() {
+        if (!coordinated || coordination != null || state.get() != State.STARTED) {
+            return;
+        }
+        coordination = ConsumerCoordination.start(client, options.coordination().get(), topic(), name,
+                this::ownershipChanged, popper::highestEpoch);
+    }
+
+    /** Called on the coordinator's thread; applied on the loop thread. */
+    private void ownershipChanged(SlotOwnership slots) {
+        execute(() -> {
+            if (state.get() == State.STARTED) {
+                workerId = coordination.workerId();
+                ownership.apply(slots);
+                popIfNeeded();
+            }
+        });
+    }
+
+    /**
+     * Restricts consumption to the given slots (all slots by default).
+     *
+     * @throws IllegalStateException when the consumer coordinates through ZooKeeper: the leader assigns its slots
+     */
     public void assignSlots(int[] slots) {
+        if (coordinated) {
+            throw new IllegalStateException("consumer " + name + " coordinates through ZooKeeper: the leader assigns its slots");
+        }
         execute(() -> {
             scheduler.assign(slots);
             popIfNeeded();
         });
+    }
+
+    /** The slots this consumer pops now: all of them without coordination, those it owns with coordination. */
+    public int[] assignedSlots() {
+        return scheduler.assignedSlots().clone();
+    }
+
+    /** With coordination, the consumer's worker id in ZooKeeper, once it has joined and heard from its coordinator. */
+    public Optional<String> workerId() {
+        return Optional.ofNullable(workerId);
     }
 
     /** Adds demand: the listener may receive {@code n} more deliveries. */
@@ -163,11 +233,15 @@ public final class TopicConsumer implements AutoCloseable {
         }
         draining = true;
         try {
-            while (demand > 0 && !ready.isEmpty() && state.get() == State.STARTED) {
-                Delivery d = ready.poll();
+            while (demand > 0 && state.get() == State.STARTED) {
+                Delivery d = prefetch.poll();
+                if (d == null) {
+                    break;
+                }
                 if (!d.markDelivered()) {
                     continue;
                 }
+                prefetch.delivered(d);
                 demand--;
                 try {
                     listener.onDelivery(d);
@@ -182,14 +256,20 @@ public final class TopicConsumer implements AutoCloseable {
         popIfNeeded();
     }
 
-    /** Pops from due slots while there is demand and room in the prefetch. Loop thread only. */
+    /**
+     * Claims newly owned slots, then pops from due slots while there is demand and room in the
+     * prefetch. Loop thread only.
+     */
     private void popIfNeeded() {
         if (state.get() != State.STARTED || listener == null || !client.ready().toCompletableFuture().isDone()) {
             return;
         }
+        for (int slot = scheduler.nextUnclaimedSlot(); slot >= 0; slot = scheduler.nextUnclaimedSlot()) {
+            startPop(slot, 0);
+        }
         int batch = options.batchSize();
         while (demand > 0) {
-            int buffered = ready.size() + scheduler.popping();
+            int buffered = prefetch.size() + scheduler.popping();
             int room = batch - buffered;
             if (room <= 0 || (buffered > 0 && room < (batch + 1) / 2)) {
                 break;
@@ -198,14 +278,19 @@ public final class TopicConsumer implements AutoCloseable {
             if (slot < 0) {
                 break;
             }
-            scheduler.popStarted(slot, room);
-            int count = room;
-            popper.pop(slot, count).whenCompleteAsync((popped, failure) -> onPopped(slot, count, popped, failure), loop);
+            startPop(slot, room);
         }
         armTimer();
     }
 
-    private void onPopped(int slot, int count, SlotPopper.Popped popped, Throwable failure) {
+    private void startPop(int slot, int count) {
+        long epoch = scheduler.epoch(slot);
+        scheduler.popStarted(slot, count);
+        popper.pop(slot, count, epoch, workerId)
+                .whenCompleteAsync((popped, failure) -> onPopped(slot, count, epoch, popped, failure), loop);
+    }
+
+    private void onPopped(int slot, int count, long epoch, SlotPopper.Popped popped, Throwable failure) {
         long now = System.nanoTime();
         if (failure != null) {
             scheduler.popFailed(slot, count, now);
@@ -215,17 +300,21 @@ public final class TopicConsumer implements AutoCloseable {
             armTimer();
             return;
         }
+        SlotOwnershipTracker.Outcome outcome = ownership.popped(slot, epoch, popped);
         scheduler.popDone(slot, count, popped.nextDelayMillis(), now);
         List<Delivery> deliveries = popped.toDeliveries(this, slot);
-        held.addAll(deliveries);
-        ready.addAll(deliveries);
+        if (!deliveries.isEmpty()) {
+            held.addAll(deliveries);
+            if (outcome == SlotOwnershipTracker.Outcome.RELEASE) {
+                held.release(slot, deliveries); // the slot moved while this pop was under way
+            } else {
+                prefetch.addAll(deliveries);
+            }
+        }
         if (state.get() == State.STARTED) {
             drain();
         }
     }
-
-    private ScheduledFuture<?> timer;
-    private long timerAt = Long.MAX_VALUE;
 
     private void armTimer() {
         if (demand <= 0 || state.get() != State.STARTED) {
@@ -251,82 +340,49 @@ public final class TopicConsumer implements AutoCloseable {
     }
 
     CompletionStage<Void> commit(Delivery d) {
-        if (d.finish() < 0) {
+        if (!settle(d)) {
             return CompletableFuture.completedFuture(null);
         }
         commits.computeIfAbsent(d.slot(), s -> new CommitBatcher(client::scripts, keys.slot(s), keys.wakeChannel(),
-                "slot " + s + " of topic '" + topic().name() + "'", held::removeAll)).add(d);
+                "slot " + s + " of topic '" + topic().name() + "'", held::committed)).add(d);
         return CompletableFuture.completedFuture(null);
     }
 
     CompletionStage<Void> rollback(Delivery d, Throwable reason) {
-        if (d.finish() < 0) {
+        if (!settle(d)) {
             return CompletableFuture.completedFuture(null);
         }
-        return popper.rollback(d.slot(), List.of(d)).handle((result, failure) -> {
-            held.remove(d);
-            if (failure != null) {
-                LOG.warning("RMQ-0104 Rolling back " + d + " failed; it stays in the prepare queue and is rolled back"
-                        + " after its deadline: " + RmqClient.rootMessage(failure));
-            } else if (result.dead() > 0) {
-                LOG.warning("RMQ-0105 " + d + " failed on its last allowed delivery and moved to the dead queue "
-                        + keys.slot(d.slot()).dead() + ": " + reason);
-            }
-            return null;
-        });
+        return held.rollback(d, reason);
     }
 
-    private CompletionStage<Void> release(int slot, List<Delivery> deliveries) {
-        List<Delivery> toRelease = new ArrayList<>();
-        for (Delivery d : deliveries) {
-            if (d.finish() >= 0) {
-                toRelease.add(d);
+    /**
+     * Finishes a delivery; returns false when it was finished already. In serial mode a delivered
+     * message that finishes lets its slot's next message go.
+     */
+    private boolean settle(Delivery d) {
+        int left = d.finish();
+        if (left < 0) {
+            return false;
+        }
+        if (coordinated && left == Delivery.DELIVERED) {
+            if (Thread.currentThread() == loopThread) {
+                slotFree(d);
+            } else {
+                execute(() -> slotFree(d));
             }
         }
-        if (toRelease.isEmpty()) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return popper.release(slot, toRelease).handle((n, failure) -> {
-            held.removeAll(toRelease);
-            if (failure != null) {
-                LOG.warning("RMQ-0107 Releasing " + toRelease.size() + " undelivered message(s) of slot " + slot
-                        + " failed; they are rolled back after their deadline: " + RmqClient.rootMessage(failure));
-            }
-            return null;
-        });
+        return true;
     }
 
-    private void extendDeadlines() {
-        if (held.isEmpty() || !client.isConnected()) {
-            return;
+    private void slotFree(Delivery d) {
+        if (prefetch.finished(d)) {
+            drain();
         }
-        Map<Integer, List<Delivery>> bySlot = new java.util.HashMap<>();
-        for (Delivery d : held) {
-            if (!d.isFinished()) {
-                bySlot.computeIfAbsent(d.slot(), s -> new ArrayList<>()).add(d);
-            }
-        }
-        bySlot.forEach((slot, list) -> popper.extend(slot, list).exceptionally(f -> {
-            LOG.warning("RMQ-0108 Extending the deadlines of " + list.size() + " message(s) of slot " + slot
-                    + " failed: " + RmqClient.rootMessage(f));
-            return 0L;
-        }));
     }
 
     private void sweepExpired() {
-        if (!client.isConnected() || state.get() != State.STARTED) {
-            return;
-        }
-        for (int slot : scheduler.assignedSlots()) {
-            popper.sweep(slot).whenComplete((r, f) -> {
-                if (f != null) {
-                    LOG.fine("Sweeping slot " + slot + " failed: " + f);
-                } else if (r.total() > 0) {
-                    LOG.info("RMQ-0109 Rolled back " + r.total() + " message(s) of slot " + slot + " of topic '"
-                            + topic().name() + "' whose prepare deadline had passed (" + r.requeued() + " requeued, "
-                            + r.merged() + " merged, " + r.dead() + " to the dead queue)");
-                }
-            });
+        if (state.get() == State.STARTED) {
+            held.sweepExpired(scheduler.assignedSlots());
         }
     }
 
@@ -352,34 +408,42 @@ public final class TopicConsumer implements AutoCloseable {
         if (!state.compareAndSet(State.STARTED, State.STOPPING)) {
             return closed;
         }
+        CompletableFuture<Void> left = new CompletableFuture<>();
         execute(() -> {
             if (timer != null) {
                 timer.cancel(false);
             }
+            // First, so that the leader hands the slots on while this consumer finishes what it holds.
+            ConsumerCoordination.closeAsync(coordination).whenComplete((v, f) -> left.complete(null));
         });
         long deadline = System.nanoTime() + options.shutdownTimeout().toNanos();
         popsFinished().thenCompose(undelivered -> {
-            CompletionStage<Void> releasedPrefetch = releaseAll(undelivered);
+            CompletionStage<Void> releasedPrefetch = held.releaseAll(undelivered);
             return waitForDelivered(deadline).thenCompose(v -> releasedPrefetch);
         })
-            .thenCompose(v -> {
-                List<Delivery> unfinished = new ArrayList<>();
-                for (Delivery d : held) {
-                    if (!d.isFinished()) {
-                        unfinished.add(d);
-                    }
-                }
-                if (!unfinished.isEmpty()) {
-                    LOG.warning("RMQ-0111 " + unfinished.size() + " message(s) of " + name + " were still being"
-                            + " processed after the shutdown timeout of " + options.shutdownTimeout().toMillis()
-                            + " ms; released for redelivery");
-                }
-                return releaseAll(unfinished);
-            })
+            .thenCompose(v -> finishOrLeaveUnfinished())
             .thenCompose(v -> CompletableFuture.allOf(commits.values().stream()
                     .map(c -> c.flushed().toCompletableFuture()).toArray(CompletableFuture[]::new)))
+            .thenCombine(left, (a, b) -> (Void) null)
             .whenComplete((v, f) -> finishClose());
         return closed;
+    }
+
+    /** After the shutdown timeout: releases what the application has not finished, or (serial mode) leaves it. */
+    private CompletionStage<Void> finishOrLeaveUnfinished() {
+        List<Delivery> unfinished = held.unfinished();
+        if (unfinished.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        String what = "RMQ-0111 " + unfinished.size() + " message(s) of " + name + " were still being processed after"
+                + " the shutdown timeout of " + options.shutdownTimeout().toMillis() + " ms; ";
+        if (coordinated) {
+            // Released now, they could reach the slot's next owner while the application still works on them.
+            LOG.warning(what + "left in the prepare queue, they are rolled back when their deadline passes");
+            return CompletableFuture.completedFuture(null);
+        }
+        LOG.warning(what + "released for redelivery");
+        return held.releaseAll(unfinished);
     }
 
     /**
@@ -394,9 +458,7 @@ public final class TopicConsumer implements AutoCloseable {
                 if (scheduler.popping() > 0) {
                     loop.schedule(this, 5, TimeUnit.MILLISECONDS);
                 } else {
-                    List<Delivery> undelivered = new ArrayList<>(ready);
-                    ready.clear();
-                    done.complete(undelivered);
+                    done.complete(prefetch.removeAll());
                 }
             }
         };
@@ -409,8 +471,7 @@ public final class TopicConsumer implements AutoCloseable {
         Runnable check = new Runnable() {
             @Override
             public void run() {
-                boolean busy = held.stream().anyMatch(Delivery::isDelivered);
-                if (!busy || System.nanoTime() >= deadlineNanos) {
+                if (!held.anyDelivered() || System.nanoTime() >= deadlineNanos) {
                     done.complete(null);
                 } else {
                     client.housekeeping().schedule(this, 10, TimeUnit.MILLISECONDS);
@@ -419,16 +480,6 @@ public final class TopicConsumer implements AutoCloseable {
         };
         check.run();
         return done;
-    }
-
-    private CompletionStage<Void> releaseAll(List<Delivery> deliveries) {
-        Map<Integer, List<Delivery>> bySlot = new java.util.HashMap<>();
-        for (Delivery d : deliveries) {
-            bySlot.computeIfAbsent(d.slot(), s -> new ArrayList<>()).add(d);
-        }
-        return CompletableFuture.allOf(bySlot.entrySet().stream()
-                .map(e -> release(e.getKey(), e.getValue()).toCompletableFuture())
-                .toArray(CompletableFuture[]::new));
     }
 
     private void finishClose() {
@@ -441,7 +492,7 @@ public final class TopicConsumer implements AutoCloseable {
 
     /** Messages popped and not yet committed or rolled back (prefetched or being processed). */
     public int heldCount() {
-        return (int) held.stream().filter(d -> !d.isFinished()).count();
+        return held.count();
     }
 
     private void execute(Runnable task) {

@@ -118,6 +118,32 @@ class CommitScriptIT {
         assertThat(wakes.drain()).isEmpty();
     }
 
+    // --- handover (coordination) -------------------------------------------------------------
+
+    @Test
+    void wakesTheNewOwnerWhenItEmptiesThePrepareQueueDuringAHandover() {
+        inFlight("a", "b");
+        sync.hset(KEYS.owner(), "epoch", "7");
+        sync.hset(KEYS.owner(), "handover", "1");
+
+        commit("a");
+        assertThat(wakes.drain()).as("b is still in flight").isEmpty();
+        commit("b");
+
+        assertThat(wakes.drain()).containsExactly(SLOT + ":0");
+        assertThat(sync.hget(KEYS.owner(), "handover")).as("the new owner's pop clears it").isEqualTo("1");
+    }
+
+    @Test
+    void doesNotWakeWhenItEmptiesThePrepareQueueWithoutAHandover() {
+        inFlight("a");
+        sync.hset(KEYS.owner(), "epoch", "7");
+
+        commit("a");
+
+        assertThat(wakes.drain()).isEmpty();
+    }
+
     private void inFlight(String... members) {
         for (String member : members) {
             sync.zadd(KEYS.prepare(), 1_000.0, member);
@@ -126,7 +152,7 @@ class CommitScriptIT {
 
     private long commit(String... members) {
         byte[][] args = utf8Array(Stream.concat(Stream.of(TOPIC.wakeChannel(), Integer.toString(SLOT)), Stream.of(members)).toArray(String[]::new));
-        Long committed = await(scripts.run(RedisScript.COMMIT, utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin()), args));
+        Long committed = await(scripts.run(RedisScript.COMMIT, utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner()), args));
         return committed;
     }
 }

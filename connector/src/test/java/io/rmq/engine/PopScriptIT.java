@@ -251,6 +251,19 @@ class PopScriptIT {
         assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("blocked0", "blocked1", "blocked2", "z");
     }
 
+    @Test
+    void withoutCoordinationAnOwnerRecordIsIgnoredAndLeftAlone() {
+        sync.zadd(KEYS.store(), redis.redisTimeMillis() - 1.0, "a");
+        sync.hset(KEYS.owner(), "epoch", "9");
+        sync.hset(KEYS.owner(), "handover", "1");
+        sync.zadd(KEYS.prepare(), 1234.0, "in-flight");
+
+        Popped popped = pop(TopicType.FIXED_TIME, 10);
+
+        assertThat(popped.members()).containsExactly("a");
+        assertThat(sync.hgetall(KEYS.owner())).containsOnlyKeys("epoch", "handover").containsEntry("epoch", "9");
+    }
+
     // --- helpers ---------------------------------------------------------------------------
 
     private record Entry(String member, double score, long attempt) {
@@ -273,13 +286,15 @@ class PopScriptIT {
 
     private Popped pop(TopicType type, int count, long timeout) {
         List<Object> reply = await(scripts.run(RedisScript.POP,
-                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin()),
-                utf8(type.name()), utf8(Integer.toString(count)), utf8(Long.toString(timeout))));
-        assertThat(reply.size() % 3).as("{now, next, then triples}: %s", reply).isEqualTo(2);
+                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner()),
+                utf8(type.name()), utf8(Integer.toString(count)), utf8(Long.toString(timeout)), utf8("0"), utf8("")));
+        assertThat(reply.size() % 3).as("{status, now, next, detail, then triples}: %s", reply).isEqualTo(1);
+        assertThat(PopStatus.of((Long) reply.get(0))).as("without coordination every pop may pop").isEqualTo(PopStatus.POPPED);
+        assertThat(reply.get(3)).as("detail: epoch 0 without coordination").isEqualTo(0L);
         List<Entry> entries = new ArrayList<>();
-        for (int i = 2; i < reply.size(); i += 3) {
+        for (int i = 4; i < reply.size(); i += 3) {
             entries.add(new Entry(text(reply.get(i)), Double.parseDouble(text(reply.get(i + 1))), (Long) reply.get(i + 2)));
         }
-        return new Popped((Long) reply.get(0), (Long) reply.get(1), entries);
+        return new Popped((Long) reply.get(1), (Long) reply.get(2), entries);
     }
 }

@@ -290,6 +290,41 @@ class RollbackScriptIT {
         assertThat(wakes.drain()).containsExactly(SLOT + ":0");
     }
 
+    // --- handover (coordination) -------------------------------------------------------------
+
+    @Test
+    void wakesTheNewOwnerAtOnceWhenItEmptiesThePrepareQueueDuringAHandover() {
+        inFlight("a");
+        sync.hset(KEYS.owner(), "epoch", "7");
+        sync.hset(KEYS.owner(), "handover", "1");
+
+        Counts counts = rollback(TopicType.FIXED_TIME, MAX_RETRIES, "a");
+
+        assertThat(counts).isEqualTo(new Counts(1, 0, 0));
+        assertThat(wakes.drain()).as("the backoff notice merges into an immediate one").containsExactly(SLOT + ":0");
+    }
+
+    @Test
+    void theSweeperWakesTheNewOwnerWhenItEmptiesThePrepareQueueDuringAHandover() {
+        sync.zadd(KEYS.prepare(), 1.0, "expired");
+        sync.hset(KEYS.owner(), "handover", "1");
+
+        Counts counts = sweep(TopicType.PRIORITY, 10);
+
+        assertThat(counts).isEqualTo(new Counts(1, 0, 0));
+        assertThat(wakes.drain()).containsExactly(SLOT + ":0");
+    }
+
+    @Test
+    void aRollbackThatLeavesMembersInFlightDuringAHandoverKeepsTheBackoffNotice() {
+        inFlight("a", "b");
+        sync.hset(KEYS.owner(), "handover", "1");
+
+        rollback(TopicType.FIXED_TIME, MAX_RETRIES, "a");
+
+        assertThat(wakes.drain()).singleElement().satisfies(n -> assertThat(delayIn(n)).isEqualTo(BACKOFF));
+    }
+
     // --- helpers ---------------------------------------------------------------------------
 
     private record Counts(long requeued, long merged, long dead) {
@@ -314,7 +349,7 @@ class RollbackScriptIT {
                 Long.toString(BACKOFF_MAX), TOPIC.wakeChannel(), Integer.toString(SLOT), selection, Integer.toString(limit));
         byte[][] args = utf8Array(Stream.concat(head, Stream.of(members)).toArray(String[]::new));
         List<Object> reply = await(scripts.run(RedisScript.ROLLBACK,
-                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.dead()), args));
+                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.dead(), KEYS.owner()), args));
         assertThat(reply).hasSize(3);
         return new Counts((Long) reply.get(0), (Long) reply.get(1), (Long) reply.get(2));
     }

@@ -3,6 +3,7 @@ package io.rmq.connector.config;
 import io.rmq.connector.RmqCodec;
 import io.rmq.engine.ConsumerOptions;
 import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.coordination.CoordinationOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -12,7 +13,8 @@ import org.eclipse.microprofile.config.Config;
 
 /**
  * The checked configuration of one incoming channel: where Redis is, which topic it consumes and
- * how ({@link ConsumerOptions}), and how content becomes a payload. Immutable and thread-safe (the
+ * how ({@link ConsumerOptions}, including the optional ZooKeeper coordination), and how content
+ * becomes a payload. Immutable and thread-safe (the
  * codec, if any, must be thread-safe itself).
  *
  * <p>Created from the channel's {@link Config} as the runtime gives it to the connector, where
@@ -79,6 +81,7 @@ public final class IncomingChannelConfig {
         apply(a, RmqAttribute.RETRY_BACKOFF_MAX, a.millis(RmqAttribute.RETRY_BACKOFF_MAX), options::retryBackoffMax);
         apply(a, RmqAttribute.POLL_INTERVAL, a.millis(RmqAttribute.POLL_INTERVAL), options::pollInterval);
         apply(a, RmqAttribute.SHUTDOWN_TIMEOUT, a.millis(RmqAttribute.SHUTDOWN_TIMEOUT), options::shutdownTimeout);
+        options.coordination(coordination(a));
         PayloadType payloadType = a.payloadType();
         Optional<String> codecClassName = a.raw(RmqAttribute.CODEC);
         Optional<RmqCodec> codec = a.codec(codecClassName);
@@ -87,6 +90,30 @@ public final class IncomingChannelConfig {
         }
         return new IncomingChannelConfig(a.channel(), redisUri, topic, options.build(), payloadType, codecClassName,
                 codec);
+    }
+
+    /**
+     * The coordination settings when {@code zookeeper-connect} is set, else {@code null} (competing
+     * consumers). The other {@code zookeeper-*} attributes are read and checked either way, since they
+     * may be set for every channel of the connector.
+     */
+    private static CoordinationOptions coordination(ChannelAttributes a) {
+        Optional<String> connect = a.raw(RmqAttribute.ZOOKEEPER_CONNECT);
+        CoordinationOptions.Builder builder;
+        try {
+            builder = CoordinationOptions.builder(connect.orElse("localhost:2181"));
+        } catch (IllegalArgumentException e) {
+            a.problem(RmqAttribute.ZOOKEEPER_CONNECT, connect.orElse(""), e.getMessage());
+            builder = CoordinationOptions.builder("localhost:2181");
+        }
+        apply(a, RmqAttribute.ZOOKEEPER_ROOT, a.string(RmqAttribute.ZOOKEEPER_ROOT), builder::root);
+        apply(a, RmqAttribute.ZOOKEEPER_SESSION_TIMEOUT, a.millis(RmqAttribute.ZOOKEEPER_SESSION_TIMEOUT),
+                builder::sessionTimeout);
+        apply(a, RmqAttribute.ZOOKEEPER_CONNECTION_TIMEOUT, a.millis(RmqAttribute.ZOOKEEPER_CONNECTION_TIMEOUT),
+                builder::connectionTimeout);
+        apply(a, RmqAttribute.ZOOKEEPER_REBALANCE_DELAY, a.millis(RmqAttribute.ZOOKEEPER_REBALANCE_DELAY),
+                builder::rebalanceDelay);
+        return connect.isPresent() ? builder.build() : null;
     }
 
     /**
@@ -170,6 +197,14 @@ public final class IncomingChannelConfig {
     /** Grace period for in-process messages at shutdown. Default 10 s. */
     public Duration shutdownTimeout() {
         return consumerOptions.shutdownTimeout();
+    }
+
+    /**
+     * Serial consumption per slot across the cluster, coordinated through ZooKeeper; present when
+     * {@code zookeeper-connect} is set. The same as {@code consumerOptions().coordination()}.
+     */
+    public Optional<CoordinationOptions> coordination() {
+        return consumerOptions.coordination();
     }
 
     /** The configuration with the Redis credentials masked. */

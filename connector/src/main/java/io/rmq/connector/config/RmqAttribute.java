@@ -6,6 +6,7 @@ import static io.rmq.connector.config.Direction.OUTGOING;
 
 import io.rmq.engine.ConsumerOptions;
 import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.coordination.CoordinationOptions;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -54,6 +55,25 @@ public enum RmqAttribute {
     SHUTDOWN_TIMEOUT("shutdown-timeout", INCOMING, ValueType.MILLIS,
             String.valueOf(ConsumerOptions.DEFAULT_SHUTDOWN_TIMEOUT.toMillis()), 0, Long.MAX_VALUE,
             "Time a stopping channel waits for the messages the application is processing, >= 0"),
+    ZOOKEEPER_CONNECT("zookeeper-connect", INCOMING, ValueType.STRING, null, "none (no coordination)",
+            "ZooKeeper ensemble `host:port[,host:port...][/chroot]`; when set, each slot of the topic is consumed by "
+                    + "one consumer at a time across the cluster, so messages with the same slot basis are processed "
+                    + "one after another (see `docs/coordination.md`)"),
+    ZOOKEEPER_ROOT("zookeeper-root", INCOMING, ValueType.STRING, CoordinationOptions.DEFAULT_ROOT,
+            "ZooKeeper path under which workers, leader election and slot assignments are kept; every consumer of "
+                    + "a topic must use the same"),
+    ZOOKEEPER_SESSION_TIMEOUT("zookeeper-session-timeout", INCOMING, ValueType.MILLIS,
+            String.valueOf(CoordinationOptions.DEFAULT_SESSION_TIMEOUT.toMillis()), 100, Integer.MAX_VALUE,
+            "ZooKeeper session timeout, >= 100: a consumer that stops answering loses its slots after about this "
+                    + "long (the servers may narrow it to their bounds)"),
+    ZOOKEEPER_CONNECTION_TIMEOUT("zookeeper-connection-timeout", INCOMING, ValueType.MILLIS,
+            String.valueOf(CoordinationOptions.DEFAULT_CONNECTION_TIMEOUT.toMillis()), 100, Integer.MAX_VALUE,
+            "Time a ZooKeeper connection attempt may take, >= 100; a ZooKeeper not reached by then is logged, and "
+                    + "the consumer pops nothing until it is"),
+    ZOOKEEPER_REBALANCE_DELAY("zookeeper-rebalance-delay", INCOMING, ValueType.MILLIS,
+            String.valueOf(CoordinationOptions.DEFAULT_REBALANCE_DELAY.toMillis()), 0, Integer.MAX_VALUE,
+            "Time the leader waits after consumers join or leave before it reassigns slots, >= 0, so that a burst "
+                    + "of changes moves slots once"),
     PAYLOAD_TYPE("payload-type", INCOMING, ValueType.STRING, PayloadType.STRING.attributeValue(),
             "Payload of received messages: `string` (UTF-8 `String`) or `bytes` (`byte[]`); ignored when "
                     + "`codec` is set"),

@@ -2,12 +2,15 @@
   commit: the commit phase. Removes consumed members from a slot's prepare queue and forgets their
   attempt counts. A member that is no longer in the prepare queue (already rolled back) is skipped.
   When a committed member has a pending copy in the store queue (sent again while it was being
-  consumed), a wake notice "<slot>:0" is published so an idle consumer picks that copy up.
+  consumed), a wake notice "<slot>:0" is published so an idle consumer picks that copy up. The same
+  notice is published when the commit empties the prepare queue while a handover is pending (see
+  pop.lua), so the slot's new owner starts popping at once.
 
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
   KEYS[3]  attempts hash   attempts{<prefix><topic>_<slot>}
   KEYS[4]  origin hash     origin{<prefix><topic>_<slot>}
+  KEYS[5]  owner hash      owner{<prefix><topic>_<slot>} (read only: its handover field)
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic>
   ARGV[2]  slot            the slot number, echoed in the wake notice
@@ -19,6 +22,7 @@ local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
 local attemptsKey = KEYS[3]
 local originKey   = KEYS[4]
+local ownerKey    = KEYS[5]
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
 
@@ -32,6 +36,10 @@ for i = 3, #ARGV do
     redis.call('HDEL', originKey, member)
     if not wake and redis.call('ZSCORE', storeKey, member) then wake = true end
   end
+end
+if committed > 0 and not wake and redis.call('HEXISTS', ownerKey, 'handover') == 1
+    and redis.call('ZCARD', prepareKey) == 0 then
+  wake = true
 end
 if wake then redis.call('PUBLISH', wakeChannel, slot .. ':0') end
 return committed

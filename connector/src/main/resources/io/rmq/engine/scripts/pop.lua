@@ -7,20 +7,40 @@
   earlier copy still being consumed) is left in the store queue until that copy is committed or
   rolled back, so one member is never in two consumers' hands.
 
+  Ownership (coordination on, epoch > 0): the owner hash records the epoch under which the slot is
+  owned. A caller with an older epoch is fenced: it pops nothing (it lost the slot, perhaps without
+  knowing yet). A caller with a newer epoch takes the slot over: its epoch and worker id are
+  recorded, and when the prepare queue still holds members popped under an earlier epoch a handover
+  is pending: nothing is popped until those members have left the prepare queue (committed,
+  rolled back or released by the previous owner, or rolled back by the sweeper at their deadline),
+  so two owners never consume a slot at the same time. Epoch 0 (coordination off) skips all of this
+  and leaves the owner hash untouched.
+
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
   KEYS[3]  attempts hash   attempts{<prefix><topic>_<slot>}: member -> failed deliveries so far
   KEYS[4]  origin hash     origin{<prefix><topic>_<slot>}: member -> score when popped (PRIORITY only)
+  KEYS[5]  owner hash      owner{<prefix><topic>_<slot>}: epoch, worker, since (Redis ms) and, while
+                           a handover is pending, handover = 1
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
-  ARGV[2]  count           most members to move (>= 1)
+  ARGV[2]  count           most members to move (>= 0); 0 only claims the slot (the ownership step)
   ARGV[3]  prepare timeout ms a popped member may stay in the prepare queue before it is rolled back
+  ARGV[4]  epoch           the caller's ownership epoch of this slot (> 0), or 0 without coordination
+  ARGV[5]  worker          the caller's worker id, recorded with a new epoch (for operators)
 
-  Returns  { now, next, member1, score1, attempt1, member2, score2, attempt2, ... }
+  Returns  { status, now, next, detail, member1, score1, attempt1, member2, score2, attempt2, ... }
+           status   0 POPPED: the caller may pop (owner, or no coordination); members follow
+                    1 HANDOVER: the caller owns the slot, but members popped under an earlier epoch
+                      are still in the prepare queue; nothing popped
+                   -1 FENCED: the slot is owned under a newer epoch; nothing popped
            now      the Redis clock in ms
-           next     0 when `count` members were popped (more may be due);
+           next     0 when `count` members were popped (more may be due; also for a claim);
                     otherwise ms until the earliest member not yet due (timed types), or -1 when
                     nothing else is waiting (blocked duplicates are woken by their commit/rollback)
+                    or nothing was popped (HANDOVER, FENCED)
+           detail   POPPED: the caller's epoch (0 without coordination); HANDOVER: members still in
+                    the prepare queue; FENCED: the epoch the slot is owned under
            score    the member's store score, as a string
            attempt  the delivery number, 1 on the first delivery
 ]]
@@ -30,16 +50,48 @@ local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
 local attemptsKey = KEYS[3]
 local originKey   = KEYS[4]
+local ownerKey    = KEYS[5]
 local topicType   = ARGV[1]
 local count       = tonumber(ARGV[2])
 local timeout     = tonumber(ARGV[3])
+local epoch       = tonumber(ARGV[4] or '0')
+local worker      = ARGV[5] or ''
+
+local POPPED, HANDOVER, FENCED = 0, 1, -1
 
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local deadline = now + timeout
 local timed = topicType ~= 'PRIORITY'
 
-local result = { now, 0 }
+if epoch > 0 then
+  local owned = tonumber(redis.call('HGET', ownerKey, 'epoch') or '0')
+  if epoch < owned then
+    return { FENCED, now, -1, owned }
+  end
+  if epoch > owned then
+    redis.call('HSET', ownerKey, 'epoch', ARGV[4], 'worker', worker, 'since', now)
+    if redis.call('ZCARD', prepareKey) > 0 then
+      redis.call('HSET', ownerKey, 'handover', 1)
+    else
+      redis.call('HDEL', ownerKey, 'handover')
+    end
+  end
+  if redis.call('HEXISTS', ownerKey, 'handover') == 1 then
+    -- Only the previous owners' members can be there: this owner has not popped yet, and fenced
+    -- callers cannot add any.
+    local inFlight = redis.call('ZCARD', prepareKey)
+    if inFlight > 0 then
+      return { HANDOVER, now, -1, inFlight }
+    end
+    redis.call('HDEL', ownerKey, 'handover')
+  end
+end
+if count == 0 then
+  return { POPPED, now, 0, epoch }
+end
+
+local result = { POPPED, now, 0, epoch }
 local popped = 0
 local skipped = 0
 -- Candidates blocked by an in-flight copy stay in the store queue and shift the window; a few
@@ -76,6 +128,6 @@ if popped < count then
     local upcoming = redis.call('ZRANGEBYSCORE', storeKey, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
     if #upcoming > 0 then nextDelay = math.max(1, tonumber(upcoming[2]) - now) end
   end
-  result[2] = nextDelay
+  result[3] = nextDelay
 end
 return result

@@ -5,6 +5,8 @@
 
   A member no longer in the prepare queue is skipped. When a pending copy exists in the store queue
   (the content was sent again meanwhile), the pending copy stands and the released one merges into it.
+  Also used by a consumer that lost a slot to another owner (coordination): the wake notice it
+  publishes tells the new owner, whose handover may be waiting for these members, to pop again.
 
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}

@@ -17,13 +17,16 @@
 
   A wake notice "<slot>:<delay ms>" is published on the wake channel when a member became poppable:
   a requeued member, or a pending copy that was blocked behind the rolled-back delivery (merged or
-  dead); the delay is the smallest time until one of them is due (0 for PRIORITY).
+  dead); the delay is the smallest time until one of them is due (0 for PRIORITY). A notice with
+  delay 0 is also published when the rollback empties the prepare queue while a handover is pending
+  (see pop.lua), so the slot's new owner starts popping at once.
 
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
   KEYS[3]  attempts hash   attempts{<prefix><topic>_<slot>}
   KEYS[4]  origin hash     origin{<prefix><topic>_<slot>}
   KEYS[5]  dead queue      dead{<prefix><topic>_<slot>}
+  KEYS[6]  owner hash      owner{<prefix><topic>_<slot>} (read only: its handover field)
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  max retries     deliveries after the first before the dead queue (>= 0)
@@ -45,6 +48,7 @@ local prepareKey  = KEYS[2]
 local attemptsKey = KEYS[3]
 local originKey   = KEYS[4]
 local deadKey     = KEYS[5]
+local ownerKey    = KEYS[6]
 local topicType   = ARGV[1]
 local maxRetries  = tonumber(ARGV[2])
 local backoffBase = tonumber(ARGV[3])
@@ -104,6 +108,10 @@ for _, member in ipairs(members) do
       wakeIn(delay)
     end
   end
+end
+if requeued + merged + dead > 0 and redis.call('HEXISTS', ownerKey, 'handover') == 1
+    and redis.call('ZCARD', prepareKey) == 0 then
+  wakeIn(0)
 end
 if wakeDelay ~= nil then
   redis.call('PUBLISH', wakeChannel, slot .. ':' .. string.format('%d', wakeDelay))

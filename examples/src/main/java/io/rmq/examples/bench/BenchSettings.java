@@ -10,14 +10,14 @@ import java.util.Optional;
  * {@code -Dbench.messages=5000}) or program arguments {@code <name>=<value>}, which win.
  *
  * @param messages          messages sent, then consumed, in the throughput phases
- * @param warmup            messages sent and consumed before measuring, to warm up the JIT
+ * @param warmup            messages sent and consumed before measuring, to warm up the JIT (default: messages, at most 20,000)
  * @param payloadBytes      size of each message
  * @param slots             slot amount of both topics
  * @param consumers         incoming channel copies (SmallRye's {@code concurrency} attribute)
  * @param batchSize         the incoming channels' {@code batch-size}
  * @param maxInflight       the outgoing channels' {@code max-inflight}, also the sender's window
  * @param topicType         type of the throughput topic (messages are due at once)
- * @param latenessMessages  FIXED_TIME messages of the lateness phase
+ * @param latenessMessages  FIXED_TIME messages of the lateness phase (default: messages, at most 20,000)
  * @param latenessLeadMs    the earliest due time, after the lateness phase starts
  * @param latenessSpreadMs  due times are spread uniformly over this window after the lead
  * @param redisUri          an external Redis; empty: start an embedded one
@@ -55,7 +55,7 @@ record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int 
                 integer(values, "batch-size", 32, 1),
                 integer(values, "max-inflight", 1024, 1),
                 values.getOrDefault("topic-type", "FIXED_TIME").toUpperCase(Locale.ROOT),
-                integer(values, "lateness-messages", 20_000, 0),
+                integer(values, "lateness-messages", Math.min(messages, 20_000), 0),
                 integer(values, "lateness-lead-ms", 1_500, 0),
                 integer(values, "lateness-spread-ms", 3_000, 1),
                 redis.isEmpty() ? Optional.empty() : Optional.of(redis));

@@ -153,9 +153,12 @@ public final class Benchmark {
             Counters.Phase consume = afterCommit.since(beforeConsume, s.messages());
             double ackSeconds = (ackedAt - beforeConsume.nanos()) / 1e9;
 
-            Console.say("lateness: %,d FIXED_TIME messages due from +%d to +%d ms ...", s.latenessMessages(),
-                    s.latenessLeadMs(), s.latenessLeadMs() + s.latenessSpreadMs());
-            Lateness late = measureLateness();
+            Lateness late = null;
+            if (s.latenessMessages() > 0) {
+                Console.say("lateness: %,d FIXED_TIME messages due from +%d to +%d ms ...", s.latenessMessages(),
+                        s.latenessLeadMs(), s.latenessLeadMs() + s.latenessSpreadMs());
+                late = measureLateness();
+            }
 
             printResults(send, consume, ackSeconds, afterAck, beforeConsume, late);
         }
@@ -225,7 +228,8 @@ public final class Benchmark {
         private void printResults(Counters.Phase send, Counters.Phase consume, double ackSeconds, Counters afterAck,
                 Counters beforeConsume, Lateness late) {
             Console.say("");
-            Console.say("Results");
+            Console.say("Results (load average %.2f at the end; other processes on the machine compete for its cores)",
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             Console.say("| phase | messages | seconds | messages/s | Redis commands/msg | script calls/msg | Redis CPU | JVM CPU |");
             Console.say("|---|---:|---:|---:|---:|---:|---:|---:|");
             row("send, acked by Redis", send.messages(), send.seconds(), send.perSecond(),
@@ -236,6 +240,9 @@ public final class Benchmark {
             row("consume, every commit in Redis", consume.messages(), consume.seconds(), consume.perSecond(),
                     consume.redisCommandsPerMessage(), consume.scriptCallsPerMessage(), consume.redisCpu(),
                     consume.jvmCpu());
+            if (late == null) {
+                return;
+            }
             Console.say("");
             Console.say("Lateness of %,d FIXED_TIME messages (delivered wall time - due time), due over %d ms:",
                     late.count(), s.latenessSpreadMs());

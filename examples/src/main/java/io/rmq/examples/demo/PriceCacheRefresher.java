@@ -69,8 +69,8 @@ public class PriceCacheRefresher {
     public void run() throws InterruptedException {
         Console.title("a. Merged duplicates (RANGE_MERGE, time range " + TIME_RANGE.toMillis() + " ms)");
         int total = PRODUCTS.size() * CHANGES_PER_PRODUCT;
-        Console.say("%d price changes for %d products arrive within about %d ms; each asks for 'refresh-price:<sku>'.",
-                total, PRODUCTS.size(), CHANGES_PER_PRODUCT * PAUSE_BETWEEN_ROUNDS_MS);
+        Console.say("%d price changes (%d per product, a round of %d every %d ms) each ask for 'refresh-price:<sku>'.",
+                total, CHANGES_PER_PRODUCT, PRODUCTS.size(), PAUSE_BETWEEN_ROUNDS_MS);
         CountDownLatch stored = new CountDownLatch(total);
         AtomicInteger failed = new AtomicInteger();
         OutgoingRmqMetadata withinOneSecond = OutgoingRmqMetadata.builder().withTimeRange(TIME_RANGE).build();

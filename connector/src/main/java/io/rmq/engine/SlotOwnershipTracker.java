@@ -1,0 +1,137 @@
+package io.rmq.engine;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.logging.Logger;
+
+import io.rmq.engine.coordination.SlotOwnership;
+
+/**
+ * A coordinated consumer's view of the slots it owns: it applies what the coordinator reports to the
+ * {@link SlotScheduler}, reacts to the ownership part of pop replies (a claim accepted, a handover
+ * pending or done, a slot fenced), and gives up prefetched messages of slots the consumer lost.
+ * Without coordination every pop is {@link PopStatus#POPPED} under epoch 0 and nothing here applies.
+ *
+ * <p>Confined to the consumer's loop thread.
+ */
+final class SlotOwnershipTracker {
+
+    private static final Logger LOG = Logger.getLogger(SlotOwnershipTracker.class.getName());
+
+    /** What to do with the members a pop returned. */
+    enum Outcome {
+        /** Hand them to the listener. */
+        DELIVER,
+        /** Release them: the slot moved while the pop was under way. */
+        RELEASE
+    }
+
+    private final String consumer;
+    private final String topic;
+    private final SlotScheduler scheduler;
+    private final PrefetchBuffer prefetch;
+    private final BiConsumer<Integer, List<Delivery>> release;
+    private final long longWaitNanos;
+    /** Slots waiting for a handover, so that its end is logged too. */
+    private final boolean[] awaitingHandover;
+    /** When each slot's wait began ({@link System#nanoTime()}), and whether a long wait was reported. */
+    private final long[] handoverSince;
+    private final boolean[] longWaitReported;
+
+    /** @param longWait a handover that waits longer than this is reported */
+    SlotOwnershipTracker(String consumer, TopicDefinition topic, SlotScheduler scheduler, PrefetchBuffer prefetch,
+            BiConsumer<Integer, List<Delivery>> release, Duration longWait) {
+        this.consumer = consumer;
+        this.topic = topic.name();
+        this.scheduler = scheduler;
+        this.prefetch = prefetch;
+        this.release = release;
+        this.longWaitNanos = longWait.toNanos();
+        this.awaitingHandover = new boolean[topic.slotAmount()];
+        this.handoverSince = new long[topic.slotAmount()];
+        this.longWaitReported = new boolean[topic.slotAmount()];
+    }
+
+    /**
+     * Applies the coordinator's report: slots that moved away (or whose epoch changed) are no longer
+     * popped and their prefetched messages are released; new ones are claimed before they are popped;
+     * an inactive ownership pauses popping.
+     */
+    void apply(SlotOwnership ownership) {
+        for (int slot : scheduler.assignedSlots()) {
+            Long epoch = ownership.epochs().get(slot);
+            if (epoch == null || epoch != scheduler.epoch(slot)) {
+                giveUp(slot, ownership.epochs().isEmpty() && !ownership.active()
+                        ? "the ZooKeeper session was lost" : "the slot was assigned elsewhere");
+            }
+        }
+        scheduler.assign(ownership.epochs());
+        scheduler.pause(!ownership.active());
+    }
+
+    /**
+     * Handles the ownership part of a pop reply (before {@link SlotScheduler#popDone}, which then
+     * knows whether the slot still has to be claimed).
+     *
+     * @param epoch the epoch the pop was made under
+     */
+    Outcome popped(int slot, long epoch, SlotPopper.Popped popped) {
+        boolean owned = scheduler.isAssigned(slot) && scheduler.epoch(slot) == epoch;
+        switch (popped.status()) {
+            case FENCED -> {
+                if (owned) {
+                    LOG.info("RMQ-0222 Slot " + slot + " of topic '" + topic + "' was claimed under epoch "
+                            + popped.detail() + " by another worker; consumer " + consumer + " (epoch " + epoch
+                            + ") stops popping it");
+                    scheduler.unassign(slot);
+                    giveUp(slot, "another worker claimed the slot");
+                }
+            }
+            case HANDOVER -> {
+                scheduler.claimed(slot, epoch);
+                if (owned) {
+                    awaitingHandover(slot, epoch, popped.detail());
+                }
+            }
+            case POPPED -> {
+                scheduler.claimed(slot, epoch);
+                if (owned && awaitingHandover[slot]) {
+                    awaitingHandover[slot] = false;
+                    LOG.fine("RMQ-0221 Consumer " + consumer + " pops slot " + slot + " of topic '" + topic
+                            + "': the previous owner's messages are done after "
+                            + (System.nanoTime() - handoverSince[slot]) / 1_000_000 + " ms");
+                }
+            }
+        }
+        return epoch != 0 && !owned ? Outcome.RELEASE : Outcome.DELIVER;
+    }
+
+    private void awaitingHandover(int slot, long epoch, long inFlight) {
+        long now = System.nanoTime();
+        if (!awaitingHandover[slot]) {
+            awaitingHandover[slot] = true;
+            handoverSince[slot] = now;
+            longWaitReported[slot] = false;
+            LOG.fine("RMQ-0220 Consumer " + consumer + " owns slot " + slot + " of topic '" + topic + "' under epoch "
+                    + epoch + " and pops it once the " + inFlight + " message(s) of its previous owner are committed,"
+                    + " rolled back or released");
+        } else if (!longWaitReported[slot] && now - handoverSince[slot] > longWaitNanos) {
+            longWaitReported[slot] = true;
+            LOG.warning("RMQ-0224 Consumer " + consumer + " has waited " + (now - handoverSince[slot]) / 1_000_000
+                    + " ms to pop slot " + slot + " of topic '" + topic + "': " + inFlight + " message(s) of its"
+                    + " previous owner are still in the prepare queue, kept there by a consumer that extends their"
+                    + " deadline (one still processing them, or never acknowledging them)");
+        }
+    }
+
+    private void giveUp(int slot, String why) {
+        awaitingHandover[slot] = false;
+        List<Delivery> undelivered = prefetch.removeSlot(slot);
+        if (!undelivered.isEmpty()) {
+            LOG.fine("RMQ-0223 Consumer " + consumer + " returns " + undelivered.size() + " prefetched message(s) of"
+                    + " slot " + slot + " of topic '" + topic + "' to the store queue: " + why);
+            release.accept(slot, undelivered);
+        }
+    }
+}

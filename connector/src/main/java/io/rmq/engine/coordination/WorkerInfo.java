@@ -1,0 +1,58 @@
+package io.rmq.engine.coordination;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A live worker of a topic as registered in ZooKeeper (its ephemeral node): one consumer, that is
+ * one consumer thread. Immutable.
+ *
+ * @param id         unique for the consumer's life: {@code <consumer>@<host>:<pid>#<random>}
+ * @param instance   the process it runs in, {@code <host>:<pid>}; the leader spreads slots over
+ *                   instances before doubling up inside one
+ * @param consumer   the consumer's name (the channel name in the connector, e.g. {@code prices$2})
+ * @param registered when the worker registered
+ */
+public record WorkerInfo(String id, String instance, String consumer, Instant registered) {
+
+    public WorkerInfo {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(instance, "instance");
+        Objects.requireNonNull(consumer, "consumer");
+        Objects.requireNonNull(registered, "registered");
+    }
+
+    /** The node data: {@code key=value} lines. */
+    byte[] encode() {
+        return ("id=" + id + "\ninstance=" + instance + "\nconsumer=" + consumer + "\nregistered="
+                + registered.toEpochMilli() + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Reads node data; unknown keys are ignored and missing ones fall back to what the node name
+     * tells, so workers of other versions still count.
+     */
+    static WorkerInfo decode(String nodeName, byte[] data) {
+        Map<String, String> values = new LinkedHashMap<>();
+        if (data != null) {
+            for (String line : new String(data, StandardCharsets.UTF_8).split("\n")) {
+                int eq = line.indexOf('=');
+                if (eq > 0) {
+                    values.put(line.substring(0, eq), line.substring(eq + 1));
+                }
+            }
+        }
+        String id = values.getOrDefault("id", nodeName);
+        long registered;
+        try {
+            registered = Long.parseLong(values.getOrDefault("registered", "0"));
+        } catch (NumberFormatException e) {
+            registered = 0;
+        }
+        return new WorkerInfo(id, values.getOrDefault("instance", id), values.getOrDefault("consumer", id),
+                Instant.ofEpochMilli(registered));
+    }
+}

@@ -1,0 +1,127 @@
+package io.rmq.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+
+class SlotSchedulerTest {
+
+    private static final Duration POLL = Duration.ofSeconds(5);
+
+    private static Map<Integer, Long> epochs(long... slotAndEpoch) {
+        Map<Integer, Long> out = new TreeMap<>();
+        for (int i = 0; i < slotAndEpoch.length; i += 2) {
+            out.put((int) slotAndEpoch[i], slotAndEpoch[i + 1]);
+        }
+        return out;
+    }
+
+    @Test
+    void withoutCoordinationEverySlotIsAssignedClaimedAndDue() {
+        SlotScheduler s = new SlotScheduler(4, POLL, true);
+
+        assertThat(s.assignedSlots()).containsExactly(0, 1, 2, 3);
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(-1);
+        assertThat(s.nextDueSlot(System.nanoTime())).isZero();
+        assertThat(s.epoch(2)).isZero();
+    }
+
+    @Test
+    void aCoordinatedConsumerStartsWithNoSlotAndClaimsEachNewOneBeforePoppingIt() {
+        SlotScheduler s = new SlotScheduler(4, POLL, false);
+        assertThat(s.assignedSlots()).isEmpty();
+        assertThat(s.nextDueSlot(System.nanoTime())).isEqualTo(-1);
+
+        s.assign(epochs(1, 7, 3, 9));
+
+        assertThat(s.nextDueSlot(System.nanoTime())).as("nothing is popped before its claim").isEqualTo(-1);
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(1);
+        s.popStarted(1, 0);
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(3);
+        s.popDone(1, 0, 0, System.nanoTime());
+        s.claimed(1, 7);
+        assertThat(s.nextDueSlot(System.nanoTime())).isEqualTo(1);
+        assertThat(s.epoch(1)).isEqualTo(7);
+    }
+
+    @Test
+    void aClaimUnderAnOlderEpochDoesNotCount() {
+        SlotScheduler s = new SlotScheduler(4, POLL, false);
+        s.assign(epochs(2, 5));
+        s.assign(epochs(2, 6));
+
+        s.claimed(2, 5);
+
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(2);
+        s.claimed(2, 6);
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(-1);
+    }
+
+    @Test
+    void aFailedClaimIsMadeAgain() {
+        SlotScheduler s = new SlotScheduler(4, POLL, false);
+        s.assign(epochs(1, 7, 3, 9));
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(1);
+        s.popStarted(1, 0);
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(3);
+        s.popStarted(3, 0);
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(-1);
+
+        s.popFailed(1, 0, System.nanoTime());
+
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(1);
+    }
+
+    @Test
+    void aClaimUnderAnEpochThatChangedWhileItWasUnderWayIsMadeAgainUnderTheNewOne() {
+        SlotScheduler s = new SlotScheduler(4, POLL, false);
+        s.assign(epochs(2, 5));
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(2);
+        s.popStarted(2, 0);
+        s.assign(epochs(2, 6));
+        assertThat(s.nextUnclaimedSlot()).as("still being popped").isEqualTo(-1);
+
+        s.claimed(2, 5); // the reply to the claim under epoch 5
+        s.popDone(2, 0, 0, System.nanoTime());
+
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(2);
+        assertThat(s.epoch(2)).isEqualTo(6);
+    }
+
+    @Test
+    void aPausedConsumerNeitherClaimsNorPopsAndResumesWithEverySlotDue() {
+        SlotScheduler s = new SlotScheduler(4, POLL, false);
+        s.assign(epochs(0, 1, 1, 1));
+        s.claimed(0, 1);
+        s.popStarted(0, 8);
+        s.popDone(0, 8, -1, System.nanoTime()); // nothing waits: next poll in 5 s
+
+        s.pause(true);
+
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(-1);
+        assertThat(s.nextDueSlot(System.nanoTime())).isEqualTo(-1);
+        assertThat(s.earliestDue()).isEqualTo(Long.MAX_VALUE);
+        s.pause(false);
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(1);
+        assertThat(s.nextDueSlot(System.nanoTime())).isZero();
+    }
+
+    @Test
+    void aFencedSlotIsUnassignedAndItsWakeNoticesIgnored() {
+        SlotScheduler s = new SlotScheduler(4, POLL, false);
+        s.assign(epochs(0, 1, 1, 1));
+        s.claimed(0, 1);
+        s.claimed(1, 1);
+
+        s.unassign(0);
+        s.wake(0, 0);
+
+        assertThat(s.assignedSlots()).containsExactly(1);
+        assertThat(s.isAssigned(0)).isFalse();
+        assertThat(s.nextDueSlot(System.nanoTime())).isEqualTo(1);
+    }
+}

@@ -1,0 +1,110 @@
+package io.rmq.engine.coordination;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.curator.test.InstanceSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.rmq.testing.LogRecorder;
+import io.rmq.testing.RedisTest;
+import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.ZooKeeperTestEnsemble;
+import io.rmq.testing.ZooKeeperTestServer;
+
+/**
+ * ZooKeeper itself fails: a single server is down for longer than the session timeout, and a
+ * three-server ensemble loses its leader. Consumption pauses safely (nothing is popped without a
+ * confirmed ownership) and resumes; nothing is lost and no key is processed twice at once.
+ */
+@RedisTest
+class ZooKeeperOutageIT {
+
+    private String redisUri;
+    private LogRecorder log;
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+
+    @BeforeEach
+    void setUp(RedisTestServer redis) {
+        redisUri = redis.uri();
+        log = LogRecorder.record("io.rmq");
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        log.close();
+        for (AutoCloseable c : toClose) {
+            c.close();
+        }
+    }
+
+    @Test
+    void whileZooKeeperIsDownNothingIsPoppedAndAfterItsReturnEverythingIsConsumed() {
+        ZooKeeperTestServer zooKeeper = ZooKeeperTestServer.start();
+        toClose.add(zooKeeper);
+        CoordinationFixture fx = new CoordinationFixture(redisUri, zooKeeper.connectString());
+        toClose.add(0, fx);
+        AppInstance a = fx.instance("app-a", 2);
+        AppInstance b = fx.instance("app-b", 2);
+        List<String> all = new ArrayList<>(a.workerIdsWhenJoined());
+        all.addAll(b.workerIdsWhenJoined());
+        fx.awaitOwners(all);
+        fx.send(20, 5);
+        fx.awaitAllProcessed();
+
+        zooKeeper.stop();
+        log.await("about each worker stopping", m -> m.startsWith("RMQ-0213") && m.contains("stops popping"), 4,
+                CoordinationFixture.WAIT);
+        long processedBefore = fx.detector.processed();
+        fx.send(20, 5);
+        log.await("about each worker giving its slots up", m -> m.startsWith("RMQ-0213") && m.contains("gave up"), 4,
+                CoordinationFixture.WAIT);
+        CoordinationFixture.sleep(500);
+        assertThat(fx.detector.processed()).as("nothing is popped while ZooKeeper is down").isEqualTo(processedBefore);
+        assertThat(a.consumers().get(0).assignedSlots()).isEmpty();
+
+        zooKeeper.restart();
+        fx.awaitAllProcessed();
+        fx.awaitOwners(all);
+
+        assertThat(fx.detector.overlaps()).isEmpty();
+        assertThat(fx.detector.processed()).isEqualTo(fx.sent());
+    }
+
+    @Test
+    void whenTheEnsembleLosesItsLeaderConsumptionPausesAndResumes() {
+        ZooKeeperTestEnsemble ensemble = ZooKeeperTestEnsemble.start(3);
+        toClose.add(ensemble);
+        CoordinationFixture fx = new CoordinationFixture(redisUri, ensemble.connectString());
+        toClose.add(0, fx);
+        AppInstance a = fx.instance("app-a", 2);
+        AppInstance b = fx.instance("app-b", 2);
+        List<String> all = new ArrayList<>(a.workerIdsWhenJoined());
+        all.addAll(b.workerIdsWhenJoined());
+        fx.awaitOwners(all);
+        CoordinationFixture.Sending sending = fx.sendContinuously(20, 40);
+        await().atMost(CoordinationFixture.WAIT).until(() -> fx.detector.processed() > 100);
+
+        InstanceSpec leader = ensemble.leader().orElseThrow();
+        ensemble.kill(leader);
+        // the remaining servers drop their clients while they elect a new leader: every worker pauses
+        log.await("about each worker stopping", m -> m.startsWith("RMQ-0213") && m.contains("stops popping"), 4,
+                CoordinationFixture.WAIT);
+        InstanceSpec next = ensemble.awaitLeader(CoordinationFixture.WAIT.toMillis());
+        long processedAfterElection = fx.detector.processed();
+        await().atMost(CoordinationFixture.WAIT).until(() -> fx.detector.processed() > processedAfterElection + 100);
+        sending.stop();
+        fx.awaitAllProcessed();
+        SlotAssignment after = fx.awaitOwners(all);
+
+        assertThat(next).isNotEqualTo(leader);
+        assertThat(fx.detector.overlaps()).isEmpty();
+        assertThat(fx.detector.processed()).isEqualTo(fx.sent());
+        assertThat(after.slotsByWorker()).hasSize(4);
+    }
+}

@@ -1,0 +1,82 @@
+package io.rmq.examples.liberty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The smoke test of the Liberty example: the build starts the application in Open Liberty (with its
+ * embedded Redis), and this test uses it as the README says, over HTTP.
+ */
+class LibertyExampleIT {
+
+    private static final String BASE = System.getProperty("rmq.example.url", "http://localhost:9080");
+    private static final Pattern PAYLOAD = Pattern.compile("\"payload\":\"([^\"]*)\"");
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    @Test
+    void theThreeStoriesWorkOverHttp() throws Exception {
+        assertThat(call("DELETE", "/api/received", null).statusCode()).isEqualTo(204);
+
+        // a. five price changes of one product: one refresh, 3 s after the first
+        for (int i = 0; i < 5; i++) {
+            HttpResponse<String> sent = call("POST", "/api/prices/sku-smoke", null);
+            assertThat(sent.statusCode()).as(sent.body()).isEqualTo(202);
+            assertThat(sent.body()).contains("refresh-price:sku-smoke");
+        }
+
+        // b. the worker is busy with the first task while three more are queued: highest priority next
+        assertThat(call("POST", "/api/tasks?priority=1", "first task").statusCode()).isEqualTo(202);
+        await().atMost(WAIT).until(() -> received().contains("first task"));
+        assertThat(call("POST", "/api/tasks?priority=10", "low").statusCode()).isEqualTo(202);
+        assertThat(call("POST", "/api/tasks?priority=90", "high").statusCode()).isEqualTo(202);
+        assertThat(call("POST", "/api/tasks?priority=50", "middle").statusCode()).isEqualTo(202);
+        assertThat(call("POST", "/api/tasks", "no priority").statusCode()).isEqualTo(400);
+
+        // c. an order time-out in 2 s
+        HttpResponse<String> scheduled = call("POST", "/api/orders/order-smoke/timeout?delayMs=2000", null);
+        assertThat(scheduled.statusCode()).as(scheduled.body()).isEqualTo(202);
+
+        await().atMost(WAIT).until(() -> received().containsAll(
+                List.of("refresh-price:sku-smoke", "first task", "high", "middle", "low", "close-unpaid:order-smoke")));
+        Thread.sleep(1_000);
+        List<String> received = received();
+        assertThat(received).filteredOn(p -> p.equals("refresh-price:sku-smoke")).as("merged into one refresh").hasSize(1);
+        assertThat(received).filteredOn(p -> List.of("first task", "high", "middle", "low").contains(p))
+                .as("highest pending priority first").containsExactly("first task", "high", "middle", "low");
+    }
+
+    private List<String> received() throws IOException, InterruptedException {
+        HttpResponse<String> response = call("GET", "/api/received", null);
+        assertThat(response.statusCode()).isEqualTo(200);
+        List<String> payloads = new ArrayList<>();
+        Matcher m = PAYLOAD.matcher(response.body());
+        while (m.find()) {
+            payloads.add(m.group(1));
+        }
+        return payloads;
+    }
+
+    private HttpResponse<String> call(String method, String path, String body) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(BASE + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "text/plain")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+}

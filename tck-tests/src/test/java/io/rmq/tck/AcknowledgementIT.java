@@ -1,0 +1,230 @@
+package io.rmq.tck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.rmq.tck.deployment.TckDeployment;
+import io.rmq.tck.support.Inbox;
+import io.rmq.tck.support.Received;
+import io.rmq.tck.support.RedisProbe;
+
+/**
+ * Two-phase consumption as the application sees it: {@code ack()} commits; {@code nack()} retries,
+ * after {@code retry-backoff} for timed topics, and a message is moved to the dead queue after
+ * {@code 1 + max-retries} deliveries; a message whose consumer died is delivered again once its
+ * {@code prepare-timeout} deadline passes, while a live consumer that holds a message longer keeps it.
+ *
+ * <p>Messages are written as any producer may write them (one {@code ZADD}, due at once), so each
+ * channel is tested on its own; the topics are {@code FIXED_TIME} with one slot.
+ */
+@ExtendWith(ArquillianExtension.class)
+public class AcknowledgementIT {
+
+    static final long BACKOFF_MS = 800;
+    static final long PREPARE_TIMEOUT_MS = 1_000;
+
+    @Deployment
+    public static WebArchive deployment() {
+        return TckDeployment.of(AcknowledgementIT.class)
+                .incoming("committed", topic())
+                .incoming("failing", topic("max-retries", 2, "retry-backoff", 0))
+                .incoming("flaky", topic("retry-backoff", BACKOFF_MS))
+                .incoming("abandoned", topic("prepare-timeout", PREPARE_TIMEOUT_MS, "retry-backoff", 0))
+                .incoming("slow", topic("prepare-timeout", 300))
+                .build();
+    }
+
+    private static Object[] topic(Object... more) {
+        Object[] base = {"topic-type", "FIXED_TIME", "slot-amount", 1, "poll-interval", 200};
+        Object[] all = new Object[base.length + more.length];
+        System.arraycopy(base, 0, all, 0, base.length);
+        System.arraycopy(more, 0, all, base.length, more.length);
+        return all;
+    }
+
+    /** Acks every message. */
+    @ApplicationScoped
+    public static class Committing {
+        private final Inbox inbox = new Inbox();
+
+        public Inbox inbox() {
+            return inbox;
+        }
+
+        @Incoming("committed")
+        public CompletionStage<Void> consume(Message<String> m) {
+            inbox.record(m);
+            return m.ack();
+        }
+    }
+
+    /** Nacks every message. */
+    @ApplicationScoped
+    public static class Failing {
+        private final Inbox inbox = new Inbox();
+
+        public Inbox inbox() {
+            return inbox;
+        }
+
+        @Incoming("failing")
+        public CompletionStage<Void> consume(Message<String> m) {
+            inbox.record(m);
+            return m.nack(new IllegalStateException("cannot process " + m.getPayload()));
+        }
+    }
+
+    /** Nacks the first delivery of each message, acks the next. */
+    @ApplicationScoped
+    public static class Flaky {
+        private final Inbox inbox = new Inbox();
+
+        public Inbox inbox() {
+            return inbox;
+        }
+
+        @Incoming("flaky")
+        public CompletionStage<Void> consume(Message<String> m) {
+            Received r = inbox.record(m);
+            return r.attempt() == 1 ? m.nack(new IllegalStateException("not yet")) : m.ack();
+        }
+    }
+
+    /** Acks every message (messages whose earlier consumer died). */
+    @ApplicationScoped
+    public static class Recovering {
+        private final Inbox inbox = new Inbox();
+
+        public Inbox inbox() {
+            return inbox;
+        }
+
+        @Incoming("abandoned")
+        public CompletionStage<Void> consume(Message<String> m) {
+            inbox.record(m);
+            return m.ack();
+        }
+    }
+
+    /** Takes four prepare timeouts to process each message, then acks it. */
+    @ApplicationScoped
+    public static class Slow {
+        static final long PROCESSING_MS = 1_200;
+        private final Inbox inbox = new Inbox();
+
+        public Inbox inbox() {
+            return inbox;
+        }
+
+        @Incoming("slow")
+        public CompletionStage<Void> consume(Message<String> m) {
+            inbox.record(m);
+            return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(PROCESSING_MS, TimeUnit.MILLISECONDS))
+                    .thenCompose(v -> m.ack());
+        }
+    }
+
+    @Inject
+    Committing committing;
+
+    @Inject
+    Failing failing;
+
+    @Inject
+    Flaky flaky;
+
+    @Inject
+    Recovering recovering;
+
+    @Inject
+    Slow slow;
+
+    @Inject
+    RedisProbe probe;
+
+    @Test
+    public void ackCommitsTheMessage() throws InterruptedException {
+        probe.zaddPending("committed", probe.redisTimeMillis(), "invoice-1");
+
+        Received r = committing.inbox().awaitStartingWith("invoice-1", 1).get(0);
+        assertThat(r.attempt()).isEqualTo(1);
+        await().atMost(Inbox.WAIT).until(() -> probe.preparing("committed") == 0);
+        assertThat(probe.pending("committed")).isEmpty();
+        assertThat(probe.attempts("committed")).isEmpty();
+        assertThat(probe.dead("committed")).isEmpty();
+        Thread.sleep(1_000);
+        assertThat(committing.inbox().startingWith("invoice-1")).as("never delivered again").hasSize(1);
+    }
+
+    @Test
+    public void aNackedMessageIsRetriedThenDeadLetteredAfterOnePlusMaxRetriesDeliveries() throws InterruptedException {
+        probe.zaddPending("failing", probe.redisTimeMillis(), "poison");
+
+        List<Received> deliveries = failing.inbox().awaitStartingWith("poison", 3);
+        await().atMost(Inbox.WAIT).until(() -> probe.dead("failing").contains("poison"));
+        Thread.sleep(1_000);
+        assertThat(failing.inbox().startingWith("poison")).as("1 + max-retries (2) deliveries")
+                .extracting(Received::attempt).containsExactly(1, 2, 3);
+        assertThat(deliveries).allMatch(d -> d.payload().equals("poison"));
+        assertThat(probe.pending("failing")).isEmpty();
+        assertThat(probe.preparing("failing")).isZero();
+        assertThat(probe.dead("failing")).containsExactly("poison");
+    }
+
+    @Test
+    public void aNackedTimedMessageIsRetriedAfterTheBackoffThenAckedOnce() throws InterruptedException {
+        probe.zaddPending("flaky", probe.redisTimeMillis(), "report-7");
+
+        List<Received> deliveries = flaky.inbox().awaitStartingWith("report-7", 2);
+        assertThat(deliveries).extracting(Received::attempt).containsExactly(1, 2);
+        assertThat(deliveries.get(1).atMillis() - deliveries.get(0).atMillis())
+                .as("retried after retry-backoff").isGreaterThanOrEqualTo(BACKOFF_MS);
+        await().atMost(Inbox.WAIT).until(() -> probe.preparing("flaky") == 0);
+        Thread.sleep(1_000);
+        assertThat(flaky.inbox().startingWith("report-7")).hasSize(2);
+        assertThat(probe.pending("flaky")).isEmpty();
+        assertThat(probe.dead("flaky")).isEmpty();
+    }
+
+    @Test
+    public void aMessageWhoseConsumerDiedIsDeliveredAgainOnceItsPrepareDeadlinePasses() {
+        // What a consumer that popped the message and died leaves behind: the member in the prepare
+        // queue, scored with its deadline (pop time + prepare-timeout), never committed.
+        long deadline = probe.redisTimeMillis() + PREPARE_TIMEOUT_MS;
+        probe.leaveInPrepareQueue("abandoned", "order-77", deadline);
+
+        Received r = recovering.inbox().awaitStartingWith("order-77", 1).get(0);
+        assertThat(r.atMillis()).as("not before the deadline").isGreaterThanOrEqualTo(deadline);
+        assertThat(r.attempt()).as("the abandoned delivery counts as a failed one").isEqualTo(2);
+        await().atMost(Inbox.WAIT).until(() -> probe.preparing("abandoned") == 0);
+        assertThat(probe.pending("abandoned")).isEmpty();
+    }
+
+    @Test
+    public void aLiveConsumerThatHoldsAMessageLongerThanThePrepareTimeoutKeepsIt() throws InterruptedException {
+        probe.zaddPending("slow", probe.redisTimeMillis(), "render-video-3");
+
+        slow.inbox().awaitStartingWith("render-video-3", 1);
+        await().atMost(Inbox.WAIT).until(() -> probe.preparing("slow") == 0);
+        Thread.sleep(600);
+        assertThat(slow.inbox().startingWith("render-video-3")).as("not delivered twice").hasSize(1);
+        assertThat(probe.pending("slow")).isEmpty();
+        assertThat(probe.attempts("slow")).isEmpty();
+    }
+}

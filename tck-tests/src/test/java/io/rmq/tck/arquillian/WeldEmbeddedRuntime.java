@@ -1,0 +1,60 @@
+package io.rmq.tck.arquillian;
+
+import org.jboss.arquillian.container.test.spi.client.deployment.ApplicationArchiveProcessor;
+import org.jboss.arquillian.test.spi.TestClass;
+import org.jboss.shrinkwrap.api.Archive;
+import org.jboss.shrinkwrap.api.asset.ArchiveAsset;
+import org.jboss.shrinkwrap.api.container.ClassContainer;
+import org.jboss.shrinkwrap.api.container.ServiceProviderContainer;
+
+import jakarta.enterprise.inject.spi.Extension;
+
+import io.smallrye.reactive.messaging.providers.MediatorFactory;
+import io.smallrye.reactive.messaging.providers.connectors.ExecutionHolder;
+import io.smallrye.reactive.messaging.providers.connectors.WorkerPoolRegistry;
+import io.smallrye.reactive.messaging.providers.extension.ChannelProducer;
+import io.smallrye.reactive.messaging.providers.extension.EmitterFactoryImpl;
+import io.smallrye.reactive.messaging.providers.extension.HealthCenter;
+import io.smallrye.reactive.messaging.providers.extension.LegacyEmitterFactoryImpl;
+import io.smallrye.reactive.messaging.providers.extension.MediatorManager;
+import io.smallrye.reactive.messaging.providers.extension.MutinyEmitterFactoryImpl;
+import io.smallrye.reactive.messaging.providers.impl.ConfiguredChannelFactory;
+import io.smallrye.reactive.messaging.providers.impl.ConnectorFactories;
+import io.smallrye.reactive.messaging.providers.impl.InternalChannelRegistry;
+import io.smallrye.reactive.messaging.providers.wiring.Wiring;
+
+/**
+ * Makes Weld embedded a MicroProfile Reactive Messaging runtime: adds SmallRye Reactive Messaging's
+ * beans to every deployment, as an application server would provide them, and {@link DeploymentConfig}.
+ * (The CDI extensions of SmallRye Reactive Messaging and SmallRye Config are on the test class path,
+ * where Weld finds them.) It leaves out the WAR's libraries that are no bean archives: Weld runs in
+ * the test JVM, whose class path has them. Open Liberty gets the WARs as they are.
+ */
+public class WeldEmbeddedRuntime implements ApplicationArchiveProcessor {
+
+    static final Class<?>[] SMALLRYE_BEANS = {
+        MediatorFactory.class, MediatorManager.class, InternalChannelRegistry.class, ConnectorFactories.class,
+        ConfiguredChannelFactory.class, ChannelProducer.class, ExecutionHolder.class, WorkerPoolRegistry.class,
+        HealthCenter.class, Wiring.class, EmitterFactoryImpl.class, MutinyEmitterFactoryImpl.class,
+        LegacyEmitterFactoryImpl.class,
+    };
+
+    @Override
+    public void process(Archive<?> archive, TestClass testClass) {
+        // The libraries are on the test class path already; Weld needs only the bean archives among
+        // them (to find their beans.xml), and reading the others through the WAR's class loader on
+        // every resource look-up would cost seconds per deployment.
+        archive.getContent(path -> path.get().startsWith("/WEB-INF/lib/")).forEach((path, node) -> {
+            if (!(node.getAsset() instanceof ArchiveAsset)) {
+                archive.delete(path);
+            }
+        });
+        if (archive instanceof ClassContainer<?> classes) {
+            classes.addClasses(SMALLRYE_BEANS);
+            classes.addClass(DeploymentConfig.class);
+        }
+        if (archive instanceof ServiceProviderContainer<?> services) {
+            services.addAsServiceProvider(Extension.class, DeploymentConfig.class);
+        }
+    }
+}
