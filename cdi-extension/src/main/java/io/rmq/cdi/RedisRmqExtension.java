@@ -14,7 +14,6 @@ import jakarta.interceptor.Interceptor;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
-import io.rmq.connector.RedisClients;
 import io.rmq.connector.RedisRmqConnector;
 import io.rmq.connector.config.ConfigProblem;
 import io.rmq.connector.config.RmqConfigurationException;
@@ -26,9 +25,9 @@ import io.rmq.connector.i18n.RmqExceptions;
  * extension through {@code META-INF/services/jakarta.enterprise.inject.spi.Extension}. It
  *
  * <ol>
- * <li>makes sure the connector's beans, {@link RedisRmqConnector} and the shared {@link RedisClients},
- *     are part of the deployment even when bean discovery does not reach the connector's jar (a
- *     container started with discovery off, a repackaged jar without {@code beans.xml});</li>
+ * <li>makes sure the connector's bean, {@link RedisRmqConnector}, is part of the deployment even when
+ *     bean discovery does not reach the connector's jar (a container started with discovery off, a
+ *     repackaged jar without {@code beans.xml});</li>
  * <li>checks, at deployment, the configuration of every channel of the connector in MicroProfile
  *     Config (channel-level attributes, falling back to the connector-level ones) with the connector's
  *     own rules, and fails the deployment with one {@link DeploymentException} listing every problem
@@ -38,9 +37,9 @@ import io.rmq.connector.i18n.RmqExceptions;
  *     connection is opened and no thread started.</li>
  * </ol>
  *
- * <p>The Redis clients are owned by the application-scoped {@link RedisClients}: one client per
- * distinct {@code redis-uri}, shared by its channels, closed when the last of them stops and at the
- * latest when the application stops.
+ * <p>The shared Redis clients (one per distinct {@code redis-uri}) belong to the connector, which
+ * closes them after its channels when the application stops, and at once when a deployment fails
+ * on one of its channels: see {@link RedisRmqConnector}.
  *
  * <p>Runtime needs: CDI, MicroProfile Config and the MicroProfile Reactive Messaging SPI only (no
  * SmallRye type), as on Open Liberty. The container calls it on one thread at a time.
@@ -51,23 +50,15 @@ public class RedisRmqExtension implements Extension {
     static final int VALIDATION_PRIORITY = Interceptor.Priority.PLATFORM_BEFORE;
 
     private boolean connectorDiscovered;
-    private boolean clientsDiscovered;
 
     void connectorDiscovered(@Observes ProcessAnnotatedType<RedisRmqConnector> event) {
         connectorDiscovered = true;
     }
 
-    void clientsDiscovered(@Observes ProcessAnnotatedType<RedisClients> event) {
-        clientsDiscovered = true;
-    }
-
-    /** Adds the connector's beans that discovery did not find; adding a discovered one would make it ambiguous. */
-    void addMissingBeans(@Observes AfterTypeDiscovery event) {
+    /** Adds the connector when discovery did not find it; adding it when it did would make it ambiguous. */
+    void addConnectorIfMissing(@Observes AfterTypeDiscovery event) {
         if (!connectorDiscovered) {
             event.addAnnotatedType(RedisRmqConnector.class, RedisRmqExtension.class.getName() + ".connector");
-        }
-        if (!clientsDiscovered) {
-            event.addAnnotatedType(RedisClients.class, RedisRmqExtension.class.getName() + ".clients");
         }
     }
 

@@ -3,77 +3,46 @@ package io.rmq.connector;
 import java.util.HashMap;
 import java.util.Map;
 
-import jakarta.annotation.PreDestroy;
-import jakarta.enterprise.context.ApplicationScoped;
-
 import io.rmq.engine.RmqClient;
 
 /**
- * The Redis clients of one application: one started {@link RmqClient} per distinct {@code redis-uri}
- * (compared as strings), shared by every channel that uses it. A client is started when the first
- * channel acquires it and closed, with its connections and threads, when the last one releases it;
- * whatever is still open when the application stops is closed by {@link #close()}, the bean's
- * pre-destroy callback.
+ * The Redis clients of one connector: one started {@link RmqClient} per distinct {@code redis-uri}
+ * (compared as written), shared by every channel that uses it, all closed, with their connections
+ * and threads, by {@link #close()}.
  *
- * <p>An application-scoped bean of the connector module, so that an application whose bean
- * discovery finds the connector finds it too; the CDI extension ({@code rmq-cdi-extension}) adds it
- * to applications where discovery does not. Outside CDI, create one and hand it to
- * {@link RedisRmqConnector#RedisRmqConnector(RedisClients)}.
- *
- * <p>The methods are public because the container calls them through a client proxy.
- *
- * <p>Thread-safe. Closing a client may take up to a few seconds (Lettuce's shutdown), under the lock.
+ * <p>Owned by the {@link RedisRmqConnector}, which closes it after its channels: being the only
+ * owner is what guarantees that order (channels stop, committing and releasing what they hold, then
+ * the clients close), whatever order a container destroys beans in and whether or not it fires
+ * {@code @BeforeDestroyed}. Thread-safe. Closing may take up to a few seconds (Lettuce's shutdown).
  */
-@ApplicationScoped
-public class RedisClients {
+final class RedisClients implements AutoCloseable {
 
-    private final Map<String, Entry> clients = new HashMap<>();
+    private final Map<String, RmqClient> clients = new HashMap<>();
     private boolean closed;
 
-    private static final class Entry {
-        final RmqClient client;
-        int users;
-
-        Entry(RmqClient client) {
-            this.client = client;
-        }
-    }
-
     /**
-     * The started client for {@code redisUri}, created on first use; every call must be matched by one
-     * {@link #release(String)}.
+     * The started client for {@code redisUri}, created on first use.
      *
-     * @throws IllegalStateException when the clients were closed (the application is stopping)
+     * @throws IllegalStateException when the clients were closed
      */
-    public synchronized RmqClient acquire(String redisUri) {
+    synchronized RmqClient acquire(String redisUri) {
         if (closed) {
             throw new IllegalStateException("The Redis clients of connector " + RedisRmqConnector.CONNECTOR_NAME
-                    + " are closed: the application is stopping");
+                    + " are closed");
         }
-        Entry e = clients.computeIfAbsent(redisUri, uri -> new Entry(new RmqClient(uri).start()));
-        e.users++;
-        return e.client;
-    }
-
-    /** Gives back one use of the client for {@code redisUri}; the last one closes it. Unknown URIs are ignored. */
-    public synchronized void release(String redisUri) {
-        Entry e = clients.get(redisUri);
-        if (e != null && --e.users == 0) {
-            clients.remove(redisUri);
-            e.client.close();
-        }
+        return clients.computeIfAbsent(redisUri, uri -> new RmqClient(uri).start());
     }
 
     /** How many clients are open, that is, how many distinct Redis URIs are in use. */
-    public synchronized int openClients() {
+    synchronized int openClients() {
         return clients.size();
     }
 
-    /** Closes every client still open and refuses new ones. Idempotent. */
-    @PreDestroy
+    /** Closes every client and refuses new ones. Idempotent. */
+    @Override
     public synchronized void close() {
         closed = true;
-        clients.values().forEach(e -> e.client.close());
+        clients.values().forEach(RmqClient::close);
         clients.clear();
     }
 }

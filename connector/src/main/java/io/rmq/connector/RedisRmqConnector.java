@@ -1,7 +1,6 @@
 package io.rmq.connector;
 
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -14,7 +13,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.BeforeDestroyed;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Reception;
-import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -27,13 +25,19 @@ import org.eclipse.microprofile.reactive.streams.operators.SubscriberBuilder;
 
 import io.rmq.connector.config.IncomingChannelConfig;
 import io.rmq.connector.config.OutgoingChannelConfig;
-import io.rmq.engine.RmqClient;
 
 /**
  * The {@code smallrye-redis-rmq} connector: reads a channel's configuration, creates an incoming or
- * outgoing channel over the shared Redis client for its URI ({@link RedisClients}), and closes them
- * all at shutdown: incoming channels first, gracefully, then outgoing ones, then it releases the
- * clients.
+ * outgoing channel over the shared Redis client for its URI, and closes them all at shutdown:
+ * incoming channels first, gracefully, then outgoing ones, then the clients.
+ *
+ * <p><b>Shared clients.</b> The connector owns one Redis client per distinct {@code redis-uri}
+ * ({@link RedisClients}), shared by the channels that use it. Owning them, rather than sharing them
+ * with another bean, is what makes the shutdown order hold on every container: the channels stop
+ * (committing what was processed, releasing what was prefetched) while the clients still work, even
+ * where the container destroys beans in another order or does not fire {@code @BeforeDestroyed}
+ * (Arquillian's Weld embedded container does not). After shutdown no connection and no thread of the
+ * connector or of Lettuce is left.
  *
  * <p>It implements the MicroProfile connector SPI only, so it runs wherever MicroProfile Reactive
  * Messaging runs (SmallRye on Weld or Quarkus, Open Liberty) without SmallRye-private types.
@@ -44,8 +48,8 @@ import io.rmq.engine.RmqClient;
  * not). So the connector closes at once the channels and clients it already opened and refuses
  * further channels, before rethrowing the failure.
  *
- * <p>Outside CDI, create it with {@link #RedisRmqConnector(RedisClients)} and call
- * {@link #shutdown()} when done. Thread-safe.
+ * <p>Outside CDI, create it with {@code new RedisRmqConnector()} and call {@link #shutdown()} when
+ * done. Thread-safe.
  */
 @ApplicationScoped
 @Connector(RedisRmqConnector.CONNECTOR_NAME)
@@ -54,34 +58,16 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
     /** The connector name used in {@code mp.messaging.*.connector}. */
     public static final String CONNECTOR_NAME = "smallrye-redis-rmq";
 
-    @Inject
-    RedisClients clients;
-
+    private final RedisClients clients = new RedisClients();
     private final List<IncomingRmqChannel> incoming = new CopyOnWriteArrayList<>();
     private final List<OutgoingRmqChannel> outgoing = new CopyOnWriteArrayList<>();
-    /** One entry per client acquired for a channel, released at shutdown. */
-    private final List<String> acquiredUris = new CopyOnWriteArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
-
-    /** For the container, which injects the {@link RedisClients}. */
-    public RedisRmqConnector() {
-    }
-
-    /**
-     * A connector outside CDI.
-     *
-     * @param clients the clients its channels share; the connector releases what it acquired at
-     *                {@link #shutdown()}, the caller closes {@code clients}
-     */
-    public RedisRmqConnector(RedisClients clients) {
-        this.clients = Objects.requireNonNull(clients, "clients");
-    }
 
     @Override
     public PublisherBuilder<? extends Message<?>> getPublisherBuilder(Config config) {
         IncomingRmqChannel channel = open(() -> {
             IncomingChannelConfig c = IncomingChannelConfig.from(config);
-            return new IncomingRmqChannel(c, acquire(c.redisUri()));
+            return new IncomingRmqChannel(c, clients.acquire(c.redisUri()));
         });
         incoming.add(channel);
         return ReactiveStreams.fromPublisher(channel);
@@ -91,7 +77,7 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
     public SubscriberBuilder<? extends Message<?>, Void> getSubscriberBuilder(Config config) {
         OutgoingRmqChannel channel = open(() -> {
             OutgoingChannelConfig c = OutgoingChannelConfig.from(config);
-            return new OutgoingRmqChannel(c, acquire(c.redisUri()));
+            return new OutgoingRmqChannel(c, clients.acquire(c.redisUri()));
         });
         outgoing.add(channel);
         return ReactiveStreams.fromSubscriber(channel);
@@ -110,21 +96,15 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
         }
     }
 
-    private RmqClient acquire(String redisUri) {
-        RmqClient client = clients.acquire(redisUri);
-        acquiredUris.add(redisUri);
-        return client;
-    }
-
     /** Stops the channels while the application's beans still work, so in-process messages can finish. */
     void beforeShutdown(@Observes(notifyObserver = Reception.IF_EXISTS) @Priority(50) @BeforeDestroyed(ApplicationScoped.class) Object event) {
         shutdown();
     }
 
     /**
-     * Stops every channel (incoming ones gracefully: see {@code shutdown-timeout}) and releases the
-     * Redis clients they used; later calls do nothing, and no channel can be created afterwards.
-     * Called by the container when the application stops.
+     * Stops every channel (incoming ones gracefully: see {@code shutdown-timeout}), then closes the
+     * Redis clients; later calls do nothing, and no channel can be created afterwards. Called by the
+     * container when the application stops.
      */
     @PreDestroy
     public void shutdown() {
@@ -133,10 +113,7 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
         }
         join(incoming.stream().map(IncomingRmqChannel::close).toList());
         join(outgoing.stream().map(OutgoingRmqChannel::close).toList());
-        for (String uri : acquiredUris) {
-            clients.release(uri);
-        }
-        acquiredUris.clear();
+        clients.close();
     }
 
     private static void join(List<CompletionStage<Void>> stops) {

@@ -56,7 +56,7 @@ class RedisRmqConnectorIT {
     }
 
     private WeldApp.Builder app(String topic, String type, Class<?>... beans) {
-        return WeldApp.builder().beans(RedisRmqConnector.class, RedisClients.class).beans(beans)
+        return WeldApp.builder().beans(RedisRmqConnector.class).beans(beans)
                 .config("mp.messaging.connector." + RMQ + ".redis-uri", uri)
                 .outgoing("out", RMQ, "topic", topic, "topic-type", type, "slot-amount", 1)
                 .incoming("in", RMQ, "topic", topic, "topic-type", type, "slot-amount", 1, "poll-interval", 500,
@@ -139,7 +139,7 @@ class RedisRmqConnectorIT {
 
     @Test
     void concurrentCopiesOfAChannelConsumeEverythingOnce() {
-        app = WeldApp.builder().beans(RedisRmqConnector.class, RedisClients.class, ConnectorBeans.PayloadReceiver.class)
+        app = WeldApp.builder().beans(RedisRmqConnector.class, ConnectorBeans.PayloadReceiver.class)
                 .config("mp.messaging.connector." + RMQ + ".redis-uri", uri)
                 .incoming("in", RMQ, "topic", "work", "topic-type", "PRIORITY", "slot-amount", 8,
                         "concurrency", 3, "batch-size", 4, "poll-interval", 200)
@@ -174,7 +174,7 @@ class RedisRmqConnectorIT {
 
     @Test
     void aChannelWithoutTopicTypeFailsTheDeploymentNamingChannelAndAttribute() {
-        WeldApp.Builder bad = WeldApp.builder().beans(RedisRmqConnector.class, RedisClients.class, ConnectorBeans.PayloadReceiver.class)
+        WeldApp.Builder bad = WeldApp.builder().beans(RedisRmqConnector.class, ConnectorBeans.PayloadReceiver.class)
                 .incoming("in", RMQ, "redis-uri", uri, "slot-amount", 12);
         assertThatThrownBy(bad::start)
                 .hasStackTraceContaining("'in'")

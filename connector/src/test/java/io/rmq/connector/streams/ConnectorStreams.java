@@ -17,7 +17,6 @@ import org.reactivestreams.Processor;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
 
-import io.rmq.connector.RedisClients;
 import io.rmq.connector.RedisRmqConnector;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
@@ -35,8 +34,7 @@ import io.smallrye.config.SmallRyeConfigBuilder;
  */
 final class ConnectorStreams implements AutoCloseable {
 
-    private final RedisClients clients = new RedisClients();
-    private final RedisRmqConnector connector = new RedisRmqConnector(clients);
+    private final RedisRmqConnector connector = new RedisRmqConnector();
     private final UnwrappingEngine engine = new UnwrappingEngine();
 
     /** The publisher of a new incoming channel; {@code attributes} are channel attribute/value pairs. */
@@ -57,10 +55,10 @@ final class ConnectorStreams implements AutoCloseable {
         connector.shutdown();
     }
 
+    /** The same as {@link #shutdownConnector()}; idempotent. */
     @Override
     public void close() {
         connector.shutdown();
-        clients.close();
     }
 
     private static Config config(String channel, Object... attributes) {

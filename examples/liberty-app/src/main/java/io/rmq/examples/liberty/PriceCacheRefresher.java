@@ -1,5 +1,6 @@
 package io.rmq.examples.liberty;
 
+import java.time.Instant;
 import java.util.concurrent.CompletionStage;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,6 +11,7 @@ import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
+import io.rmq.connector.IncomingRmqMetadata;
 import io.rmq.connector.OutgoingRmqMetadata;
 
 /**
@@ -41,7 +43,9 @@ public class PriceCacheRefresher {
     /** The consumer: refreshes one product's cached price (here it only records it). */
     @Incoming("price-refresh")
     public CompletionStage<Void> refresh(Message<String> request) {
-        log.record(request, "refreshed once for all the changes sent while it was pending");
+        long due = (long) request.getMetadata(IncomingRmqMetadata.class).orElseThrow().getScore();
+        log.record(request, "refreshed once for all the requests sent while it was pending; due at "
+                + Instant.ofEpochMilli(due) + ", 3 s after the first");
         return request.ack();
     }
 }

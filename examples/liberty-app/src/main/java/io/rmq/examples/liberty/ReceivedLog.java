@@ -1,5 +1,6 @@
 package io.rmq.examples.liberty;
 
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -24,7 +25,7 @@ public class ReceivedLog {
     public Received record(Message<String> message, String note) {
         IncomingRmqMetadata rmq = message.getMetadata(IncomingRmqMetadata.class).orElseThrow();
         Received r = new Received(rmq.getChannel(), message.getPayload(), rmq.getTopic(), rmq.getSlot(),
-                rmq.getAttempt(), rmq.getScore(), System.currentTimeMillis(), note);
+                rmq.getAttempt(), Received.score(rmq.getScore()), Instant.now(), note);
         synchronized (received) {
             if (received.size() == CAPACITY) {
                 received.removeFirst();
