@@ -73,7 +73,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
         this.signals = new SerialExecutor("incoming channel '" + config.channel() + "'");
         this.registered = client.registerTopic(config.topic());
         this.consumer = client.consumer(new TopicKeys(config.topic()), config.consumerOptions(), config.channel());
-        RmqConnectorSupport.failFastOnConflict(registered, config.channel());
+        RmqConnectorSupport.failFastOnConflict(client, registered, config.channel());
     }
 
     String channel() {

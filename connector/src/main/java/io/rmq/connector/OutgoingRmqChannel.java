@@ -64,7 +64,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         this.upstream = new SerialExecutor("outgoing channel '" + config.channel() + "'");
         this.registered = client.registerTopic(config.topic());
         this.producer = client.producer(new TopicKeys(config.topic()));
-        RmqConnectorSupport.failFastOnConflict(registered, config.channel());
+        RmqConnectorSupport.failFastOnConflict(client, registered, config.channel());
         LOG.outgoingChannelStarted(config.channel(), config.topic().name(), config.topic().type().name(),
                 config.topic().slotAmount());
     }
@@ -153,8 +153,8 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
                 rejectIfPresent(md != null && (md.getDeliverAt().isPresent() || md.getDelay().isPresent()),
                         "a delivery time or delay");
                 Optional<Duration> range = md == null ? Optional.empty() : md.getTimeRange();
-                Duration r = range.or(config::defaultTimeRange).orElseThrow(() -> invalid(
-                        "a RANGE_MERGE message needs a time range: set OutgoingRmqMetadata.withTimeRange(...) or the attribute 'time-range'"));
+                Duration r = range.or(config::defaultTimeRange)
+                        .orElseThrow(() -> RmqExceptions.ex.missingTimeRange(config.channel(), config.topic().name()));
                 return producer.sendInRange(content, r, basis);
             }
             case PRIORITY: {
@@ -166,7 +166,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
                     p = config.defaultPriority();
                 }
                 if (p.isEmpty()) {
-                    throw invalid("a PRIORITY message needs a priority: set OutgoingRmqMetadata.withPriority(...) or the attribute 'priority'");
+                    throw RmqExceptions.ex.missingPriority(config.channel(), config.topic().name());
                 }
                 return producer.sendWithPriority(content, p.getAsDouble(), basis);
             }
@@ -187,13 +187,9 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
 
     private void rejectIfPresent(boolean present, String what) {
         if (present) {
-            throw invalid("a " + config.topic().type() + " message cannot carry " + what + " (topic '"
-                    + config.topic().name() + "' is of type " + config.topic().type() + ")");
+            throw RmqExceptions.ex.metadataNotForTopicType(config.channel(), config.topic().name(),
+                    config.topic().type().name(), what);
         }
-    }
-
-    private IllegalArgumentException invalid(String reason) {
-        return new IllegalArgumentException("Channel '" + config.channel() + "': " + reason);
     }
 
     private byte[] encode(Object payload) {
@@ -206,10 +202,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         if (payload instanceof byte[] b) {
             return b;
         }
-        String typeName = payload == null ? "null" : payload.getClass().getName();
-        LOG.unsupportedPayloadType(config.channel(), typeName);
-        throw invalid("payload of type " + typeName
-                + " cannot be written: send a String or a byte[], or set the attribute 'codec' to an io.rmq.connector.RmqCodec");
+        throw RmqExceptions.ex.unsupportedPayloadType(config.channel(), payload == null ? null : payload.getClass());
     }
 
     @Override

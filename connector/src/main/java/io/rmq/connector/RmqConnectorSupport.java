@@ -6,32 +6,43 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.rmq.engine.RmqClient;
 import io.rmq.engine.TopicConflictException;
 
 /** Helpers shared by the incoming and outgoing channels. Stateless. */
 final class RmqConnectorSupport {
 
-    /** How long deployment waits for Redis to confirm a topic's definition before going on without it. */
-    static final long REGISTRATION_WAIT_MILLIS = 3_000;
+    /**
+     * How long deployment waits for the first connection attempt to Redis to succeed or fail (a slow
+     * start of a loaded machine or a TLS handshake may take seconds).
+     */
+    static final long CONNECTION_WAIT_MILLIS = 30_000;
+    /** How long deployment waits, once connected, for Redis to confirm a topic's definition. */
+    static final long REGISTRATION_WAIT_MILLIS = 10_000;
 
     private RmqConnectorSupport() {
     }
 
     /**
-     * Waits briefly for the topic registration so that a conflicting definition fails the deployment
-     * with a clear error. When Redis is not reachable yet, the deployment goes on and the channel
-     * fails later, if at all, when the registration completes.
+     * Waits for the topic registration so that a conflicting definition fails the deployment with a
+     * clear error. When the first connection attempt finds Redis unreachable, the deployment goes on
+     * (the client keeps retrying and logs each attempt) and the channel fails later, if at all, when
+     * the registration completes.
      */
-    static void failFastOnConflict(CompletionStage<?> registration, String channel) {
+    static void failFastOnConflict(RmqClient client, CompletionStage<?> registration, String channel) {
         try {
-            registration.toCompletableFuture().get(REGISTRATION_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+            Boolean connected = client.firstConnectionAttempt().toCompletableFuture()
+                    .get(CONNECTION_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+            if (Boolean.TRUE.equals(connected) || client.isConnected()) {
+                registration.toCompletableFuture().get(REGISTRATION_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+            }
         } catch (ExecutionException e) {
             Throwable cause = unwrap(e);
             if (cause instanceof TopicConflictException conflict) {
                 throw new IllegalStateException("Channel '" + channel + "': " + conflict.getMessage(), conflict);
             }
         } catch (TimeoutException e) {
-            // Redis not reachable yet: the client keeps retrying and logs each attempt.
+            // Redis slow or unreachable: the client keeps retrying and logs each attempt.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

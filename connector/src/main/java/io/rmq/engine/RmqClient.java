@@ -60,6 +60,7 @@ public final class RmqClient implements AutoCloseable {
     private final String displayUri;
     private final RedisClient redisClient;
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private final CompletableFuture<Boolean> firstAttempt = new CompletableFuture<>();
     private final Map<String, WakeListener> wakeListeners = new ConcurrentHashMap<>();
     private final Map<String, String> registeredTopics = new ConcurrentHashMap<>();
     private final ScheduledExecutorService housekeeping;
@@ -153,7 +154,9 @@ public final class RmqClient implements AutoCloseable {
                 LOG.info("RMQ-0001 Connected to Redis at " + displayUri);
                 wakeListeners.keySet().forEach(ch -> pubSub.async().subscribe(ch));
                 ready.complete(null);
+                firstAttempt.complete(true);
             } else {
+                firstAttempt.complete(false);
                 long delay = Math.min(30_000, 500L * (1L << Math.min(attempt - 1, 6)));
                 LOG.warning("RMQ-0003 Redis at " + displayUri + " is unreachable (attempt " + attempt + "): "
                         + rootMessage(failure) + "; retrying in " + delay + " ms");
@@ -174,6 +177,14 @@ public final class RmqClient implements AutoCloseable {
     /** Completes once the first connection to Redis is established. */
     public CompletionStage<Void> ready() {
         return ready;
+    }
+
+    /**
+     * Completes with the outcome of the first connection attempt: {@code true} when it connected,
+     * {@code false} when Redis was unreachable (the client goes on retrying in the background).
+     */
+    public CompletionStage<Boolean> firstConnectionAttempt() {
+        return firstAttempt;
     }
 
     /** Whether the connection to Redis is currently up. */

@@ -125,10 +125,10 @@ class RedisRmqConnectorIT {
         app = app("tasks", "PRIORITY", ConnectorBeans.Sender.class).start();
         ConnectorBeans.Sender sender = app.get(ConnectorBeans.Sender.class);
         assertThatThrownBy(() -> sender.send("no-priority", null).toCompletableFuture().get(10, TimeUnit.SECONDS))
-                .hasMessageContaining("needs a priority").hasMessageContaining("'priority'");
+                .hasMessageContaining("without a priority").hasMessageContaining("'priority'");
         assertThatThrownBy(() -> sender.send("wrong-kind", OutgoingRmqMetadata.builder()
                 .withDeliverAt(Instant.now()).build()).toCompletableFuture().get(10, TimeUnit.SECONDS))
-                .hasMessageContaining("cannot carry a delivery time");
+                .hasMessageContaining("a delivery time or delay").hasMessageContaining("RMQ-2010");
         assertThatThrownBy(() -> sender.send(42, OutgoingRmqMetadata.builder().withPriority(1).build())
                 .toCompletableFuture().get(10, TimeUnit.SECONDS))
                 .hasMessageContaining("java.lang.Integer").hasMessageContaining("'codec'");

@@ -1,7 +1,11 @@
 package io.rmq.tck;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,8 +28,11 @@ import io.rmq.testing.RedisTestServer;
 
 /**
  * A channel whose configuration cannot work fails the deployment, with a message that names the
- * channel and each attribute at fault; so does a channel that uses a topic with another type or slot
- * amount than the one recorded in Redis. Runs on the client: the test deploys each application itself.
+ * channel and each attribute at fault; with the CDI extension ({@code rmq-cdi-extension}, in every
+ * deployment of the suite), several misconfigured channels fail it with one error that lists every
+ * problem of every channel, before any channel is created. A channel that uses a topic with another
+ * type or slot amount than the one recorded in Redis fails it too, naming both definitions. Runs on the
+ * client: the test deploys each application itself.
  */
 @ExtendWith(ArquillianExtension.class)
 @RunAsClient
@@ -33,12 +40,27 @@ public class DeploymentFailureIT {
 
     static final String MISCONFIGURED = "misconfigured";
     static final String CONFLICTING = "conflicting";
+    static final String SEVERAL_MISCONFIGURED = "several-misconfigured";
 
     @Deployment(name = MISCONFIGURED, managed = false)
     public static WebArchive misconfigured() {
         return TckDeployment.of(DeploymentFailureIT.class, MISCONFIGURED)
                 // no topic-type; a slot amount that is not a power of two
                 .incoming("orders", "slot-amount", 12)
+                .build();
+    }
+
+    @Deployment(name = SEVERAL_MISCONFIGURED, managed = false)
+    public static WebArchive severalMisconfigured() {
+        return TckDeployment.of(DeploymentFailureIT.class, SEVERAL_MISCONFIGURED)
+                // no topic-type; a slot amount that is not a power of two
+                .incoming("orders", "slot-amount", 12)
+                // a prepare timeout below the minimum
+                .incoming("invoices", "topic-type", "PRIORITY", "prepare-timeout", 5)
+                // an unknown topic type, on an outgoing channel
+                .outgoing("receipts", "topic-type", "SOMETIMES")
+                // a good channel, which the error does not name
+                .incoming("refunds", "topic-type", "FIXED_TIME")
                 .build();
     }
 
@@ -58,6 +80,20 @@ public class DeploymentFailureIT {
         }
     }
 
+    /** Consumes "invoices" and "refunds" (deployed with {@link #severalMisconfigured()} only). */
+    @ApplicationScoped
+    public static class BillingProcessor {
+        @Incoming("invoices")
+        public CompletionStage<Void> invoice(Message<String> invoice) {
+            return invoice.ack();
+        }
+
+        @Incoming("refunds")
+        public CompletionStage<Void> refund(Message<String> refund) {
+            return refund.ack();
+        }
+    }
+
     @ArquillianResource
     Deployer deployer;
 
@@ -67,6 +103,61 @@ public class DeploymentFailureIT {
                 .hasStackTraceContaining("'orders'")
                 .hasStackTraceContaining("topic-type")
                 .hasStackTraceContaining("slot-amount");
+    }
+
+    /**
+     * The CDI extension checks every channel before the runtime creates any: the deployment fails with
+     * one error (RMQ-2001) naming each bad channel with each attribute at fault and its value, and not
+     * the good channel. Without the extension, the connector would report only the first channel the
+     * runtime creates. No channel is created: nothing is written to Redis under the deployment's prefix.
+     */
+    @Test
+    public void severalMisconfiguredChannelsFailTheDeploymentWithOneErrorListingEveryProblem() {
+        Throwable failure = catchThrowable(() -> deployer.deploy(SEVERAL_MISCONFIGURED));
+        assertThat(failure).as("the deployment fails").isNotNull();
+
+        List<String> errors = rmqConfigurationErrors(failure);
+        assertThat(errors).as("RMQ-2001 errors in %s", failure).isNotEmpty();
+        // one error, everything in it (a container may show it more than once along the cause chain)
+        String error = errors.get(0);
+        assertThat(error)
+                .contains("Channel 'orders' (incoming)", "'topic-type' is missing", "'slot-amount' = '12'")
+                .contains("Channel 'invoices' (incoming)", "'prepare-timeout' = '5'")
+                .contains("Channel 'receipts' (outgoing)", "'topic-type' = 'SOMETIMES'")
+                .doesNotContain("'refunds'");
+        assertThat(errors).as("every RMQ-2001 error in the chain is that one error")
+                .allSatisfy(e -> assertThat(e).contains(error));
+
+        RedisClient client = RedisClient.create(RedisTestServer.shared().uri());
+        try (StatefulRedisConnection<String, String> redis = client.connect()) {
+            String prefix = TckDeployment.keyPrefix("DeploymentFailureIT-" + SEVERAL_MISCONFIGURED);
+            assertThat(redis.sync().keys(prefix + "*")).as("no channel created, nothing written").isEmpty();
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    /** The messages in the cause chain (and suppressed exceptions) that carry RMQ-2001, from the code on. */
+    private static List<String> rmqConfigurationErrors(Throwable failure) {
+        List<String> errors = new ArrayList<>();
+        collect(failure, errors, 0);
+        return errors;
+    }
+
+    private static void collect(Throwable t, List<String> errors, int depth) {
+        if (t == null || depth > 20) {
+            return;
+        }
+        String message = t.getMessage();
+        if (message != null && message.contains("RMQ-2001")) {
+            errors.add(message.substring(message.indexOf("RMQ-2001")));
+        }
+        for (Throwable suppressed : t.getSuppressed()) {
+            collect(suppressed, errors, depth + 1);
+        }
+        if (t.getCause() != t) {
+            collect(t.getCause(), errors, depth + 1);
+        }
     }
 
     @Test

@@ -123,14 +123,14 @@ public final class Benchmark {
 
         void execute() throws Exception {
             if (s.warmup() > 0) {
-                Console.say("warm-up: %,d messages sent and consumed ...", s.warmup());
+                progress("warm-up: %,d messages sent and consumed ...", s.warmup());
                 var warmedUp = consumer.whenAcked(s.warmup());
                 check(sender.sendThroughput(s.warmup(), s.maxInflight(), i -> throughputMessage("warmup", i)));
                 warmedUp.get(120, TimeUnit.SECONDS);
                 awaitEmpty(THROUGHPUT_TOPIC, 60);
             }
 
-            Console.say("sending %,d messages while the consumers are held ...", s.messages());
+            progress("sending %,d messages while the consumers are held ...", s.messages());
             consumer.pause();
             var allAcked = consumer.whenAcked(s.messages());
             Counters beforeSend = Counters.take(redis);
@@ -142,7 +142,7 @@ public final class Benchmark {
                 Console.say("!! %,d messages are in Redis, %,d were sent", stored, s.messages());
             }
 
-            Console.say("consuming them ...");
+            progress("consuming them ...");
             Counters beforeConsume = Counters.take(redis);
             consumer.resume();
             long ackedAt = allAcked.get(120 + s.messages() / 1_000, TimeUnit.SECONDS);
@@ -155,7 +155,7 @@ public final class Benchmark {
 
             Lateness late = null;
             if (s.latenessMessages() > 0) {
-                Console.say("lateness: %,d FIXED_TIME messages due from +%d to +%d ms ...", s.latenessMessages(),
+                progress("lateness: %,d FIXED_TIME messages due from +%d to +%d ms ...", s.latenessMessages(),
                         s.latenessLeadMs(), s.latenessLeadMs() + s.latenessSpreadMs());
                 late = measureLateness();
             }
@@ -275,6 +275,11 @@ public final class Benchmark {
             }
             return sent;
         }
+    }
+
+    /** A progress line, with the time of day to match it with logs and profiles. */
+    static void progress(String format, Object... args) {
+        Console.say("%s %s", Console.time(System.currentTimeMillis()), String.format(format, args));
     }
 
     record Lateness(int count, double sendSeconds, long sentWithinMs, long[] sorted) {
