@@ -27,8 +27,12 @@ import io.smallrye.reactive.messaging.providers.wiring.Wiring;
  * Makes Weld embedded a MicroProfile Reactive Messaging runtime: adds SmallRye Reactive Messaging's
  * beans to every deployment, as an application server would provide them, and {@link DeploymentConfig}.
  * (The CDI extensions of SmallRye Reactive Messaging and SmallRye Config are on the test class path,
- * where Weld finds them.) It leaves out the WAR's libraries that are no bean archives: Weld runs in
- * the test JVM, whose class path has them. Open Liberty gets the WARs as they are.
+ * where Weld finds them; so is the connector's, {@code io.rmq.cdi.RedisRmqExtension}, whose jar is one of
+ * the deployment's libraries: Weld reads {@code META-INF/services} through the deployment's class
+ * loader, which delegates to the test class path.) It leaves out the WAR's libraries that are no bean
+ * archives (the extension's jar among them, which has no {@code beans.xml}): Weld runs in the test JVM,
+ * whose class path has them.
+ * Open Liberty gets the WARs as they are.
  */
 public class WeldEmbeddedRuntime implements ApplicationArchiveProcessor {
 

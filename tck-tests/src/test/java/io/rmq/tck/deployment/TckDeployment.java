@@ -25,8 +25,10 @@ import io.rmq.testing.RedisTestServer;
  *   <li>{@code WEB-INF/beans.xml} and {@code META-INF/microprofile-config.properties} holding the
  *       channels of the test, the Redis URI and a key prefix of the deployment's own (connector-level
  *       attributes {@code mp.messaging.connector.smallrye-redis-rmq.redis-uri} and {@code .key-prefix});</li>
- *   <li>{@code WEB-INF/lib}: the connector and its runtime dependencies, and the assertion libraries,
- *       copied by the build into the directory named by the system property {@value #LIBS_PROPERTY}.</li>
+ *   <li>{@code WEB-INF/lib}: what users are told to add, the CDI extension ({@code rmq-cdi-extension},
+ *       found by the container through its {@code META-INF/services}) with the connector and their runtime
+ *       dependencies, and the assertion libraries, copied by the build into the directory named by the
+ *       system property {@value #LIBS_PROPERTY}.</li>
  * </ul>
  * The runtime (MicroProfile Reactive Messaging, Config, CDI) is the container's. Runs on the test
  * client only, in a {@code @Deployment} method: it starts the JVM's {@link RedisTestServer} on first use.
