@@ -48,6 +48,8 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
 
     private final OutgoingChannelConfig config;
     private final CompletionStage<TopicKeys> registered;
+    /** Completes when the latest send that waited for the registration was issued. */
+    private CompletionStage<?> issueOrder;
     private final TopicProducer producer;
     private final SerialExecutor upstream;
     private final AtomicBoolean subscribed = new AtomicBoolean();
@@ -63,6 +65,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         this.config = config;
         this.upstream = new SerialExecutor("outgoing channel '" + config.channel() + "'");
         this.registered = client.registerTopic(config.topic());
+        this.issueOrder = CompletableFuture.completedFuture(null);
         this.producer = client.producer(new TopicKeys(config.topic()));
         RmqConnectorSupport.failFastOnConflict(client, registered, config.channel());
         LOG.outgoingChannelStarted(config.channel(), config.topic().name(), config.topic().type().name(),
@@ -88,6 +91,32 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         upstream.execute(() -> s.request(config.maxInflight()));
     }
 
+    /**
+     * Runs a send once the topic is registered. Sends that arrive before that are issued in arrival
+     * order (callbacks on one future would run last-in, first-out and turn "the last priority stands"
+     * around); once registered, sends go out at once. Called from onNext only, which Reactive Streams
+     * serializes.
+     */
+    private CompletionStage<SendResult> afterRegistration(java.util.function.Supplier<CompletionStage<SendResult>> send) {
+        if (registered.toCompletableFuture().isDone()) {
+            return registered.thenCompose(keys -> send.get());
+        }
+        CompletableFuture<Void> issued = new CompletableFuture<>();
+        CompletionStage<SendResult> result = issueOrder
+                .handle((previous, failure) -> null)
+                .thenCompose(previous -> registered)
+                .thenCompose(keys -> {
+                    try {
+                        return send.get();
+                    } finally {
+                        issued.complete(null);
+                    }
+                });
+        result.whenComplete((r, f) -> issued.complete(null));
+        issueOrder = issued;
+        return result;
+    }
+
     @Override
     public void onNext(Message<?> message) {
         Objects.requireNonNull(message, "message (Reactive Streams rule 2.13)");
@@ -99,7 +128,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
             try {
                 byte[] content = encode(message.getPayload());
                 OutgoingRmqMetadata metadata = message.getMetadata(OutgoingRmqMetadata.class).orElse(null);
-                sent = registered.thenCompose(keys -> send(content, metadata));
+                sent = afterRegistration(() -> send(content, metadata));
             } catch (RuntimeException invalid) {
                 LOG.messageNackedInvalidMetadata(config.channel(), invalid.getMessage());
                 sent = CompletableFuture.failedFuture(invalid);

@@ -267,11 +267,9 @@ public final class TopicConsumer implements AutoCloseable {
         for (int slot = scheduler.nextUnclaimedSlot(); slot >= 0; slot = scheduler.nextUnclaimedSlot()) {
             startPop(slot, 0);
         }
-        int batch = options.batchSize();
         while (demand > 0) {
-            int buffered = prefetch.size() + scheduler.popping();
-            int room = batch - buffered;
-            if (room <= 0 || (buffered > 0 && room < (batch + 1) / 2)) {
+            int room = roomToPop();
+            if (room == 0) {
                 break;
             }
             int slot = scheduler.nextDueSlot(System.nanoTime());
@@ -316,15 +314,28 @@ public final class TopicConsumer implements AutoCloseable {
         }
     }
 
+    /**
+     * How many members the next pop may ask for: the room left in the prefetch, or 0 while it is more
+     * than half full (pops of a few members would cost a round trip each). Loop thread only.
+     */
+    private int roomToPop() {
+        int batch = options.batchSize();
+        int buffered = prefetch.size() + scheduler.popping();
+        int room = batch - buffered;
+        return room <= 0 || (buffered > 0 && room < (batch + 1) / 2) ? 0 : room;
+    }
+
     private void armTimer() {
-        if (demand <= 0 || state.get() != State.STARTED) {
+        // Without demand, or without room (a pop under way re-runs popIfNeeded when it returns, and
+        // deliveries make room), a timer for a slot that is already due would fire at once in a loop.
+        if (demand <= 0 || state.get() != State.STARTED || roomToPop() == 0) {
             return;
         }
         long at = scheduler.earliestDue();
         if (at == Long.MAX_VALUE) {
             return;
         }
-        if (timer != null && !timer.isDone() && timerAt <= at) {
+        if (timer != null && !timer.isDone() && timerAt - at <= 0) {
             return;
         }
         if (timer != null) {

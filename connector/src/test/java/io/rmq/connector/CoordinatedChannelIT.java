@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -288,7 +289,7 @@ class CoordinatedChannelIT {
         }
 
         /** Pairs of runs of one group whose intervals intersect, checked after the fact. */
-        List<String> intersecting(java.util.function.Function<Run, Object> group) {
+        List<String> intersecting(Function<Run, Object> group) {
             List<String> found = new ArrayList<>();
             Map<Object, List<Run>> groups = runs.stream().collect(Collectors.groupingBy(group));
             for (var e : groups.entrySet()) {
