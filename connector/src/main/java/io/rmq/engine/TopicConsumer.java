@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -512,9 +511,5 @@ public final class TopicConsumer implements AutoCloseable {
         } catch (java.util.concurrent.RejectedExecutionException e) {
             LOG.fine("consumer " + name + " is closed; dropped a task");
         }
-    }
-
-    ExecutorService loop() {
-        return loop;
     }
 }
