@@ -201,7 +201,9 @@ class RedisRmqConnectorIT {
         }
         ConnectorBeans.SlowReceiver receiver = app.get(ConnectorBeans.SlowReceiver.class);
         long mostPrepared = 0;
+        long deadline = System.nanoTime() + WAIT.toNanos();
         while (receiver.payloads().size() < 30) {
+            assertThat(System.nanoTime()).as("30 messages processed within " + WAIT).isLessThan(deadline);
             mostPrepared = Math.max(mostPrepared, redis().zcard("prepare{backlog_0}"));
         }
         // at most one batch of prefetch plus the message being processed
