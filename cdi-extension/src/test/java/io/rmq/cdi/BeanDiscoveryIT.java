@@ -44,7 +44,7 @@ class BeanDiscoveryIT {
     void setUp(RedisTestServer redis) {
         this.redis = redis;
         // the server may list a connection of the previous test for a moment after it was closed
-        await().atMost(Duration.ofSeconds(5)).until(() -> Leftovers.redisClients(redis.port()).isEmpty());
+        await().atMost(Duration.ofSeconds(5)).until(() -> Leftovers.redisClients(redis).isEmpty());
         properties.put("mp.messaging.connector." + RMQ + ".redis-uri", redis.uri());
         channel("outgoing", "out", "topic", "news", "topic-type", "FIXED_TIME", "slot-amount", 1);
         channel("incoming", "in", "topic", "news", "topic-type", "FIXED_TIME", "slot-amount", 1, "poll-interval", 500);
@@ -70,7 +70,7 @@ class BeanDiscoveryIT {
                 .hasMessageContaining("Channel 'in2' (incoming): attribute 'topic-type' = 'LIFO' is invalid")
                 .hasRootCauseInstanceOf(RmqConfigurationException.class);
         assertThat(Leftovers.newThreads(before)).isEmpty();
-        assertThat(Leftovers.redisClients(redis.port())).isEmpty();
+        assertThat(Leftovers.redisClients(redis)).isEmpty();
     }
 
     @Test
@@ -85,7 +85,7 @@ class BeanDiscoveryIT {
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
             assertThat(Leftovers.newThreads(before)).isEmpty();
-            assertThat(Leftovers.redisClients(redis.port())).isEmpty();
+            assertThat(Leftovers.redisClients(redis)).isEmpty();
         });
     }
 

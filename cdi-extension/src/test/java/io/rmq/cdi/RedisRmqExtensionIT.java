@@ -72,7 +72,7 @@ class RedisRmqExtensionIT {
     void setUp(RedisTestServer redis) {
         this.redis = redis;
         // the server may list a connection of the previous test for a moment after it was closed
-        await().atMost(Duration.ofSeconds(5)).until(() -> Leftovers.redisClients(redis.port()).isEmpty());
+        await().atMost(Duration.ofSeconds(5)).until(() -> Leftovers.redisClients(redis).isEmpty());
         threadsBefore = Leftovers.snapshot();
         Logger.getLogger("io.rmq").addHandler(capture);
     }
@@ -188,7 +188,7 @@ class RedisRmqExtensionIT {
             AppBeans.Receiver receiver = app.get(AppBeans.Receiver.class);
             await().atMost(WAIT).until(() -> receiver.payloads().contains(payload));
             // one client per distinct redis-uri, each with a command connection and a Pub/Sub connection
-            await().atMost(WAIT).until(() -> Leftovers.redisClients(redis.port()).size() == 4);
+            await().atMost(WAIT).until(() -> Leftovers.redisClients(redis).size() == 4);
 
             app.close();
             app = null;
@@ -205,7 +205,7 @@ class RedisRmqExtensionIT {
     @ParameterizedTest
     @EnumSource(Packaging.class)
     void aDeploymentFailingOnATopicConflictLeavesNothingBehind(Packaging packaging) {
-        Leftovers.call(redis.port(), "HSET", "rmq:topics", "conflicting", "FIXED_TIME:1");
+        redis.command("HSET", "rmq:topics", "conflicting", "FIXED_TIME:1");
         WeldApp.Builder conflicting = app(packaging, AppBeans.Sender.class, AppBeans.Receiver.class,
                 AppBeans.SecondReceiver.class)
                 .incoming("in", RMQ, "topic", "fine", "topic-type", "PRIORITY")
@@ -220,7 +220,7 @@ class RedisRmqExtensionIT {
 
     private void assertNothingWasOpened() {
         assertThat(Leftovers.newThreads(threadsBefore)).as("threads started").isEmpty();
-        assertThat(Leftovers.redisClients(redis.port())).as("Redis connections").isEmpty();
+        assertThat(Leftovers.redisClients(redis)).as("Redis connections").isEmpty();
         assertThat(logged).extracting(LogRecord::getMessage)
                 .as("log of the connector and the engine")
                 .noneMatch(m -> m != null && (m.startsWith("RMQ-0001") || m.startsWith("RMQ-0003")
@@ -230,7 +230,7 @@ class RedisRmqExtensionIT {
     private void assertNothingIsLeft(String when) {
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
             assertThat(Leftovers.newThreads(threadsBefore)).as("threads left " + when).isEmpty();
-            assertThat(Leftovers.redisClients(redis.port())).as("Redis connections left " + when).isEmpty();
+            assertThat(Leftovers.redisClients(redis)).as("Redis connections left " + when).isEmpty();
         });
     }
 

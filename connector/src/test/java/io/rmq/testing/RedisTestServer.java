@@ -257,6 +257,22 @@ public final class RedisTestServer {
         }
     }
 
+    /**
+     * Runs one command on a fresh plain socket, with no client library: no Lettuce thread starts and
+     * the only connection it opens is closed again (useful to check what an application left behind).
+     *
+     * @return the reply as text (simple string, integer or bulk string; {@code null} for a null bulk string)
+     * @throws IllegalStateException when Redis replies with an error or does not answer
+     */
+    public String command(String... args) {
+        try {
+            return call(args);
+        } catch (IOException e) {
+            throw new IllegalStateException("Redis at " + uri() + " did not answer " + String.join(" ", args) + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
     /** A minimal RESP call on a fresh connection, so that starting and resetting need no client library. */
     private String call(String... args) throws IOException {
         try (Socket socket = new Socket()) {
