@@ -23,9 +23,8 @@ import io.rmq.connector.RedisRmqConnector;
 import io.rmq.connector.config.RmqConfigurationException;
 import io.rmq.testing.RedisExtension;
 import io.rmq.testing.RedisTestServer;
-import io.smallrye.config.PropertiesConfigSource;
+import io.rmq.testing.WeldApp;
 import io.smallrye.config.SmallRyeConfig;
-import io.smallrye.config.SmallRyeConfigBuilder;
 
 /**
  * The extension as an application gets it by adding the dependency only: Weld SE with bean
@@ -95,19 +94,7 @@ class BeanDiscoveryIT {
 
     /** Starts Weld SE with discovery on and the test's configuration registered, runs {@code body}, stops it. */
     private void withApplication(Body body) throws RuntimeException {
-        ClassLoader loader = Thread.currentThread().getContextClassLoader();
-        SmallRyeConfig config = new SmallRyeConfigBuilder()
-                .withSources(new PropertiesConfigSource(properties, "test", 500))
-                .addDefaultInterceptors()
-                .forClassLoader(loader)
-                .build();
-        ConfigProviderResolver resolver = ConfigProviderResolver.instance();
-        try {
-            resolver.releaseConfig(resolver.getConfig(loader));
-        } catch (RuntimeException ignored) {
-            // nothing registered yet
-        }
-        resolver.registerConfig(config, loader);
+        SmallRyeConfig config = WeldApp.registerConfig(properties);
         try (WeldContainer container = new Weld().property("org.jboss.weld.construction.relaxed", true).initialize()) {
             body.run(container);
         } catch (RuntimeException e) {
@@ -115,7 +102,7 @@ class BeanDiscoveryIT {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         } finally {
-            resolver.releaseConfig(config);
+            ConfigProviderResolver.instance().releaseConfig(config);
         }
     }
 }

@@ -122,25 +122,35 @@ public final class WeldApp implements AutoCloseable {
         }
 
         public WeldApp start() {
-            ClassLoader loader = Thread.currentThread().getContextClassLoader();
-            SmallRyeConfig config = new SmallRyeConfigBuilder()
-                    .withSources(new PropertiesConfigSource(properties, "test", 500))
-                    .addDefaultInterceptors()
-                    .forClassLoader(loader)
-                    .build();
-            ConfigProviderResolver resolver = ConfigProviderResolver.instance();
-            try {
-                resolver.releaseConfig(resolver.getConfig(loader));
-            } catch (RuntimeException ignored) {
-                // nothing registered yet
-            }
-            resolver.registerConfig(config, loader);
+            SmallRyeConfig config = registerConfig(properties);
             try {
                 return new WeldApp(weld.initialize(), config);
             } catch (RuntimeException e) {
-                resolver.releaseConfig(config);
+                ConfigProviderResolver.instance().releaseConfig(config);
                 throw e;
             }
         }
+    }
+
+    /**
+     * Builds a MicroProfile Config from {@code properties} and registers it for the current thread's
+     * class loader, replacing any config registered there; release it with
+     * {@code ConfigProviderResolver.instance().releaseConfig(config)}.
+     */
+    public static SmallRyeConfig registerConfig(Map<String, String> properties) {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        SmallRyeConfig config = new SmallRyeConfigBuilder()
+                .withSources(new PropertiesConfigSource(properties, "test", 500))
+                .addDefaultInterceptors()
+                .forClassLoader(loader)
+                .build();
+        ConfigProviderResolver resolver = ConfigProviderResolver.instance();
+        try {
+            resolver.releaseConfig(resolver.getConfig(loader));
+        } catch (RuntimeException ignored) {
+            // nothing registered yet
+        }
+        resolver.registerConfig(config, loader);
+        return config;
     }
 }
