@@ -17,7 +17,7 @@ import io.rmq.connector.config.PayloadType;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.engine.Delivery;
-import io.rmq.engine.RmqClient;
+import io.rmq.engine.RmqEngine;
 import io.rmq.engine.TopicConsumer;
 import io.rmq.engine.TopicKeys;
 
@@ -67,7 +67,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     /** The subscriber until it cancels or is sent {@code onError}; {@code null} before and after. */
     private volatile Subscriber<? super Message<?>> subscriber;
 
-    IncomingRmqChannel(IncomingChannelConfig config, RmqClient client) {
+    IncomingRmqChannel(IncomingChannelConfig config, RmqEngine client) {
         this.config = config;
         this.topicName = config.topic().name();
         this.signals = new SerialExecutor("incoming channel '" + config.channel() + "'");

@@ -19,7 +19,7 @@ import org.reactivestreams.Subscription;
 import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
-import io.rmq.engine.RmqClient;
+import io.rmq.engine.RmqEngine;
 import io.rmq.engine.SendResult;
 import io.rmq.engine.TopicKeys;
 import io.rmq.engine.TopicProducer;
@@ -61,7 +61,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     /** Closed by the connector: messages still arriving are nacked. */
     private volatile boolean closed;
 
-    OutgoingRmqChannel(OutgoingChannelConfig config, RmqClient client) {
+    OutgoingRmqChannel(OutgoingChannelConfig config, RmqEngine client) {
         this.config = config;
         this.upstream = new SerialExecutor("outgoing channel '" + config.channel() + "'");
         this.registered = client.registerTopic(config.topic());

@@ -3,10 +3,10 @@ package io.rmq.connector;
 import java.util.HashMap;
 import java.util.Map;
 
-import io.rmq.engine.RmqClient;
+import io.rmq.engine.RmqEngine;
 
 /**
- * The Redis clients of one connector: one started {@link RmqClient} per distinct {@code redis-uri}
+ * The Redis clients of one connector: one started {@link RmqEngine} per distinct {@code redis-uri}
  * (compared as written), shared by every channel that uses it, all closed, with their connections
  * and threads, by {@link #close()}.
  *
@@ -17,7 +17,7 @@ import io.rmq.engine.RmqClient;
  */
 final class RedisClients implements AutoCloseable {
 
-    private final Map<String, RmqClient> clients = new HashMap<>();
+    private final Map<String, RmqEngine> clients = new HashMap<>();
     private boolean closed;
 
     /**
@@ -25,12 +25,12 @@ final class RedisClients implements AutoCloseable {
      *
      * @throws IllegalStateException when the clients were closed
      */
-    synchronized RmqClient acquire(String redisUri) {
+    synchronized RmqEngine acquire(String redisUri) {
         if (closed) {
             throw new IllegalStateException("The Redis clients of connector " + RedisRmqConnector.CONNECTOR_NAME
                     + " are closed");
         }
-        return clients.computeIfAbsent(redisUri, uri -> new RmqClient(uri).start());
+        return clients.computeIfAbsent(redisUri, uri -> new RmqEngine(uri).start());
     }
 
     /** How many clients are open, that is, how many distinct Redis URIs are in use. */
@@ -42,7 +42,7 @@ final class RedisClients implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
-        clients.values().forEach(RmqClient::close);
+        clients.values().forEach(RmqEngine::close);
         clients.clear();
     }
 }

@@ -6,7 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.rmq.engine.RmqClient;
+import io.rmq.engine.RmqEngine;
 import io.rmq.engine.TopicConflictException;
 
 /** Helpers shared by the incoming and outgoing channels. Stateless. */
@@ -29,7 +29,7 @@ final class RmqConnectorSupport {
      * (the client keeps retrying and logs each attempt) and the channel fails later, if at all, when
      * the registration completes.
      */
-    static void failFastOnConflict(RmqClient client, CompletionStage<?> registration, String channel) {
+    static void failFastOnConflict(RmqEngine client, CompletionStage<?> registration, String channel) {
         try {
             Boolean connected = client.firstConnectionAttempt().toCompletableFuture()
                     .get(CONNECTION_WAIT_MILLIS, TimeUnit.MILLISECONDS);

@@ -42,11 +42,11 @@ final class CommitBatcher {
     CommitBatcher(ScriptRunnerSupplier scripts, SlotKeys slotKeys, String wakeChannel, String description,
             Consumer<List<Delivery>> onDone) {
         this.scripts = scripts;
-        this.keys = new byte[][] { RmqClient.bytes(slotKeys.store()), RmqClient.bytes(slotKeys.prepare()),
-                RmqClient.bytes(slotKeys.attempts()), RmqClient.bytes(slotKeys.origin()),
-                RmqClient.bytes(slotKeys.owner()) };
-        this.wakeChannel = RmqClient.bytes(wakeChannel);
-        this.slot = RmqClient.bytes(Integer.toString(slotKeys.slot()));
+        this.keys = new byte[][] { RmqEngine.bytes(slotKeys.store()), RmqEngine.bytes(slotKeys.prepare()),
+                RmqEngine.bytes(slotKeys.attempts()), RmqEngine.bytes(slotKeys.origin()),
+                RmqEngine.bytes(slotKeys.owner()) };
+        this.wakeChannel = RmqEngine.bytes(wakeChannel);
+        this.slot = RmqEngine.bytes(Integer.toString(slotKeys.slot()));
         this.description = description;
         this.onDone = onDone;
     }
@@ -94,7 +94,7 @@ final class CommitBatcher {
             if (failure != null) {
                 LOG.log(Level.WARNING, "RMQ-0101 Committing " + batch.size() + " message(s) of " + description
                         + " failed; they stay in the prepare queue and are redelivered after their deadline: "
-                        + RmqClient.rootMessage(failure));
+                        + RmqEngine.rootMessage(failure));
             }
             onDone.accept(batch);
             sending.set(false);

@@ -34,7 +34,7 @@ final class ConsumerCoordination {
      * Joins the topic's workers; {@code null} (logged) when no ZooKeeper client can be started, in
      * which case the consumer owns no slot and pops nothing.
      */
-    static ConsumerCoordination start(RmqClient client, CoordinationOptions options, TopicDefinition topic,
+    static ConsumerCoordination start(RmqEngine client, CoordinationOptions options, TopicDefinition topic,
             String consumerName, SlotCoordinator.Listener listener, SlotCoordinator.EpochSource epochs) {
         ZooKeeperSession session;
         try {

@@ -22,12 +22,12 @@ final class HeldMessages {
 
     private static final Logger LOG = Logger.getLogger(HeldMessages.class.getName());
 
-    private final RmqClient client;
+    private final RmqEngine client;
     private final TopicKeys keys;
     private final SlotPopper popper;
     private final Set<Delivery> held = ConcurrentHashMap.newKeySet();
 
-    HeldMessages(RmqClient client, TopicKeys keys, SlotPopper popper) {
+    HeldMessages(RmqEngine client, TopicKeys keys, SlotPopper popper) {
         this.client = client;
         this.keys = keys;
         this.popper = popper;
@@ -62,7 +62,7 @@ final class HeldMessages {
             held.remove(d);
             if (failure != null) {
                 LOG.warning("RMQ-0104 Rolling back " + d + " failed; it stays in the prepare queue and is rolled back"
-                        + " after its deadline: " + RmqClient.rootMessage(failure));
+                        + " after its deadline: " + RmqEngine.rootMessage(failure));
             } else if (result.dead() > 0) {
                 LOG.warning("RMQ-0105 " + d + " failed on its last allowed delivery and moved to the dead queue "
                         + keys.slot(d.slot()).dead() + ": " + reason);
@@ -86,7 +86,7 @@ final class HeldMessages {
             held.removeAll(toRelease);
             if (failure != null) {
                 LOG.warning("RMQ-0107 Releasing " + toRelease.size() + " undelivered message(s) of slot " + slot
-                        + " failed; they are rolled back after their deadline: " + RmqClient.rootMessage(failure));
+                        + " failed; they are rolled back after their deadline: " + RmqEngine.rootMessage(failure));
             }
             return null;
         });
@@ -105,7 +105,7 @@ final class HeldMessages {
         }
         bySlot(unfinished()).forEach((slot, list) -> popper.extend(slot, list).exceptionally(f -> {
             LOG.warning("RMQ-0108 Extending the deadlines of " + list.size() + " message(s) of slot " + slot
-                    + " failed: " + RmqClient.rootMessage(f));
+                    + " failed: " + RmqEngine.rootMessage(f));
             return 0L;
         }));
     }

@@ -13,11 +13,11 @@ import java.util.concurrent.CompletionStage;
  */
 final class SlotPopper {
 
-    private static final byte[] MEMBERS = RmqClient.bytes("members");
-    private static final byte[] EXPIRED = RmqClient.bytes("expired");
+    private static final byte[] MEMBERS = RmqEngine.bytes("members");
+    private static final byte[] EXPIRED = RmqEngine.bytes("expired");
     private static final int SWEEP_LIMIT = 256;
 
-    private final RmqClient client;
+    private final RmqEngine client;
     private final TopicKeys keys;
     private final byte[] type;
     private final byte[] prepareTimeout;
@@ -53,15 +53,15 @@ final class SlotPopper {
         }
     }
 
-    SlotPopper(RmqClient client, TopicKeys keys, ConsumerOptions options) {
+    SlotPopper(RmqEngine client, TopicKeys keys, ConsumerOptions options) {
         this.client = client;
         this.keys = keys;
-        this.type = RmqClient.bytes(keys.topic().type().name());
+        this.type = RmqEngine.bytes(keys.topic().type().name());
         this.prepareTimeout = number(options.prepareTimeout().toMillis());
         this.maxRetries = number(options.maxRetries());
         this.backoff = number(options.retryBackoff().toMillis());
         this.backoffMax = number(options.retryBackoffMax().toMillis());
-        this.wakeChannel = RmqClient.bytes(keys.wakeChannel());
+        this.wakeChannel = RmqEngine.bytes(keys.wakeChannel());
     }
 
     /**
@@ -74,7 +74,7 @@ final class SlotPopper {
         SlotKeys k = keys.slot(slot);
         return client.scripts().<List<Object>>run(RedisScript.POP,
                 keys(k.store(), k.prepare(), k.attempts(), k.origin(), k.owner()), type, number(count), prepareTimeout,
-                number(epoch), RmqClient.bytes(worker == null ? "" : worker))
+                number(epoch), RmqEngine.bytes(worker == null ? "" : worker))
                 .thenApply(reply -> new Popped(PopStatus.of((Long) reply.get(0)), (Long) reply.get(1),
                         (Long) reply.get(2), (Long) reply.get(3), reply));
     }
@@ -85,10 +85,10 @@ final class SlotPopper {
      */
     CompletionStage<Long> highestEpoch() {
         int slots = keys.topic().slotAmount();
-        byte[] field = RmqClient.bytes("epoch");
+        byte[] field = RmqEngine.bytes("epoch");
         List<CompletableFuture<byte[]>> reads = new ArrayList<>(slots);
         for (int s = 0; s < slots; s++) {
-            reads.add(client.commands().hget(RmqClient.bytes(keys.slot(s).owner()), field).toCompletableFuture());
+            reads.add(client.commands().hget(RmqEngine.bytes(keys.slot(s).owner()), field).toCompletableFuture());
         }
         return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(v -> {
             long highest = 0;

@@ -64,7 +64,7 @@ public final class TopicConsumer implements AutoCloseable {
 
     private enum State { LATENT, STARTED, STOPPING, CLOSED }
 
-    private final RmqClient client;
+    private final RmqEngine client;
     private final TopicKeys keys;
     private final ConsumerOptions options;
     private final String name;
@@ -75,7 +75,7 @@ public final class TopicConsumer implements AutoCloseable {
     private final HeldMessages held;
     private final Map<Integer, CommitBatcher> commits = new ConcurrentHashMap<>();
     private final SlotScheduler scheduler;
-    private final RmqClient.WakeListener wakeListener;
+    private final RmqEngine.WakeListener wakeListener;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
     private final List<ScheduledFuture<?>> housekeepingTasks = new ArrayList<>();
     private volatile Thread loopThread;
@@ -92,7 +92,7 @@ public final class TopicConsumer implements AutoCloseable {
     private ScheduledFuture<?> timer;
     private long timerAt = Long.MAX_VALUE;
 
-    TopicConsumer(RmqClient client, TopicKeys keys, ConsumerOptions options, String name) {
+    TopicConsumer(RmqEngine client, TopicKeys keys, ConsumerOptions options, String name) {
         this.client = client;
         this.keys = keys;
         this.options = options;
@@ -112,7 +112,7 @@ public final class TopicConsumer implements AutoCloseable {
         // a crashed owner's messages are swept within 1.5 prepare timeouts: a longer wait has another cause
         this.ownership = new SlotOwnershipTracker(name, keys.topic(), scheduler, prefetch, held::release,
                 options.prepareTimeout().multipliedBy(2));
-        this.wakeListener = new RmqClient.WakeListener() {
+        this.wakeListener = new RmqEngine.WakeListener() {
             @Override
             public void wake(int slot, long delayMillis) {
                 execute(() -> {
@@ -293,7 +293,7 @@ public final class TopicConsumer implements AutoCloseable {
             scheduler.popFailed(slot, count, now);
             // While the connection is down the client has logged the outage once; no line per slot and second.
             LOG.log(client.isConnected() ? Level.WARNING : Level.FINE, "RMQ-0103 Popping slot " + slot + " of topic '"
-                    + topic().name() + "' for " + name + " failed, retrying in 1 s: " + RmqClient.rootMessage(failure));
+                    + topic().name() + "' for " + name + " failed, retrying in 1 s: " + RmqEngine.rootMessage(failure));
             armTimer();
             return;
         }

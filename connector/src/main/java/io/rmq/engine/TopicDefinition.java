@@ -5,7 +5,7 @@ import java.util.regex.Pattern;
 
 /**
  * A topic: its name, its number of slots and its type, plus the key prefix of the keyspace it
- * lives in. The same name always has the same slot amount and type; {@link RmqClient#topic}
+ * lives in. The same name always has the same slot amount and type; {@link RmqEngine#topic}
  * refuses a conflicting definition. Immutable.
  *
  * @param name       letters, digits and {@code ._:-} only

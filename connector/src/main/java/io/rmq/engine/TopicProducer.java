@@ -15,16 +15,16 @@ import java.util.concurrent.CompletionStage;
  */
 public final class TopicProducer {
 
-    private final RmqClient client;
+    private final RmqEngine client;
     private final TopicKeys keys;
     private final byte[] wakeChannel;
     private final byte[] typeName;
 
-    TopicProducer(RmqClient client, TopicKeys keys) {
+    TopicProducer(RmqEngine client, TopicKeys keys) {
         this.client = client;
         this.keys = keys;
-        this.wakeChannel = RmqClient.bytes(keys.wakeChannel());
-        this.typeName = RmqClient.bytes(keys.topic().type().name());
+        this.wakeChannel = RmqEngine.bytes(keys.wakeChannel());
+        this.typeName = RmqEngine.bytes(keys.topic().type().name());
     }
 
     public TopicDefinition topic() {
@@ -69,8 +69,8 @@ public final class TopicProducer {
             return failed(e);
         }
         return scripts.<List<Object>>run(RedisScript.SEND,
-                new byte[][] { RmqClient.bytes(slotKeys.store()), RmqClient.bytes(slotKeys.prepare()) },
-                typeName, RmqClient.bytes(value), content, wakeChannel, RmqClient.bytes(Integer.toString(slot)))
+                new byte[][] { RmqEngine.bytes(slotKeys.store()), RmqEngine.bytes(slotKeys.prepare()) },
+                typeName, RmqEngine.bytes(value), content, wakeChannel, RmqEngine.bytes(Integer.toString(slot)))
                 .thenApply(reply -> new SendResult(((Long) reply.get(0)) == 1L, slot,
                         Double.parseDouble(new String((byte[]) reply.get(1), StandardCharsets.US_ASCII))));
     }

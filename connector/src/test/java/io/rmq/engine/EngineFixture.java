@@ -24,8 +24,8 @@ final class EngineFixture implements AutoCloseable {
         this.uri = uri;
     }
 
-    RmqClient client() {
-        RmqClient c = new RmqClient(uri).start();
+    RmqEngine client() {
+        RmqEngine c = new RmqEngine(uri).start();
         toClose.add(c);
         c.ready().toCompletableFuture().join();
         return c;
@@ -40,12 +40,12 @@ final class EngineFixture implements AutoCloseable {
         return plainConnection.sync();
     }
 
-    static TopicKeys register(RmqClient client, TopicDefinition topic) {
+    static TopicKeys register(RmqEngine client, TopicDefinition topic) {
         return client.registerTopic(topic).toCompletableFuture().join();
     }
 
     /** A started consumer that records its deliveries; demand must be requested by the test. */
-    Recorder consume(RmqClient client, TopicKeys keys, ConsumerOptions options) {
+    Recorder consume(RmqEngine client, TopicKeys keys, ConsumerOptions options) {
         TopicConsumer consumer = client.consumer(keys, options, "test-" + toClose.size());
         Recorder recorder = new Recorder(consumer);
         toClose.add(0, consumer);

@@ -47,7 +47,7 @@ class RedisOutageIT {
     @Test
     void aClientStartedWhileRedisIsDownConnectsOnceItIsUp() throws Exception {
         redis.stop();
-        RmqClient client = new RmqClient(redis.uri()).start();
+        RmqEngine client = new RmqEngine(redis.uri()).start();
         try {
             TopicDefinition topic = new TopicDefinition("late", 1, TopicType.FIXED_TIME);
             CompletionStage<TopicKeys> registered = client.registerTopic(topic);
@@ -72,7 +72,7 @@ class RedisOutageIT {
 
     @Test
     void aConsumerResumesAfterRedisRestarts() throws Exception {
-        RmqClient client = fx.client();
+        RmqEngine client = fx.client();
         TopicKeys keys = EngineFixture.register(client, new TopicDefinition("restart", 2, TopicType.PRIORITY));
         EngineFixture.Recorder r = fx.consume(client, keys, options());
         r.consumer.request(10);
@@ -97,7 +97,7 @@ class RedisOutageIT {
 
     @Test
     void droppedConnectionsAreReestablishedAndWakeNoticesResume() throws Exception {
-        RmqClient client = fx.client();
+        RmqEngine client = fx.client();
         TopicKeys keys = EngineFixture.register(client, new TopicDefinition("dropped", 1, TopicType.FIXED_TIME));
         EngineFixture.Recorder r = fx.consume(client, keys,
                 ConsumerOptions.builder().pollInterval(Duration.ofMinutes(10)).shutdownTimeout(Duration.ofMillis(200)).build());

@@ -26,7 +26,7 @@ class TopicConsumerIT {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private EngineFixture fx;
-    private RmqClient client;
+    private RmqEngine client;
 
     @BeforeEach
     void setUp(RedisTestServer redis) {
@@ -179,7 +179,7 @@ class TopicConsumerIT {
     @Test
     void aConsumerThatVanishesWithoutAckingHasItsMessagesRedelivered() throws Exception {
         TopicDefinition topic = new TopicDefinition("vanish", 1, TopicType.FIXED_TIME);
-        RmqClient doomed = new RmqClient(fx.uri).start();
+        RmqEngine doomed = new RmqEngine(fx.uri).start();
         doomed.ready().toCompletableFuture().join();
         TopicKeys keys = EngineFixture.register(doomed, topic);
         doomed.producer(keys).sendAt(bytes("job"), Instant.now(), null).toCompletableFuture().join();

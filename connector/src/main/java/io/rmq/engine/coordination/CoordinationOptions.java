@@ -11,7 +11,7 @@ import org.apache.zookeeper.common.PathUtils;
  * {@link #builder(String)}, copy with {@link #toBuilder()}.
  *
  * <p>Consumers with equal {@link #connectString()}, {@link #sessionTimeout()} and
- * {@link #connectionTimeout()} that are created from one {@code RmqClient} share one ZooKeeper
+ * {@link #connectionTimeout()} that are created from one {@code RmqEngine} share one ZooKeeper
  * session. Every consumer of a topic must use the same ZooKeeper ensemble and {@link #root()}.
  *
  * <p>Credentials are not configurable here yet; a JAAS configuration given to the JVM

@@ -16,7 +16,7 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
 /**
- * The ZooKeeper sessions of one {@code RmqClient}: one started Curator client per distinct
+ * The ZooKeeper sessions of one {@code RmqEngine}: one started Curator client per distinct
  * connect string and timeouts, shared by the workers that use it and closed when the last of them
  * releases it. ZooKeeper limits connections per client address (60 by default), so an application
  * with many channels and {@code concurrency} copies opens one session, not one per consumer.

@@ -10,13 +10,13 @@ import java.util.concurrent.TimeUnit;
 
 import io.rmq.engine.ConsumerOptions;
 import io.rmq.engine.Delivery;
-import io.rmq.engine.RmqClient;
+import io.rmq.engine.RmqEngine;
 import io.rmq.engine.TopicConsumer;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicKeys;
 
 /**
- * One application instance as the tests see it: its own {@link RmqClient} (so its own ZooKeeper
+ * One application instance as the tests see it: its own {@link RmqEngine} (so its own ZooKeeper
  * session), several consumers of one topic (workers, like SmallRye {@code concurrency} copies
  * {@code <name>$1}, {@code <name>$2}, ...), and a pool of threads on which the messages are processed
  * (so one worker's messages of different slots are processed concurrently, and only the engine keeps
@@ -26,7 +26,7 @@ import io.rmq.engine.TopicKeys;
 final class AppInstance implements AutoCloseable {
 
     private final String name;
-    private final RmqClient client;
+    private final RmqEngine client;
     private final OverlapDetector detector;
     private final ExecutorService pool;
     private final List<TopicConsumer> consumers = new ArrayList<>();
@@ -39,7 +39,7 @@ final class AppInstance implements AutoCloseable {
      */
     AppInstance(String name, String redisUri, OverlapDetector detector, int threads, long processingMillis) {
         this.name = name;
-        this.client = new RmqClient(redisUri).start();
+        this.client = new RmqEngine(redisUri).start();
         this.detector = detector;
         this.pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, name + "-processing");
@@ -98,7 +98,7 @@ final class AppInstance implements AutoCloseable {
         return workerIds();
     }
 
-    RmqClient client() {
+    RmqEngine client() {
         return client;
     }
 

@@ -17,7 +17,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 
 import io.rmq.engine.ConsumerOptions;
-import io.rmq.engine.RmqClient;
+import io.rmq.engine.RmqEngine;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicKeys;
 import io.rmq.engine.TopicProducer;
@@ -43,7 +43,7 @@ final class CoordinationFixture implements AutoCloseable {
     final String root;
     final TopicDefinition topic = TOPIC;
     final OverlapDetector detector;
-    private final RmqClient producerClient;
+    private final RmqEngine producerClient;
     private final TopicProducer producer;
     private final List<AutoCloseable> toClose = new ArrayList<>();
     private CuratorFramework reader;
@@ -58,7 +58,7 @@ final class CoordinationFixture implements AutoCloseable {
         this.zooKeeper = zooKeeper;
         this.root = root;
         this.detector = new OverlapDetector(redisUri);
-        this.producerClient = new RmqClient(redisUri).start();
+        this.producerClient = new RmqEngine(redisUri).start();
         TopicKeys keys = producerClient.registerTopic(topic).toCompletableFuture().join();
         this.producer = producerClient.producer(keys);
     }

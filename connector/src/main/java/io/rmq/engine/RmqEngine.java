@@ -46,9 +46,9 @@ import io.rmq.engine.coordination.ZooKeeperSessions;
  *
  * <p>Thread-safe.
  */
-public final class RmqClient implements AutoCloseable {
+public final class RmqEngine implements AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger(RmqClient.class.getName());
+    private static final Logger LOG = Logger.getLogger(RmqEngine.class.getName());
 
     /** Lettuce command timeout: a command without a reply by then fails, and is retried or reported. */
     public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
@@ -82,11 +82,11 @@ public final class RmqClient implements AutoCloseable {
      * @param redisUri a Lettuce URI: {@code redis://}, {@code rediss://} or {@code redis-sentinel://},
      *                 with credentials if needed
      */
-    public RmqClient(String redisUri) {
+    public RmqEngine(String redisUri) {
         this(RedisURI.create(Objects.requireNonNull(redisUri, "redisUri")));
     }
 
-    public RmqClient(RedisURI uri) {
+    public RmqEngine(RedisURI uri) {
         this.uri = Objects.requireNonNull(uri, "uri");
         this.displayUri = redact(uri);
         this.redisClient = RedisClient.create();
@@ -105,9 +105,9 @@ public final class RmqClient implements AutoCloseable {
     }
 
     /** Starts connecting in the background; see {@link #ready()}. */
-    public RmqClient start() {
+    public RmqEngine start() {
         if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-            throw new IllegalStateException("RmqClient for " + displayUri + " cannot be started twice");
+            throw new IllegalStateException("RmqEngine for " + displayUri + " cannot be started twice");
         }
         redisClient.addListener(new RedisConnectionStateListener() {
             @Override
@@ -289,7 +289,7 @@ public final class RmqClient implements AutoCloseable {
         if (state.getAndSet(State.CLOSED) == State.CLOSED) {
             return;
         }
-        ready.completeExceptionally(new IllegalStateException("RmqClient for " + displayUri + " is closed"));
+        ready.completeExceptionally(new IllegalStateException("RmqEngine for " + displayUri + " is closed"));
         closeConnections();
         zooKeeperSessions.close();
         housekeeping.shutdownNow();
