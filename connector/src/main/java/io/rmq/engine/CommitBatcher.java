@@ -8,8 +8,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+
+import io.rmq.engine.i18n.EngineLogging;
 
 /**
  * Gathers the commits of one slot and sends them with one {@code commit} script call: a commit is
@@ -21,33 +21,19 @@ import java.util.logging.Logger;
  */
 final class CommitBatcher {
 
-    private static final Logger LOG = Logger.getLogger(CommitBatcher.class.getName());
     private static final int MAX_PER_CALL = 1024;
 
-    private final ScriptRunnerSupplier scripts;
-    private final byte[][] keys;
-    private final byte[] wakeChannel;
-    private final byte[] slot;
-    private final String description;
+    private final TopicScripts scripts;
+    private final int slot;
     private final Consumer<List<Delivery>> onDone;
     private final Queue<Delivery> pending = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean sending = new AtomicBoolean();
     private volatile CompletableFuture<Void> idle = CompletableFuture.completedFuture(null);
 
-    /** Supplies the current script runner (it exists only once Redis was reached). */
-    interface ScriptRunnerSupplier {
-        ScriptRunner get();
-    }
-
-    CommitBatcher(ScriptRunnerSupplier scripts, SlotKeys slotKeys, String wakeChannel, String description,
-            Consumer<List<Delivery>> onDone) {
+    /** @param onDone told of each batch once its call is answered (or failed: the messages are redelivered after their deadline) */
+    CommitBatcher(TopicScripts scripts, int slot, Consumer<List<Delivery>> onDone) {
         this.scripts = scripts;
-        this.keys = new byte[][] { RmqEngine.bytes(slotKeys.store()), RmqEngine.bytes(slotKeys.prepare()),
-                RmqEngine.bytes(slotKeys.attempts()), RmqEngine.bytes(slotKeys.origin()),
-                RmqEngine.bytes(slotKeys.owner()) };
-        this.wakeChannel = RmqEngine.bytes(wakeChannel);
-        this.slot = RmqEngine.bytes(Integer.toString(slotKeys.slot()));
-        this.description = description;
+        this.slot = slot;
         this.onDone = onDone;
     }
 
@@ -78,23 +64,15 @@ final class CommitBatcher {
         }
         CompletableFuture<Void> call = new CompletableFuture<>();
         idle = call;
-        byte[][] args = new byte[2 + batch.size()][];
-        args[0] = wakeChannel;
-        args[1] = slot;
-        for (int i = 0; i < batch.size(); i++) {
-            args[2 + i] = batch.get(i).content();
+        List<byte[]> members = new ArrayList<>(batch.size());
+        for (Delivery member : batch) {
+            members.add(member.content());
         }
-        CompletionStage<Long> reply;
-        try {
-            reply = scripts.get().run(RedisScript.COMMIT, keys, args);
-        } catch (RuntimeException e) {
-            reply = CompletableFuture.failedFuture(e);
-        }
+        CompletionStage<Long> reply = scripts.commit(slot, members);
         reply.whenComplete((count, failure) -> {
             if (failure != null) {
-                LOG.log(Level.WARNING, "RMQ-0101 Committing " + batch.size() + " message(s) of " + description
-                        + " failed; they stay in the prepare queue and are redelivered after their deadline: "
-                        + RmqEngine.rootMessage(failure));
+                EngineLogging.log.commitFailed(batch.size(), slot, scripts.keys().topic().name(),
+                        RmqClient.rootMessage(failure));
             }
             onDone.accept(batch);
             sending.set(false);

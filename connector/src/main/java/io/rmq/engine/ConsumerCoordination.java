@@ -3,24 +3,24 @@ package io.rmq.engine;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.coordination.SlotCoordinator;
+import io.rmq.engine.coordination.SlotOwnership;
 import io.rmq.engine.coordination.ZooKeeperSession;
+import io.rmq.engine.coordination.ZooKeeperSessions;
+import io.rmq.engine.i18n.EngineLogging;
 
 /**
  * A coordinated consumer's membership: the shared ZooKeeper session it uses and the
  * {@link SlotCoordinator} that registers it as a worker and reports its slots.
  *
- * <p>Lifecycle: created and started on the consumer's loop thread once Redis is reachable; closed
+ * <p>Lifecycle: created and started once Redis is reachable (the epochs it hands out build on those
+ * recorded there); closed
  * when the consumer stops, first of all, so that the leader can hand its slots to others while the
  * consumer finishes what it holds. Thread-safe.
  */
 final class ConsumerCoordination {
-
-    private static final Logger LOG = Logger.getLogger(ConsumerCoordination.class.getName());
 
     private final ZooKeeperSession session;
     private final SlotCoordinator coordinator;
@@ -30,25 +30,30 @@ final class ConsumerCoordination {
         this.coordinator = coordinator;
     }
 
+    /** Told the worker's slots, with its worker id; see {@link SlotCoordinator.Listener} for the races. */
+    interface Listener {
+        void ownershipChanged(SlotOwnership ownership, String workerId);
+    }
+
     /**
      * Joins the topic's workers; {@code null} (logged) when no ZooKeeper client can be started, in
      * which case the consumer owns no slot and pops nothing.
      */
-    static ConsumerCoordination start(RmqEngine client, CoordinationOptions options, TopicDefinition topic,
-            String consumerName, SlotCoordinator.Listener listener, SlotCoordinator.EpochSource epochs) {
+    static ConsumerCoordination start(ZooKeeperSessions sessions, CoordinationOptions options, TopicDefinition topic,
+            String consumerName, Listener listener, SlotCoordinator.EpochSource epochs) {
         ZooKeeperSession session;
         try {
-            session = client.zooKeeperSessions().acquire(options);
+            session = sessions.acquire(options);
         } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "RMQ-0207 Consumer " + consumerName + " of topic '" + topic.name()
-                    + "' cannot coordinate through ZooKeeper at " + options.connectString()
-                    + " and pops nothing: " + e.getMessage(), e);
+            EngineLogging.log.cannotCoordinate(consumerName, topic.name(), options.connectString(), e);
             return null;
         }
-        SlotCoordinator coordinator = new SlotCoordinator(session.curator(), options, topic, consumerName, listener,
-                epochs);
-        coordinator.start();
-        return new ConsumerCoordination(session, coordinator);
+        SlotCoordinator[] coordinator = new SlotCoordinator[1];
+        // the coordinator reports only after it has registered, so the reference is set by then
+        coordinator[0] = new SlotCoordinator(session.curator(), options, topic.coordinated(), consumerName,
+                ownership -> listener.ownershipChanged(ownership, coordinator[0].workerId()), epochs);
+        coordinator[0].start();
+        return new ConsumerCoordination(session, coordinator[0]);
     }
 
     String workerId() {

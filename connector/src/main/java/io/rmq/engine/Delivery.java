@@ -1,5 +1,7 @@
 package io.rmq.engine;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -14,23 +16,38 @@ public final class Delivery {
     static final int DELIVERED = 1;
     static final int FINISHED = 2;
 
-    private final TopicConsumer owner;
-    private final int slot;
-    private final byte[] content;
-    private final byte[] rawScore;
-    private final int attempt;
-    private final AtomicInteger state = new AtomicInteger(PREFETCHED);
+    /** Commits and rolls back deliveries: the consumer's settlement. */
+    interface Settler {
+        CompletionStage<Void> commit(Delivery delivery);
 
-    Delivery(TopicConsumer owner, int slot, byte[] content, byte[] rawScore, int attempt) {
-        this.owner = owner;
-        this.slot = slot;
-        this.content = content;
-        this.rawScore = rawScore;
-        this.attempt = attempt;
+        CompletionStage<Void> rollback(Delivery delivery, Throwable reason);
     }
 
+    private final Settler settler;
+    private final String topic;
+    private final int slot;
+    private final TopicScripts.PoppedMember member;
+    private final AtomicInteger state = new AtomicInteger(PREFETCHED);
+
+    Delivery(Settler settler, String topic, int slot, TopicScripts.PoppedMember member) {
+        this.settler = settler;
+        this.topic = topic;
+        this.slot = slot;
+        this.member = member;
+    }
+
+    /** Deliveries for the members one pop of {@code slot} returned. */
+    static List<Delivery> of(Settler settler, String topic, int slot, List<TopicScripts.PoppedMember> members) {
+        List<Delivery> out = new ArrayList<>(members.size());
+        for (TopicScripts.PoppedMember m : members) {
+            out.add(new Delivery(settler, topic, slot, m));
+        }
+        return out;
+    }
+
+    /** The topic's name. */
     public String topic() {
-        return owner.topic().name();
+        return topic;
     }
 
     public int slot() {
@@ -39,21 +56,22 @@ public final class Delivery {
 
     /** The message content (the sorted-set member). Do not modify. */
     public byte[] content() {
-        return content;
+        return member.content();
     }
 
     /** The member's score in the store queue when popped: its due time in ms, or its priority. */
     public double score() {
-        return Double.parseDouble(new String(rawScore, java.nio.charset.StandardCharsets.US_ASCII));
+        return Double.parseDouble(new String(member.rawScore(), java.nio.charset.StandardCharsets.US_ASCII));
     }
 
-    byte[] rawScore() {
-        return rawScore;
+    /** The member as popped, for releasing it with its score. */
+    TopicScripts.PoppedMember member() {
+        return member;
     }
 
     /** The delivery number of this message: 1 on the first delivery. */
     public int attempt() {
-        return attempt;
+        return member.attempt();
     }
 
     /**
@@ -62,7 +80,7 @@ public final class Delivery {
      * process die before that, the message is redelivered after its prepare deadline (at least once).
      */
     public CompletionStage<Void> commit() {
-        return owner.commit(this);
+        return settler.commit(this);
     }
 
     /**
@@ -71,7 +89,7 @@ public final class Delivery {
      * Completes when Redis has done so.
      */
     public CompletionStage<Void> rollback(Throwable reason) {
-        return owner.rollback(this, reason);
+        return settler.rollback(this, reason);
     }
 
     boolean markDelivered() {
@@ -100,6 +118,6 @@ public final class Delivery {
 
     @Override
     public String toString() {
-        return "Delivery[" + topic() + "_" + slot + ", attempt " + attempt + ", " + content.length + " bytes]";
+        return "Delivery[" + topic + "_" + slot + ", attempt " + member.attempt() + ", " + member.content().length + " bytes]";
     }
 }

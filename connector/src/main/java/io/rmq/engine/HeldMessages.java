@@ -8,48 +8,72 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.logging.Logger;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.rmq.engine.i18n.EngineLogging;
 
 /**
- * The messages a consumer holds in prepare queues (prefetched or delivered, not yet committed or
- * rolled back), and the upkeep of those queues: deadlines of held messages are extended while the
- * consumer lives, messages are rolled back or released, and expired messages that others left
- * behind are swept.
+ * The messages one consumer holds in prepare queues (prefetched or delivered, not yet committed or
+ * rolled back), and what keeps them there: their deadlines are extended while the consumer lives;
+ * they leave by a commit, a rollback or a release.
  *
- * <p>Thread-safe: the set is concurrent; calls to Redis complete on Lettuce's threads.
+ * <p>It also counts the messages in the listener's hands, so that a stopping consumer learns from
+ * {@link #noneDelivered()} the moment the last of them is settled.
+ *
+ * <p>Thread-safe: the set and the count are concurrent; calls to Redis complete on Lettuce's threads.
  */
 final class HeldMessages {
 
-    private static final Logger LOG = Logger.getLogger(HeldMessages.class.getName());
+    private static final EngineLogging LOG = EngineLogging.log;
 
-    private final RmqEngine client;
-    private final TopicKeys keys;
-    private final SlotPopper popper;
+    private final TopicScripts scripts;
+    private final ConsumerOptions options;
     private final Set<Delivery> held = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger delivered = new AtomicInteger();
+    private volatile CompletableFuture<Void> noneDelivered;
 
-    HeldMessages(RmqEngine client, TopicKeys keys, SlotPopper popper) {
-        this.client = client;
-        this.keys = keys;
-        this.popper = popper;
+    HeldMessages(TopicScripts scripts, ConsumerOptions options) {
+        this.scripts = scripts;
+        this.options = options;
     }
 
     void addAll(List<Delivery> deliveries) {
         held.addAll(deliveries);
     }
 
+    /** One more message is in the listener's hands. */
+    void delivered() {
+        delivered.incrementAndGet();
+    }
+
+    /** A message in the listener's hands was settled (committed or rolled back). */
+    void deliveredSettled() {
+        if (delivered.decrementAndGet() == 0) {
+            CompletableFuture<Void> waiter = noneDelivered;
+            if (waiter != null) {
+                waiter.complete(null);
+            }
+        }
+    }
+
+    /** Completes once no message is in the listener's hands (at once when none is). */
+    CompletionStage<Void> noneDelivered() {
+        CompletableFuture<Void> waiter = new CompletableFuture<>();
+        noneDelivered = waiter;
+        if (delivered.get() == 0) {
+            waiter.complete(null);
+        }
+        return waiter;
+    }
+
     /** The commit of these messages was answered (or failed: they are redelivered after their deadline). */
     void committed(List<Delivery> deliveries) {
-        held.removeAll(deliveries);
+        deliveries.forEach(held::remove);
     }
 
     /** Unfinished messages (prefetched or being processed). */
     int count() {
         return (int) held.stream().filter(d -> !d.isFinished()).count();
-    }
-
-    /** Whether the listener is still processing any message. */
-    boolean anyDelivered() {
-        return held.stream().anyMatch(Delivery::isDelivered);
     }
 
     List<Delivery> unfinished() {
@@ -58,35 +82,35 @@ final class HeldMessages {
 
     /** Rolls back a finished-as-failed delivery (retry or dead queue). */
     CompletionStage<Void> rollback(Delivery d, Throwable reason) {
-        return popper.rollback(d.slot(), List.of(d)).handle((result, failure) -> {
-            held.remove(d);
-            if (failure != null) {
-                LOG.warning("RMQ-0104 Rolling back " + d + " failed; it stays in the prepare queue and is rolled back"
-                        + " after its deadline: " + RmqEngine.rootMessage(failure));
-            } else if (result.dead() > 0) {
-                LOG.warning("RMQ-0105 " + d + " failed on its last allowed delivery and moved to the dead queue "
-                        + keys.slot(d.slot()).dead() + ": " + reason);
-            }
-            return null;
-        });
+        return scripts.rollback(d.slot(), TopicScripts.RetryRule.of(options), List.of(d.content()))
+                .handle((result, failure) -> {
+                    held.remove(d);
+                    if (failure != null) {
+                        LOG.rollbackFailed(d, RmqClient.rootMessage(failure));
+                    } else if (result.dead() > 0) {
+                        LOG.movedToDeadQueue(d, scripts.keys().slot(d.slot()).dead(), String.valueOf(reason));
+                    }
+                    return null;
+                });
     }
 
     /** Returns unfinished messages of one slot to the store queue with no attempt counted. */
     CompletionStage<Void> release(int slot, List<Delivery> deliveries) {
         List<Delivery> toRelease = new ArrayList<>();
+        List<TopicScripts.PoppedMember> members = new ArrayList<>();
         for (Delivery d : deliveries) {
             if (d.finish() >= 0) {
                 toRelease.add(d);
+                members.add(d.member());
             }
         }
         if (toRelease.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        return popper.release(slot, toRelease).handle((n, failure) -> {
-            held.removeAll(toRelease);
+        return scripts.release(slot, members).handle((n, failure) -> {
+            toRelease.forEach(held::remove);
             if (failure != null) {
-                LOG.warning("RMQ-0107 Releasing " + toRelease.size() + " undelivered message(s) of slot " + slot
-                        + " failed; they are rolled back after their deadline: " + RmqEngine.rootMessage(failure));
+                LOG.releaseFailed(toRelease.size(), slot, RmqClient.rootMessage(failure));
             }
             return null;
         });
@@ -100,32 +124,15 @@ final class HeldMessages {
 
     /** Pushes back the deadlines of every unfinished message, so a slow but live consumer keeps them. */
     void extendDeadlines() {
-        if (held.isEmpty() || !client.isConnected()) {
+        if (held.isEmpty()) {
             return;
         }
-        bySlot(unfinished()).forEach((slot, list) -> popper.extend(slot, list).exceptionally(f -> {
-            LOG.warning("RMQ-0108 Extending the deadlines of " + list.size() + " message(s) of slot " + slot
-                    + " failed: " + RmqEngine.rootMessage(f));
-            return 0L;
-        }));
-    }
-
-    /** Rolls back the messages of these slots whose deadline has passed (their consumer is gone). */
-    void sweepExpired(int[] slots) {
-        if (!client.isConnected()) {
-            return;
-        }
-        for (int slot : slots) {
-            popper.sweep(slot).whenComplete((r, f) -> {
-                if (f != null) {
-                    LOG.fine("Sweeping slot " + slot + " failed: " + f);
-                } else if (r.total() > 0) {
-                    LOG.info("RMQ-0109 Rolled back " + r.total() + " message(s) of slot " + slot + " of topic '"
-                            + keys.topic().name() + "' whose prepare deadline had passed (" + r.requeued()
-                            + " requeued, " + r.merged() + " merged, " + r.dead() + " to the dead queue)");
-                }
-            });
-        }
+        long timeout = options.prepareTimeout().toMillis();
+        bySlot(unfinished()).forEach((slot, list) -> scripts.extend(slot, timeout, list.stream().map(Delivery::content).toList())
+                .exceptionally(f -> {
+                    LOG.extendFailed(list.size(), slot, RmqClient.rootMessage(f));
+                    return 0L;
+                }));
     }
 
     private static Map<Integer, List<Delivery>> bySlot(List<Delivery> deliveries) {

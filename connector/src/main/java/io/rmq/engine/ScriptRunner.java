@@ -47,6 +47,11 @@ public final class ScriptRunner {
         return result;
     }
 
+    /** The connection's plain commands, for the few reads that are not scripts. */
+    RedisAsyncCommands<byte[], byte[]> commands() {
+        return redis;
+    }
+
     private <T> CompletionStage<T> evalsha(RedisScript script, byte[][] keys, byte[][] args) {
         return redis.evalsha(script.sha(), script.output(), keys, args);
     }

@@ -1,11 +1,12 @@
 package io.rmq.engine;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.BiConsumer;
-import java.util.logging.Logger;
 
 import io.rmq.engine.coordination.SlotOwnership;
+import io.rmq.engine.i18n.EngineLogging;
 
 /**
  * A coordinated consumer's view of the slots it owns: it applies what the coordinator reports to the
@@ -17,7 +18,7 @@ import io.rmq.engine.coordination.SlotOwnership;
  */
 final class SlotOwnershipTracker {
 
-    private static final Logger LOG = Logger.getLogger(SlotOwnershipTracker.class.getName());
+    private static final EngineLogging LOG = EngineLogging.log;
 
     /** What to do with the members a pop returned. */
     enum Outcome {
@@ -32,22 +33,24 @@ final class SlotOwnershipTracker {
     private final SlotScheduler scheduler;
     private final PrefetchBuffer prefetch;
     private final BiConsumer<Integer, List<Delivery>> release;
-    private final long longWaitNanos;
+    private final long longWaitMillis;
+    private final Clock clock;
     /** Slots waiting for a handover, so that its end is logged too. */
     private final boolean[] awaitingHandover;
-    /** When each slot's wait began ({@link System#nanoTime()}), and whether a long wait was reported. */
+    /** When each slot's wait began ({@link Clock#millis()}), and whether a long wait was reported. */
     private final long[] handoverSince;
     private final boolean[] longWaitReported;
 
     /** @param longWait a handover that waits longer than this is reported */
     SlotOwnershipTracker(String consumer, TopicDefinition topic, SlotScheduler scheduler, PrefetchBuffer prefetch,
-            BiConsumer<Integer, List<Delivery>> release, Duration longWait) {
+            BiConsumer<Integer, List<Delivery>> release, Duration longWait, Clock clock) {
         this.consumer = consumer;
         this.topic = topic.name();
         this.scheduler = scheduler;
         this.prefetch = prefetch;
         this.release = release;
-        this.longWaitNanos = longWait.toNanos();
+        this.longWaitMillis = longWait.toMillis();
+        this.clock = clock;
         this.awaitingHandover = new boolean[topic.slotAmount()];
         this.handoverSince = new long[topic.slotAmount()];
         this.longWaitReported = new boolean[topic.slotAmount()];
@@ -76,14 +79,12 @@ final class SlotOwnershipTracker {
      *
      * @param epoch the epoch the pop was made under
      */
-    Outcome popped(int slot, long epoch, SlotPopper.Popped popped) {
+    Outcome popped(int slot, long epoch, TopicScripts.PopReply popped) {
         boolean owned = scheduler.isAssigned(slot) && scheduler.epoch(slot) == epoch;
         switch (popped.status()) {
             case FENCED -> {
                 if (owned) {
-                    LOG.info("RMQ-0222 Slot " + slot + " of topic '" + topic + "' was claimed under epoch "
-                            + popped.detail() + " by another worker; consumer " + consumer + " (epoch " + epoch
-                            + ") stops popping it");
+                    LOG.slotFenced(slot, topic, popped.detail(), consumer, epoch);
                     scheduler.unassign(slot);
                     giveUp(slot, "another worker claimed the slot");
                 }
@@ -98,9 +99,7 @@ final class SlotOwnershipTracker {
                 scheduler.claimed(slot, epoch);
                 if (owned && awaitingHandover[slot]) {
                     awaitingHandover[slot] = false;
-                    LOG.fine("RMQ-0221 Consumer " + consumer + " pops slot " + slot + " of topic '" + topic
-                            + "': the previous owner's messages are done after "
-                            + (System.nanoTime() - handoverSince[slot]) / 1_000_000 + " ms");
+                    LOG.handoverDone(consumer, slot, topic, clock.millis() - handoverSince[slot]);
                 }
             }
         }
@@ -108,20 +107,15 @@ final class SlotOwnershipTracker {
     }
 
     private void awaitingHandover(int slot, long epoch, long inFlight) {
-        long now = System.nanoTime();
+        long now = clock.millis();
         if (!awaitingHandover[slot]) {
             awaitingHandover[slot] = true;
             handoverSince[slot] = now;
             longWaitReported[slot] = false;
-            LOG.fine("RMQ-0220 Consumer " + consumer + " owns slot " + slot + " of topic '" + topic + "' under epoch "
-                    + epoch + " and pops it once the " + inFlight + " message(s) of its previous owner are committed,"
-                    + " rolled back or released");
-        } else if (!longWaitReported[slot] && now - handoverSince[slot] > longWaitNanos) {
+            LOG.awaitingHandover(consumer, slot, topic, epoch, inFlight);
+        } else if (!longWaitReported[slot] && now - handoverSince[slot] > longWaitMillis) {
             longWaitReported[slot] = true;
-            LOG.warning("RMQ-0224 Consumer " + consumer + " has waited " + (now - handoverSince[slot]) / 1_000_000
-                    + " ms to pop slot " + slot + " of topic '" + topic + "': " + inFlight + " message(s) of its"
-                    + " previous owner are still in the prepare queue, kept there by a consumer that extends their"
-                    + " deadline (one still processing them, or never acknowledging them)");
+            LOG.longHandover(consumer, now - handoverSince[slot], slot, topic, inFlight);
         }
     }
 
@@ -129,8 +123,7 @@ final class SlotOwnershipTracker {
         awaitingHandover[slot] = false;
         List<Delivery> undelivered = prefetch.removeSlot(slot);
         if (!undelivered.isEmpty()) {
-            LOG.fine("RMQ-0223 Consumer " + consumer + " returns " + undelivered.size() + " prefetched message(s) of"
-                    + " slot " + slot + " of topic '" + topic + "' to the store queue: " + why);
+            LOG.prefetchReturned(consumer, undelivered.size(), slot, topic, why);
             release.accept(slot, undelivered);
         }
     }

@@ -1,5 +1,7 @@
 package io.rmq.engine;
 
+import io.rmq.engine.i18n.EngineExceptions;
+
 /**
  * A topic was used with a slot amount or type that differs from the definition recorded in Redis
  * when it was first used.
@@ -10,10 +12,8 @@ public final class TopicConflictException extends IllegalStateException {
     private final String recorded;
 
     TopicConflictException(TopicDefinition requested, String recorded) {
-        super("Topic '" + requested.name() + "' is recorded in Redis as " + describe(recorded)
-                + " but is used here as " + describe(requested.registryValue())
-                + "; a topic keeps its type and slot amount for life: use another topic name, or delete its keys and the '"
-                + requested.name() + "' field of hash '" + TopicKeys.registryKey(requested.keyPrefix()) + "'");
+        super(EngineExceptions.ex.topicConflict(requested.name(), describe(recorded), describe(requested.registryValue()),
+                TopicKeys.registryKey(requested.keyPrefix())));
         this.requested = requested;
         this.recorded = recorded;
     }

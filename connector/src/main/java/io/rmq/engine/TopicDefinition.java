@@ -3,9 +3,11 @@ package io.rmq.engine;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
+import io.rmq.engine.coordination.CoordinatedTopic;
+
 /**
  * A topic: its name, its number of slots and its type, plus the key prefix of the keyspace it
- * lives in. The same name always has the same slot amount and type; {@link RmqEngine#topic}
+ * lives in. The same name always has the same slot amount and type; {@link RmqEngine#registerTopic}
  * refuses a conflicting definition. Immutable.
  *
  * @param name       letters, digits and {@code ._:-} only
@@ -41,6 +43,11 @@ public record TopicDefinition(String name, int slotAmount, TopicType type, Strin
     /** Whether {@code n} is a power of two from 1 to {@value #MAX_SLOT_AMOUNT}. */
     public static boolean isValidSlotAmount(int n) {
         return n >= 1 && n <= MAX_SLOT_AMOUNT && Integer.bitCount(n) == 1;
+    }
+
+    /** What the ZooKeeper coordination needs of this topic. */
+    public CoordinatedTopic coordinated() {
+        return new CoordinatedTopic(keyPrefix, name, slotAmount);
     }
 
     /** The definition as recorded in the topic registry: {@code <TYPE>:<slot amount>}. */

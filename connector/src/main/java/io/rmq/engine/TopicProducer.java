@@ -1,12 +1,12 @@
 package io.rmq.engine;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+
+import io.rmq.engine.i18n.EngineExceptions;
 
 /**
  * Sends messages to one topic: routes each to its slot and stores or merges it with the
@@ -15,27 +15,23 @@ import java.util.concurrent.CompletionStage;
  */
 public final class TopicProducer {
 
-    private final RmqEngine client;
-    private final TopicKeys keys;
-    private final byte[] wakeChannel;
-    private final byte[] typeName;
+    private final TopicScripts scripts;
+    private final TopicDefinition topic;
 
-    TopicProducer(RmqEngine client, TopicKeys keys) {
-        this.client = client;
-        this.keys = keys;
-        this.wakeChannel = RmqEngine.bytes(keys.wakeChannel());
-        this.typeName = RmqEngine.bytes(keys.topic().type().name());
+    TopicProducer(TopicScripts scripts) {
+        this.scripts = scripts;
+        this.topic = scripts.keys().topic();
     }
 
     public TopicDefinition topic() {
-        return keys.topic();
+        return topic;
     }
 
     /** Sends a {@code RANGE_MERGE} message: due {@code range} after now, merged with a pending duplicate. */
     public CompletionStage<SendResult> sendInRange(byte[] content, Duration range, String slotBasis) {
         requireType(TopicType.RANGE_MERGE);
         if (range == null || range.isNegative() || range.isZero()) {
-            return failed(new IllegalArgumentException("a RANGE_MERGE message needs a time range > 0 ms, was " + range));
+            return failed(EngineExceptions.ex.badTimeRange(String.valueOf(range)));
         }
         return send(content, Long.toString(range.toMillis()), slotBasis);
     }
@@ -44,7 +40,7 @@ public final class TopicProducer {
     public CompletionStage<SendResult> sendWithPriority(byte[] content, double priority, String slotBasis) {
         requireType(TopicType.PRIORITY);
         if (!Double.isFinite(priority)) {
-            return failed(new IllegalArgumentException("a PRIORITY message needs a finite priority, was " + priority));
+            return failed(EngineExceptions.ex.badPriority(priority));
         }
         return send(content, Double.toString(priority), slotBasis);
     }
@@ -53,32 +49,19 @@ public final class TopicProducer {
     public CompletionStage<SendResult> sendAt(byte[] content, Instant deliverAt, String slotBasis) {
         requireType(TopicType.FIXED_TIME);
         if (deliverAt == null) {
-            return failed(new IllegalArgumentException("a FIXED_TIME message needs a delivery time"));
+            return failed(EngineExceptions.ex.missingDeliveryTime());
         }
         return send(content, Long.toString(deliverAt.toEpochMilli()), slotBasis);
     }
 
     private CompletionStage<SendResult> send(byte[] content, String value, String slotBasis) {
         Objects.requireNonNull(content, "content");
-        int slot = SlotRouter.slotOf(slotBasis, content, keys.topic().slotAmount());
-        SlotKeys slotKeys = keys.slot(slot);
-        ScriptRunner scripts;
-        try {
-            scripts = client.scripts();
-        } catch (RuntimeException e) {
-            return failed(e);
-        }
-        return scripts.<List<Object>>run(RedisScript.SEND,
-                new byte[][] { RmqEngine.bytes(slotKeys.store()), RmqEngine.bytes(slotKeys.prepare()) },
-                typeName, RmqEngine.bytes(value), content, wakeChannel, RmqEngine.bytes(Integer.toString(slot)))
-                .thenApply(reply -> new SendResult(((Long) reply.get(0)) == 1L, slot,
-                        Double.parseDouble(new String((byte[]) reply.get(1), StandardCharsets.US_ASCII))));
+        return scripts.send(SlotRouter.slotOf(slotBasis, content, topic.slotAmount()), value, content);
     }
 
     private void requireType(TopicType expected) {
-        if (keys.topic().type() != expected) {
-            throw new IllegalArgumentException("topic '" + keys.topic().name() + "' is of type "
-                    + keys.topic().type() + ", not " + expected);
+        if (topic.type() != expected) {
+            throw EngineExceptions.ex.wrongTopicType(topic.name(), topic.type().name(), expected.name());
         }
     }
 

@@ -384,13 +384,13 @@ class CoordinatedChannelIT {
 
     private Optional<Map<Integer, String>> claimedBy(Set<String> copies) throws Exception {
         Map<String, String> copyOfWorker = new HashMap<>();
-        for (WorkerInfo w : SlotAssignments.workers(reader, root, TOPIC)) {
+        for (WorkerInfo w : SlotAssignments.workers(reader, root, TOPIC.coordinated())) {
             copyOfWorker.put(w.id(), w.consumer());
         }
         if (!new HashSet<>(copyOfWorker.values()).equals(copies) || copyOfWorker.size() != copies.size()) {
             return Optional.empty();
         }
-        Optional<SlotAssignment> read = SlotAssignments.read(reader, root, TOPIC);
+        Optional<SlotAssignment> read = SlotAssignments.read(reader, root, TOPIC.coordinated());
         if (read.isEmpty() || !read.get().slotsByWorker().keySet().equals(copyOfWorker.keySet())) {
             return Optional.empty();
         }

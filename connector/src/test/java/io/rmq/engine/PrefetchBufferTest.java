@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class PrefetchBufferTest {
 
     private static Delivery delivery(int slot, String content) {
-        return new Delivery(null, slot, content.getBytes(StandardCharsets.UTF_8), "1".getBytes(StandardCharsets.US_ASCII), 1);
+        return new Delivery(null, "t", slot, new TopicScripts.PoppedMember(content.getBytes(StandardCharsets.UTF_8),
+                "1".getBytes(StandardCharsets.US_ASCII), 1));
     }
 
     @Test

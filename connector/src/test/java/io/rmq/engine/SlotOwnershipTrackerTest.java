@@ -14,6 +14,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.rmq.engine.coordination.SlotOwnership;
+import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.testing.ManualClock;
 import io.rmq.testing.LogRecorder;
 
 class SlotOwnershipTrackerTest {
@@ -23,11 +25,12 @@ class SlotOwnershipTrackerTest {
     private final SlotScheduler scheduler = new SlotScheduler(4, Duration.ofSeconds(5), false);
     private final PrefetchBuffer prefetch = new PrefetchBuffer(4, true);
     private final List<String> released = new ArrayList<>();
+    private final ManualClock clock = new ManualClock();
     private LogRecorder log;
 
     @BeforeEach
     void setUp() {
-        log = LogRecorder.record(SlotOwnershipTracker.class.getName());
+        log = LogRecorder.record(EngineLogging.LOGGER_NAME);
     }
 
     @AfterEach
@@ -38,7 +41,7 @@ class SlotOwnershipTrackerTest {
     private SlotOwnershipTracker tracker(Duration longWait) {
         return new SlotOwnershipTracker("c$1", TOPIC, scheduler, prefetch,
                 (slot, deliveries) -> deliveries.forEach(d -> released.add(slot + ":" + new String(d.content(), StandardCharsets.UTF_8))),
-                longWait);
+                longWait, clock);
     }
 
     private static SlotOwnership owning(long... slotAndEpoch) {
@@ -49,12 +52,13 @@ class SlotOwnershipTrackerTest {
         return new SlotOwnership(new TreeMap<>(epochs), true, 1);
     }
 
-    private static SlotPopper.Popped reply(PopStatus status, long detail) {
-        return new SlotPopper.Popped(status, 1_000, -1, detail, List.of());
+    private static TopicScripts.PopReply reply(PopStatus status, long detail) {
+        return new TopicScripts.PopReply(status, 1_000, -1, detail, List.of());
     }
 
     private static Delivery delivery(int slot, String content) {
-        return new Delivery(null, slot, content.getBytes(StandardCharsets.UTF_8), "1".getBytes(StandardCharsets.US_ASCII), 1);
+        return new Delivery(null, TOPIC.name(), slot, new TopicScripts.PoppedMember(content.getBytes(StandardCharsets.UTF_8),
+                "1".getBytes(StandardCharsets.US_ASCII), 1));
     }
 
     @Test
@@ -96,7 +100,7 @@ class SlotOwnershipTrackerTest {
     @Test
     void withoutCoordinationEverythingIsDelivered() {
         SlotScheduler all = new SlotScheduler(4, Duration.ofSeconds(5), true);
-        SlotOwnershipTracker t = new SlotOwnershipTracker("c", TOPIC, all, prefetch, (s, d) -> { }, Duration.ofMinutes(1));
+        SlotOwnershipTracker t = new SlotOwnershipTracker("c", TOPIC, all, prefetch, (s, d) -> { }, Duration.ofMinutes(1), clock);
 
         assertThat(t.popped(3, 0, reply(PopStatus.POPPED, 0))).isEqualTo(SlotOwnershipTracker.Outcome.DELIVER);
     }
@@ -129,17 +133,20 @@ class SlotOwnershipTrackerTest {
     }
 
     @Test
-    void aHandoverThatWaitsTooLongIsReportedOnce() throws InterruptedException {
-        SlotOwnershipTracker t = tracker(Duration.ZERO);
+    void aHandoverThatWaitsTooLongIsReportedOnce() {
+        SlotOwnershipTracker t = tracker(Duration.ofSeconds(30));
         t.apply(owning(2, 9));
 
         t.popped(2, 9, reply(PopStatus.HANDOVER, 3));
-        Thread.sleep(2); // for System.nanoTime() to move on
+        clock.advance(Duration.ofSeconds(30));
+        t.popped(2, 9, reply(PopStatus.HANDOVER, 3));
+        assertThat(log.messagesContaining("RMQ-0224")).as("not longer than the limit yet").isEmpty();
+        clock.advance(Duration.ofMillis(1));
         t.popped(2, 9, reply(PopStatus.HANDOVER, 3));
         t.popped(2, 9, reply(PopStatus.HANDOVER, 2));
         t.popped(2, 9, reply(PopStatus.POPPED, 9));
 
         assertThat(log.messagesContaining("RMQ-0224")).singleElement().asString()
-                .contains("slot 2").contains("3 message(s) of its previous owner");
+                .contains("slot 2").contains("waited 30001 ms").contains("3 message(s) of its previous owner");
     }
 }

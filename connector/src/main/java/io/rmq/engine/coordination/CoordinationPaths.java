@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 
 import org.apache.curator.utils.ZKPaths;
 
-import io.rmq.engine.TopicDefinition;
 
 /**
  * The ZooKeeper layout of one topic under the root:
@@ -19,7 +18,7 @@ import io.rmq.engine.TopicDefinition;
  */
 record CoordinationPaths(String topic, String workers, String leader, String assignment) {
 
-    static CoordinationPaths of(String root, TopicDefinition topic) {
+    static CoordinationPaths of(String root, CoordinatedTopic topic) {
         return of(root, topic.keyPrefix(), topic.name());
     }
 

@@ -11,7 +11,8 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
 
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.i18n.EngineExceptions;
+
 
 /**
  * Reads, from any process, who owns which slots of a topic and which workers are live, as kept in
@@ -33,13 +34,13 @@ public final class SlotAssignments {
      * @param root the coordination root, e.g. {@value CoordinationOptions#DEFAULT_ROOT}
      * @throws Exception when ZooKeeper cannot be read, or the assignment is unreadable
      */
-    public static Optional<SlotAssignment> read(CuratorFramework curator, String root, TopicDefinition topic)
+    public static Optional<SlotAssignment> read(CuratorFramework curator, String root, CoordinatedTopic topic)
             throws Exception {
         return read(curator, CoordinationPaths.of(root, topic));
     }
 
     /** The topic's live workers (their ephemeral nodes). */
-    public static List<WorkerInfo> workers(CuratorFramework curator, String root, TopicDefinition topic)
+    public static List<WorkerInfo> workers(CuratorFramework curator, String root, CoordinatedTopic topic)
             throws Exception {
         return workers(curator, CoordinationPaths.of(root, topic));
     }
@@ -49,7 +50,7 @@ public final class SlotAssignments {
      *
      * @throws IllegalStateException when ZooKeeper is not reached within {@code timeout}
      */
-    public static Optional<SlotAssignment> read(CoordinationOptions options, TopicDefinition topic, Duration timeout)
+    public static Optional<SlotAssignment> read(CoordinationOptions options, CoordinatedTopic topic, Duration timeout)
             throws Exception {
         try (CuratorFramework curator = connect(options.connectString(), timeout)) {
             return read(curator, options.root(), topic);
@@ -106,8 +107,7 @@ public final class SlotAssignments {
         curator.start();
         if (!curator.blockUntilConnected((int) timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             curator.close();
-            throw new IllegalStateException("ZooKeeper at " + connectString + " was not reached within "
-                    + timeout.toMillis() + " ms");
+            throw EngineExceptions.ex.zooKeeperNotReachedWithin(connectString, timeout.toMillis());
         }
         return curator;
     }

@@ -1,19 +1,14 @@
 package io.rmq.engine.coordination;
 
 import java.io.Closeable;
-import java.net.InetAddress;
-import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Logger;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
@@ -24,7 +19,9 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.CreateMode;
 
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.i18n.EngineLogging;
+
 
 /**
  * One worker's part in the coordination of a topic: it registers the worker (an ephemeral node),
@@ -48,7 +45,7 @@ import io.rmq.engine.TopicDefinition;
  */
 public final class SlotCoordinator implements Closeable {
 
-    private static final Logger LOG = Logger.getLogger(SlotCoordinator.class.getName());
+    private static final EngineLogging LOG = EngineLogging.log;
 
     /** Told which slots the worker may pop. */
     public interface Listener {
@@ -73,7 +70,7 @@ public final class SlotCoordinator implements Closeable {
 
     private final CuratorFramework curator;
     private final CoordinationOptions options;
-    private final TopicDefinition topic;
+    private final CoordinatedTopic topic;
     private final CoordinationPaths paths;
     private final String consumerName;
     private final Listener listener;
@@ -98,7 +95,7 @@ public final class SlotCoordinator implements Closeable {
      * @param listener     told the worker's ownership (see {@link Listener} for its races)
      * @param epochSource  the highest epoch in Redis, so that a recreated assignment keeps epochs growing
      */
-    public SlotCoordinator(CuratorFramework curator, CoordinationOptions options, TopicDefinition topic,
+    public SlotCoordinator(CuratorFramework curator, CoordinationOptions options, CoordinatedTopic topic,
             String consumerName, Listener listener, EpochSource epochSource) {
         this.curator = Objects.requireNonNull(curator, "curator");
         this.options = Objects.requireNonNull(options, "options");
@@ -113,7 +110,7 @@ public final class SlotCoordinator implements Closeable {
     /** Registers the worker and starts following the assignment, in the background. */
     public void start() {
         if (!state.compareAndSet(State.LATENT, State.STARTED)) {
-            throw new IllegalStateException("coordinator of " + consumerName + " cannot be started in state " + state.get());
+            throw EngineExceptions.ex.cannotStartInState("coordinator of " + consumerName, state.get().name());
         }
         events.execute(this::register);
     }
@@ -122,12 +119,8 @@ public final class SlotCoordinator implements Closeable {
         if (state.get() != State.STARTED) {
             return;
         }
-        String host = safe(hostName()); // may ask DNS: not on the caller's thread
-        long pid = ProcessHandle.current().pid();
-        byte[] random = new byte[3];
-        ThreadLocalRandom.current().nextBytes(random);
-        workerId = safe(consumerName) + "@" + host + ":" + pid + "#" + HexFormat.of().formatHex(random);
-        WorkerInfo info = new WorkerInfo(workerId, host + ":" + pid, consumerName, Instant.now());
+        WorkerInfo info = WorkerInfo.forThisProcess(consumerName); // may ask DNS: not on the caller's thread
+        workerId = info.id();
         leader = new SlotLeader(curator, options, topic, paths, workerId, consumerName, epochSource);
         curator.getConnectionStateListenable().addListener(connectionListener, events);
         connected = curator.getZookeeperClient().isConnected();
@@ -140,8 +133,7 @@ public final class SlotCoordinator implements Closeable {
                 .build(), events);
         assignmentCache.start();
         leader.start(events);
-        LOG.info("RMQ-0210 Worker " + workerId + " of topic '" + topic.name() + "' registered under "
-                + paths.topic() + "; it pops the slots the leader assigns to it");
+        LOG.workerRegistered(workerId, topic.name(), paths.topic());
         if (connected) {
             publish(assigned());
         }
@@ -184,8 +176,7 @@ public final class SlotCoordinator implements Closeable {
             try {
                 assignment = SlotAssignment.decode(data.getData());
             } catch (IllegalArgumentException e) {
-                LOG.warning("RMQ-0217 Ignoring the unreadable slot assignment at " + paths.assignment() + ": "
-                        + e.getMessage());
+                LOG.ignoringUnreadableAssignment(paths.assignment(), e.getMessage());
                 assignment = null;
             }
         }
@@ -213,20 +204,22 @@ public final class SlotCoordinator implements Closeable {
     }
 
     private void logChange(SlotOwnership before, SlotOwnership now) {
-        String worker = "RMQ-0213 Worker " + workerId + " of topic '" + topic.name() + "' ";
         String slots = SlotAssignment.ranges(List.copyOf(now.epochs().keySet()));
         boolean hadSlots = !before.epochs().isEmpty();
+        String generation = " (assignment generation " + now.generation() + ")";
         if (now.active() && now.epochs().isEmpty() && !hadSlots) {
-            LOG.fine(worker + "pops no slot yet (assignment generation " + now.generation() + ")");
+            LOG.workerOwnershipChanged(workerId, topic.name(), "pops no slot yet" + generation, true);
         } else if (now.active()) {
-            LOG.info(worker + "pops " + (now.epochs().isEmpty() ? "no slot" : "slots " + slots)
-                    + " (assignment generation " + now.generation() + ")");
+            LOG.workerOwnershipChanged(workerId, topic.name(),
+                    "pops " + (now.epochs().isEmpty() ? "no slot" : "slots " + slots) + generation, false);
         } else if (now.epochs().isEmpty()) {
             if (hadSlots) {
-                LOG.info(worker + "gave up its slots: its ZooKeeper session was lost");
+                LOG.workerOwnershipChanged(workerId, topic.name(), "gave up its slots: its ZooKeeper session was lost",
+                        false);
             }
         } else {
-            LOG.info(worker + "stops popping slots " + slots + " until the ZooKeeper connection is back");
+            LOG.workerOwnershipChanged(workerId, topic.name(),
+                    "stops popping slots " + slots + " until the ZooKeeper connection is back", false);
         }
     }
 
@@ -278,7 +271,7 @@ public final class SlotCoordinator implements Closeable {
                     node.close();
                 }
             } catch (Exception e) {
-                LOG.fine("Deregistering worker " + workerId + " failed; its node vanishes with the session: " + e);
+                LOG.deregisterFailed(workerId, e);
             } finally {
                 published = SlotOwnership.NONE;
                 closed.complete(null);
@@ -296,7 +289,7 @@ public final class SlotCoordinator implements Closeable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
-            LOG.fine("Closing the coordinator of " + consumerName + " did not finish in time: " + e);
+            LOG.coordinatorCloseTimedOut(consumerName, e);
         }
     }
 
@@ -306,25 +299,5 @@ public final class SlotCoordinator implements Closeable {
             t.setDaemon(true);
             return t;
         };
-    }
-
-    private static String hostName() {
-        String host = System.getenv("HOSTNAME");
-        if (host != null && !host.isBlank()) {
-            return host;
-        }
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (Exception e) {
-            return "localhost";
-        }
-    }
-
-    /** Keeps a name usable inside a ZooKeeper node name and a space-separated assignment line. */
-    static String safe(String name) {
-        StringBuilder out = new StringBuilder(name.length());
-        name.codePoints().forEach(c -> out.append(
-                (c < 128 && (Character.isLetterOrDigit(c) || "._$-".indexOf(c) >= 0)) ? (char) c : '_'));
-        return out.length() == 0 ? "_" : out.toString();
     }
 }

@@ -9,8 +9,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
@@ -19,7 +17,8 @@ import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.i18n.EngineLogging;
+
 
 /**
  * One worker's candidacy for leading a topic's slot assignment (a Curator {@link LeaderLatch}) and,
@@ -35,13 +34,13 @@ import io.rmq.engine.TopicDefinition;
  */
 final class SlotLeader implements Closeable {
 
-    private static final Logger LOG = Logger.getLogger(SlotLeader.class.getName());
+    private static final EngineLogging LOG = EngineLogging.log;
     private static final long RETRY_MS = 1_000;
     private static final long EPOCH_READ_TIMEOUT_MS = 10_000;
 
     private final CuratorFramework curator;
     private final CoordinationOptions options;
-    private final TopicDefinition topic;
+    private final CoordinatedTopic topic;
     private final CoordinationPaths paths;
     private final String workerId;
     private final SlotCoordinator.EpochSource epochSource;
@@ -52,7 +51,7 @@ final class SlotLeader implements Closeable {
     private volatile LeaderLatch latch;
     private CuratorCache workersCache;
 
-    SlotLeader(CuratorFramework curator, CoordinationOptions options, TopicDefinition topic, CoordinationPaths paths,
+    SlotLeader(CuratorFramework curator, CoordinationOptions options, CoordinatedTopic topic, CoordinationPaths paths,
             String workerId, String consumerName, SlotCoordinator.EpochSource epochSource) {
         this.curator = curator;
         this.options = options;
@@ -77,22 +76,20 @@ final class SlotLeader implements Closeable {
             @Override
             public void isLeader() {
                 leading.set(true);
-                LOG.info("RMQ-0211 Worker " + workerId + " leads the slot assignment of topic '" + topic.name() + "'");
+                LOG.leadsAssignment(workerId, topic.name());
                 requestRebalance();
             }
 
             @Override
             public void notLeader() {
                 leading.set(false);
-                LOG.info("RMQ-0215 Worker " + workerId + " no longer leads the slot assignment of topic '"
-                        + topic.name() + "'");
+                LOG.noLongerLeads(workerId, topic.name());
             }
         }, events);
         try {
             latch.start();
         } catch (Exception e) {
-            LOG.log(Level.SEVERE, "RMQ-0216 Worker " + workerId + " cannot join the leader election of topic '"
-                    + topic.name() + "'", e);
+            LOG.cannotJoinElection(workerId, topic.name(), e);
         }
     }
 
@@ -152,8 +149,7 @@ final class SlotLeader implements Closeable {
                 try {
                     previous = SlotAssignment.decode(data);
                 } catch (IllegalArgumentException e) {
-                    LOG.warning("RMQ-0217 Replacing the unreadable slot assignment at " + paths.assignment() + ": "
-                            + e.getMessage());
+                    LOG.replacingUnreadableAssignment(paths.assignment(), e.getMessage());
                 }
             }
             long generation = previous != null ? previous.generation() + 1
@@ -168,16 +164,14 @@ final class SlotLeader implements Closeable {
             } else {
                 curator.create().creatingParentContainersIfNeeded().forPath(paths.assignment(), next.encode());
             }
-            LOG.info("RMQ-0212 Leader " + workerId + " assigned the slots of topic '" + topic.name() + "' to "
-                    + live.size() + " live worker(s): " + next.describe());
+            LOG.slotsAssigned(workerId, topic.name(), live.size(), next.describe());
         } catch (KeeperException.BadVersionException | KeeperException.NodeExistsException e) {
             schedule(0); // written meanwhile by someone else: read again
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             if (leading.get() && !closed.get()) {
-                LOG.warning("RMQ-0214 Leader " + workerId + " could not assign the slots of topic '" + topic.name()
-                        + "', retrying in " + RETRY_MS + " ms: " + e);
+                LOG.assignmentFailed(workerId, topic.name(), RETRY_MS, e);
                 schedule(RETRY_MS);
             }
         }

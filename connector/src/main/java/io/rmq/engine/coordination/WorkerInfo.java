@@ -1,10 +1,13 @@
 package io.rmq.engine.coordination;
 
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A live worker of a topic as registered in ZooKeeper (its ephemeral node): one consumer, that is
@@ -23,6 +26,36 @@ public record WorkerInfo(String id, String instance, String consumer, Instant re
         Objects.requireNonNull(instance, "instance");
         Objects.requireNonNull(consumer, "consumer");
         Objects.requireNonNull(registered, "registered");
+    }
+
+    /** A new worker of this process: {@code <consumer>@<host>:<pid>#<random>}, registered now. */
+    static WorkerInfo forThisProcess(String consumerName) {
+        String host = safe(hostName());
+        long pid = ProcessHandle.current().pid();
+        byte[] random = new byte[3];
+        ThreadLocalRandom.current().nextBytes(random);
+        String id = safe(consumerName) + "@" + host + ":" + pid + "#" + HexFormat.of().formatHex(random);
+        return new WorkerInfo(id, host + ":" + pid, consumerName, Instant.now());
+    }
+
+    private static String hostName() {
+        String host = System.getenv("HOSTNAME");
+        if (host != null && !host.isBlank()) {
+            return host;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return "localhost";
+        }
+    }
+
+    /** Keeps a name usable inside a ZooKeeper node name and a space-separated assignment line. */
+    static String safe(String name) {
+        StringBuilder out = new StringBuilder(name.length());
+        name.codePoints().forEach(c -> out.append(
+                (c < 128 && (Character.isLetterOrDigit(c) || "._$-".indexOf(c) >= 0)) ? (char) c : '_'));
+        return out.length() == 0 ? "_" : out.toString();
     }
 
     /** The node data: {@code key=value} lines. */

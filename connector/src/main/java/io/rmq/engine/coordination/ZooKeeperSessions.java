@@ -7,13 +7,15 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Logger;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+
+import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.i18n.EngineLogging;
 
 /**
  * The ZooKeeper sessions of one {@code RmqEngine}: one started Curator client per distinct
@@ -30,7 +32,6 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  */
 public final class ZooKeeperSessions implements AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger(ZooKeeperSessions.class.getName());
     private static final long MAX_UNREACHABLE_LOG_INTERVAL_MS = 300_000;
 
     private final ScheduledExecutorService scheduler;
@@ -50,7 +51,7 @@ public final class ZooKeeperSessions implements AutoCloseable {
      */
     public synchronized ZooKeeperSession acquire(CoordinationOptions options) {
         if (closed) {
-            throw new IllegalStateException("the ZooKeeper sessions are closed");
+            throw EngineExceptions.ex.closed("the ZooKeeper sessions");
         }
         for (Shared s : sessions) {
             if (s.options.sharesSessionWith(options)) {
@@ -110,8 +111,7 @@ public final class ZooKeeperSessions implements AutoCloseable {
             try {
                 curator.start();
             } catch (RuntimeException e) {
-                throw new IllegalStateException("RMQ-0206 Cannot start a ZooKeeper client for '"
-                        + options.connectString() + "': " + e.getMessage(), e);
+                throw EngineExceptions.ex.cannotStartZooKeeperClient(options.connectString(), e);
             }
             long first = options.connectionTimeout().toMillis();
             schedule(() -> warnIfNeverConnected(first, first), first);
@@ -129,10 +129,7 @@ public final class ZooKeeperSessions implements AutoCloseable {
             if (!open || everConnected.get()) {
                 return;
             }
-            LOG.warning("RMQ-0201 ZooKeeper at " + options.connectString() + " has not been reached for "
-                    + waited + " ms (connection timeout " + options.connectionTimeout().toMillis()
-                    + " ms); the consumers coordinated through it own no slots and pop nothing until it is "
-                    + "reached; still trying");
+            EngineLogging.log.zooKeeperNotReached(options.connectString(), waited, options.connectionTimeout().toMillis());
             long next = Math.min(interval * 2, MAX_UNREACHABLE_LOG_INTERVAL_MS);
             schedule(() -> warnIfNeverConnected(waited + next, next), next);
         }
@@ -143,26 +140,20 @@ public final class ZooKeeperSessions implements AutoCloseable {
                 case CONNECTED -> {
                     everConnected.set(true);
                     sessionId = currentSessionId();
-                    LOG.info("RMQ-0202 Connected to ZooKeeper at " + options.connectString() + " (session 0x"
-                            + Long.toHexString(sessionId) + ")");
+                    EngineLogging.log.zooKeeperConnected(options.connectString(), sessionId);
                 }
                 case RECONNECTED -> {
                     everConnected.set(true);
                     long previous = sessionId;
                     sessionId = currentSessionId();
-                    LOG.info("RMQ-0205 Reconnected to ZooKeeper at " + options.connectString()
-                            + (previous == sessionId ? " (same session 0x" : " (new session 0x")
-                            + Long.toHexString(sessionId) + "); its consumers take part in the slot assignment again");
+                    EngineLogging.log.zooKeeperReconnected(options.connectString(), previous == sessionId, sessionId);
                 }
                 case SUSPENDED, READ_ONLY -> {
                     if (everConnected.get()) {
-                        LOG.warning("RMQ-0203 Lost the connection to ZooKeeper at " + options.connectString()
-                                + "; its consumers stop popping until it is back or the session expires");
+                        EngineLogging.log.zooKeeperSuspended(options.connectString());
                     }
                 }
-                case LOST -> LOG.warning("RMQ-0204 The ZooKeeper session at " + options.connectString()
-                        + " expired; its consumers gave up their slots (other workers take them over) and rejoin "
-                        + "once ZooKeeper is reachable");
+                case LOST -> EngineLogging.log.zooKeeperSessionExpired(options.connectString());
                 default -> {
                 }
             }

@@ -155,7 +155,7 @@ final class CoordinationFixture implements AutoCloseable {
 
     Optional<SlotAssignment> assignment() {
         try {
-            return SlotAssignments.read(reader(), root, topic);
+            return SlotAssignments.read(reader(), root, topic.coordinated());
         } catch (Exception e) {
             return Optional.empty();
         }

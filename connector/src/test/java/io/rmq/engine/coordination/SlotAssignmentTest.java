@@ -10,8 +10,6 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicType;
 
 class SlotAssignmentTest {
 
@@ -89,9 +87,9 @@ class SlotAssignmentTest {
 
     @Test
     void eachTopicHasItsOwnNodeNamedAfterItsRedisKeyBase() {
-        CoordinationPaths plain = CoordinationPaths.of("/rmq", new TopicDefinition("prices", 8, TopicType.PRIORITY));
-        CoordinationPaths prefixed = CoordinationPaths.of("/apps/rmq", new TopicDefinition("prices", 8, TopicType.PRIORITY, "shop/eu:"));
-        CoordinationPaths dotted = CoordinationPaths.of("/rmq", new TopicDefinition(".", 8, TopicType.PRIORITY));
+        CoordinationPaths plain = CoordinationPaths.of("/rmq", new CoordinatedTopic("", "prices", 8));
+        CoordinationPaths prefixed = CoordinationPaths.of("/apps/rmq", new CoordinatedTopic("shop/eu:", "prices", 8));
+        CoordinationPaths dotted = CoordinationPaths.of("/rmq", new CoordinatedTopic("", ".", 8));
 
         assertThat(plain.workers()).isEqualTo("/rmq/topics/prices/workers");
         assertThat(plain.leader()).isEqualTo("/rmq/topics/prices/leader");
@@ -103,8 +101,8 @@ class SlotAssignmentTest {
 
     @Test
     void workerIdsKeepOnlyCharactersSafeInNodeNamesAndAssignmentLines() {
-        assertThat(SlotCoordinator.safe("in$1")).isEqualTo("in$1");
-        assertThat(SlotCoordinator.safe("a b/c\u00e9")).isEqualTo("a_b_c_");
-        assertThat(SlotCoordinator.safe("")).isEqualTo("_");
+        assertThat(WorkerInfo.safe("in$1")).isEqualTo("in$1");
+        assertThat(WorkerInfo.safe("a b/c\u00e9")).isEqualTo("a_b_c_");
+        assertThat(WorkerInfo.safe("")).isEqualTo("_");
     }
 }

@@ -1,0 +1,304 @@
+package io.rmq.engine;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+
+import io.rmq.engine.coordination.SlotOwnership;
+import io.rmq.engine.i18n.EngineLogging;
+
+/**
+ * The pump of one consumer, confined to its thread ({@code rmq-<name>}): decides when to pop which
+ * slot, hands popped messages to the listener strictly on demand, and sleeps until the earliest due
+ * time, a wake notice or the safety poll.
+ *
+ * <p><b>Back-pressure.</b> It pops only while the listener has outstanding demand, and holds at
+ * most {@code batchSize} popped-but-undelivered messages (the prefetch); a pop asks for at least
+ * half a batch, since pops of a few members would cost a round trip each.
+ *
+ * <p><b>Serial mode</b> (coordination): a slot's next message goes to the listener only after the
+ * previous one is settled ({@link #deliveredFinished}).
+ *
+ * <p>Lifecycle: {@link #start} once, {@link #stop} once; its stage completes on the loop thread when
+ * no pop is under way any more, with the messages that were never delivered. Every method may be
+ * called from any thread: it runs its work on the loop thread.
+ */
+final class ConsumerLoop implements WakeBus.Listener {
+
+    private static final EngineLogging LOG = EngineLogging.log;
+
+    private final String name;
+    private final TopicScripts scripts;
+    private final ConsumerOptions options;
+    private final RmqClient redis;
+    private final HeldMessages held;
+    private final Delivery.Settler settler;
+    private final ScheduledExecutorService loop;
+    private final boolean serial;
+    private volatile Thread loopThread;
+
+    // Confined to the loop thread.
+    private final SlotScheduler scheduler;
+    private final PrefetchBuffer prefetch;
+    private final SlotOwnershipTracker ownership;
+    private TopicConsumer.Listener listener;
+    private long demand;
+    private boolean draining;
+    private boolean stopping;
+    private int popsInFlight;
+    private CompletableFuture<List<Delivery>> popsDone;
+    private String workerId;
+    private final WakeTimer timer;
+
+    ConsumerLoop(String name, TopicScripts scripts, ConsumerOptions options, RmqClient redis, HeldMessages held,
+            Delivery.Settler settler, Clock clock) {
+        this.name = name;
+        this.scripts = scripts;
+        this.options = options;
+        this.redis = redis;
+        this.held = held;
+        this.settler = settler;
+        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "rmq-" + name);
+            t.setDaemon(true);
+            loopThread = t;
+            return t;
+        });
+        boolean coordinated = options.coordination().isPresent();
+        this.serial = coordinated;
+        int slotAmount = scripts.keys().topic().slotAmount();
+        this.timer = new WakeTimer(loop, this::popIfNeeded);
+        this.scheduler = new SlotScheduler(slotAmount, options.pollInterval(), !coordinated);
+        this.prefetch = new PrefetchBuffer(slotAmount, coordinated);
+        // a crashed owner's messages are swept within 1.5 prepare timeouts: a longer wait has another cause
+        this.ownership = new SlotOwnershipTracker(name, scripts.keys().topic(), scheduler, prefetch, held::release,
+                options.prepareTimeout().multipliedBy(2), clock);
+    }
+
+    void start(TopicConsumer.Listener listener) {
+        execute(() -> {
+            this.listener = listener;
+            popIfNeeded();
+        });
+    }
+
+    /** Redis became reachable, or the ownership may be applied: look for work. */
+    void poke() {
+        execute(this::popIfNeeded);
+    }
+
+    void request(long n) {
+        if (Thread.currentThread() == loopThread) {
+            addDemand(n);
+        } else {
+            execute(() -> addDemand(n));
+        }
+    }
+
+    void assign(int[] slots) {
+        execute(() -> {
+            scheduler.assign(slots);
+            popIfNeeded();
+        });
+    }
+
+    int[] assignedSlots() {
+        return scheduler.assignedSlots().clone();
+    }
+
+    /** The coordinator's report; applied on the loop thread. */
+    void ownershipChanged(SlotOwnership slots, String worker) {
+        execute(() -> {
+            if (!stopping) {
+                workerId = worker;
+                ownership.apply(slots);
+                popIfNeeded();
+            }
+        });
+    }
+
+    @Override
+    public void wake(int slot, long delayMillis) {
+        execute(() -> {
+            scheduler.wake(slot, delayMillis);
+            popIfNeeded();
+        });
+    }
+
+    @Override
+    public void reconnected() {
+        execute(() -> {
+            scheduler.wakeAll();
+            popIfNeeded();
+        });
+    }
+
+    /** A delivered message was settled: in serial mode its slot's next message may go. */
+    void deliveredFinished(Delivery d) {
+        if (!serial) {
+            return;
+        }
+        if (Thread.currentThread() == loopThread) {
+            slotFree(d);
+        } else {
+            execute(() -> slotFree(d));
+        }
+    }
+
+    private void slotFree(Delivery d) {
+        if (prefetch.finished(d)) {
+            drain();
+        }
+    }
+
+    /**
+     * Stops popping and delivering. Completes, once no pop is under way any more, with the popped
+     * messages that were never delivered (taken out of the prefetch).
+     */
+    CompletionStage<List<Delivery>> stop() {
+        CompletableFuture<List<Delivery>> done = new CompletableFuture<>();
+        if (!execute(() -> {
+            stopping = true;
+            timer.cancel();
+            popsDone = done;
+            completeIfPopsDone();
+        })) {
+            done.complete(List.of());
+        }
+        return done;
+    }
+
+    /** Ends the loop thread; call after {@link #stop}'s stage completed. */
+    void shutdown() {
+        loop.shutdown();
+    }
+
+    private void completeIfPopsDone() {
+        if (popsDone != null && popsInFlight == 0) {
+            popsDone.complete(prefetch.removeAll());
+        }
+    }
+
+    private void addDemand(long n) {
+        demand = demand + n < 0 ? Long.MAX_VALUE : demand + n;
+        drain();
+    }
+
+    private void drain() {
+        if (draining) {
+            return;
+        }
+        draining = true;
+        try {
+            while (demand > 0 && !stopping && listener != null) {
+                Delivery d = prefetch.poll();
+                if (d == null) {
+                    break;
+                }
+                if (!d.markDelivered()) {
+                    continue;
+                }
+                prefetch.delivered(d);
+                held.delivered();
+                demand--;
+                try {
+                    listener.onDelivery(d);
+                } catch (RuntimeException e) {
+                    LOG.listenerFailed(name, d, e);
+                    settler.rollback(d, e);
+                }
+            }
+        } finally {
+            draining = false;
+        }
+        popIfNeeded();
+    }
+
+    /** Claims newly owned slots, then pops from due slots while there is demand and room in the prefetch. */
+    private void popIfNeeded() {
+        if (stopping || listener == null || !redis.wasReached()) {
+            return;
+        }
+        for (int slot = scheduler.nextUnclaimedSlot(); slot >= 0; slot = scheduler.nextUnclaimedSlot()) {
+            startPop(slot, 0);
+        }
+        while (demand > 0) {
+            int room = roomToPop();
+            if (room == 0) {
+                break;
+            }
+            int slot = scheduler.nextDueSlot(System.nanoTime());
+            if (slot < 0) {
+                break;
+            }
+            startPop(slot, room);
+        }
+        armTimer();
+    }
+
+    private void startPop(int slot, int count) {
+        long epoch = scheduler.epoch(slot);
+        scheduler.popStarted(slot, count);
+        popsInFlight++;
+        scripts.pop(slot, count, options.prepareTimeout().toMillis(), epoch, workerId)
+                .whenCompleteAsync((popped, failure) -> onPopped(slot, count, epoch, popped, failure), loop);
+    }
+
+    private void onPopped(int slot, int count, long epoch, TopicScripts.PopReply popped, Throwable failure) {
+        popsInFlight--;
+        long now = System.nanoTime();
+        if (failure != null) {
+            scheduler.popFailed(slot, count, now);
+            LOG.popFailed(redis.isConnected(), slot, scripts.keys().topic().name(), name, RmqClient.rootMessage(failure));
+        } else {
+            SlotOwnershipTracker.Outcome outcome = ownership.popped(slot, epoch, popped);
+            scheduler.popDone(slot, count, popped.nextDelayMillis(), now);
+            List<Delivery> deliveries = Delivery.of(settler, scripts.keys().topic().name(), slot, popped.members());
+            if (!deliveries.isEmpty()) {
+                held.addAll(deliveries);
+                if (outcome == SlotOwnershipTracker.Outcome.RELEASE) {
+                    held.release(slot, deliveries); // the slot moved while this pop was under way
+                } else {
+                    prefetch.addAll(deliveries);
+                }
+            }
+        }
+        completeIfPopsDone();
+        drain();
+    }
+
+    /** How many members the next pop may ask for: the room left in the prefetch, or 0 while it is more than half full. */
+    private int roomToPop() {
+        int batch = options.batchSize();
+        int buffered = prefetch.size() + scheduler.popping();
+        int room = batch - buffered;
+        return room <= 0 || (buffered > 0 && room < (batch + 1) / 2) ? 0 : room;
+    }
+
+    private void armTimer() {
+        // Without demand, or without room (a pop under way re-runs popIfNeeded when it returns, and
+        // deliveries make room), a timer for a slot that is already due would fire at once in a loop.
+        if (demand <= 0 || stopping || roomToPop() == 0) {
+            return;
+        }
+        long at = scheduler.earliestDue();
+        if (at != Long.MAX_VALUE) {
+            timer.arm(at);
+        }
+    }
+
+    /** Runs a task on the loop thread; false when the loop has ended. */
+    private boolean execute(Runnable task) {
+        try {
+            loop.execute(task);
+            return true;
+        } catch (RejectedExecutionException e) {
+            LOG.consumerClosedDroppedTask(name);
+            return false;
+        }
+    }
+}

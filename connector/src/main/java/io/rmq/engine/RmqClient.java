@@ -1,0 +1,248 @@
+package io.rmq.engine;
+
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
+import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.i18n.EngineLogging;
+
+/**
+ * The connection to one Redis server (or Sentinel-managed master): a command connection and a
+ * Pub/Sub connection, connected in the background and kept connected.
+ *
+ * <p>Lifecycle: {@code LATENT -> STARTED -> CLOSED}. The constructor validates and does no I/O;
+ * {@link #start()} connects in the background and keeps retrying, with a log line per attempt, while
+ * Redis is unreachable; once connected, Lettuce reconnects by itself after an outage. While Redis
+ * is unreachable, commands fail at once (they are not buffered), so a send is reported as failed
+ * rather than left in doubt.
+ *
+ * <p>Threading: connection attempts run on the given scheduler; {@link Listener}s are called on
+ * Lettuce's threads and must not block. Thread-safe.
+ */
+public final class RmqClient implements AutoCloseable {
+
+    private static final EngineLogging LOG = EngineLogging.log;
+
+    /** Lettuce command timeout: a command without a reply by then fails, and is retried or reported. */
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
+
+    private static final Pattern USER_INFO = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*://)([^@/?#]*)@");
+
+    /** Told about the connection; called on Lettuce's threads, without blocking. */
+    interface Listener {
+        /** The connection is up: the first time ({@code first}), or again after an outage. */
+        void connected(boolean first);
+
+        /** A Pub/Sub message arrived on a channel this client subscribed to. */
+        void message(String channel, String message);
+    }
+
+    private enum State { LATENT, STARTED, CLOSED }
+
+    private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+    private final RedisURI uri;
+    private final String displayUri;
+    private final RedisClient redisClient;
+    private final ScheduledExecutorService scheduler;
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private final CompletableFuture<Boolean> firstAttempt = new CompletableFuture<>();
+    private volatile StatefulRedisConnection<byte[], byte[]> connection;
+    private volatile StatefulRedisPubSubConnection<String, String> pubSub;
+    private volatile ScriptRunner scripts;
+    private volatile boolean connected;
+
+    /** @param scheduler runs the connection attempts; not shut down by {@link #close()} */
+    RmqClient(RedisURI uri, ScheduledExecutorService scheduler) {
+        this.uri = Objects.requireNonNull(uri, "uri");
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.displayUri = maskCredentials(uri.toString());
+        this.redisClient = RedisClient.create();
+        redisClient.setOptions(ClientOptions.builder()
+                .autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(DEFAULT_COMMAND_TIMEOUT))
+                .build());
+    }
+
+    /** Registers a listener; register before {@link #start()} to hear the first connection. */
+    void addListener(Listener listener) {
+        listeners.add(listener);
+    }
+
+    /** Starts connecting in the background; see {@link #ready()}. */
+    void start() {
+        if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+            throw EngineExceptions.ex.cannotStartInState("the Redis client for " + displayUri, state.get().name());
+        }
+        redisClient.addListener(new RedisConnectionStateListener() {
+            @Override
+            public void onRedisConnected(RedisChannelHandler<?, ?> channel, SocketAddress address) {
+                onReconnected(channel);
+            }
+
+            @Override
+            public void onRedisDisconnected(RedisChannelHandler<?, ?> channel) {
+                if (channel == connection && connected && state.get() == State.STARTED) {
+                    connected = false;
+                    LOG.redisConnectionLost(displayUri);
+                }
+            }
+        });
+        connect(1);
+    }
+
+    private void connect(int attempt) {
+        if (state.get() != State.STARTED) {
+            return;
+        }
+        CompletableFuture.runAsync(() -> {
+            StatefulRedisConnection<byte[], byte[]> c = redisClient.connect(ByteArrayCodec.INSTANCE, uri);
+            StatefulRedisPubSubConnection<String, String> p = redisClient.connectPubSub(StringCodec.UTF8, uri);
+            p.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String channel, String message) {
+                    listeners.forEach(l -> l.message(channel, message));
+                }
+            });
+            this.scripts = new ScriptRunner(c.async());
+            this.pubSub = p;
+            this.connection = c;
+        }, scheduler).whenComplete((ignored, failure) -> {
+            if (failure == null) {
+                if (state.get() != State.STARTED) {
+                    closeConnections();
+                    return;
+                }
+                connected = true;
+                LOG.redisConnected(displayUri);
+                listeners.forEach(l -> l.connected(true));
+                ready.complete(null);
+                firstAttempt.complete(true);
+            } else {
+                firstAttempt.complete(false);
+                long delay = Math.min(30_000, 500L * (1L << Math.min(attempt - 1, 6)));
+                LOG.redisUnreachable(displayUri, attempt, rootMessage(failure), delay);
+                scheduler.schedule(() -> connect(attempt + 1), delay, TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    private void onReconnected(RedisChannelHandler<?, ?> channel) {
+        if (channel != connection || state.get() != State.STARTED || connected) {
+            return;
+        }
+        connected = true;
+        LOG.redisReconnected(displayUri);
+        listeners.forEach(l -> l.connected(false));
+    }
+
+    /** Completes once the first connection to Redis is established. */
+    CompletionStage<Void> ready() {
+        return ready;
+    }
+
+    /** Whether {@link #ready()} has completed: Redis was reached at least once. */
+    boolean wasReached() {
+        return ready.isDone() && !ready.isCompletedExceptionally();
+    }
+
+    /** See {@link RmqEngine#firstConnectionAttempt()}. */
+    CompletionStage<Boolean> firstConnectionAttempt() {
+        return firstAttempt;
+    }
+
+    /** Whether the connection to Redis is currently up. */
+    boolean isConnected() {
+        return connected;
+    }
+
+    /** The URI with any credentials hidden, for logs and errors. */
+    String displayUri() {
+        return displayUri;
+    }
+
+    /** The scripts, once connected; fails fast while Redis was never reached. */
+    ScriptRunner scripts() {
+        ScriptRunner s = scripts;
+        if (s == null) {
+            throw new RedisUnavailableException(EngineExceptions.ex.redisNotReachedYet(displayUri));
+        }
+        return s;
+    }
+
+    /** The Pub/Sub commands, or {@code null} before the first connection. */
+    RedisPubSubAsyncCommands<String, String> pubSub() {
+        StatefulRedisPubSubConnection<String, String> p = pubSub;
+        return p == null || !p.isOpen() ? null : p.async();
+    }
+
+    @Override
+    public void close() {
+        if (state.getAndSet(State.CLOSED) == State.CLOSED) {
+            return;
+        }
+        ready.completeExceptionally(EngineExceptions.ex.closed("the Redis client for " + displayUri));
+        closeConnections();
+        redisClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+
+    private void closeConnections() {
+        connected = false;
+        if (pubSub != null) {
+            pubSub.close();
+        }
+        if (connection != null) {
+            connection.close();
+        }
+    }
+
+    /** A Redis URI with any user info (user name and password) replaced by {@code ***}, for logs and errors. */
+    public static String maskCredentials(String uri) {
+        if (uri == null) {
+            return null;
+        }
+        Matcher m = USER_INFO.matcher(uri);
+        return m.find() ? m.group(1) + "***@" + uri.substring(m.end()) : uri;
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The failure's message, with the message of its root cause when that adds something. */
+    static String rootMessage(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = String.valueOf(t.getMessage());
+        if (root == t || message.contains(String.valueOf(root.getMessage()))) {
+            return message;
+        }
+        return message + " (" + root.getMessage() + ")";
+    }
+}

@@ -1,0 +1,247 @@
+package io.rmq.engine;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+/**
+ * The typed gateway to the scripts of one topic: one method per {@code .lua} file, each building
+ * the script's KEYS and ARGV as its header documents them and returning a record that mirrors the
+ * script's reply. No other class builds script arguments. Also the one plain read the engine makes
+ * of a topic's keys ({@link #highestEpoch()}).
+ *
+ * <p>Every method fails its stage (it never throws) when Redis was never reached or the call fails.
+ * Stateless apart from precomputed key and argument bytes; thread-safe.
+ */
+final class TopicScripts {
+
+    private static final byte[] MEMBERS = RmqClient.bytes("members");
+    private static final byte[] EXPIRED = RmqClient.bytes("expired");
+    private static final byte[] EPOCH_FIELD = RmqClient.bytes("epoch");
+    /** Elements of a pop reply before the popped triples: status, now, next, detail. */
+    private static final int POP_HEADER = 4;
+    /** Indexes into {@link #slotKeys}: the slot's keys, and its number as an argument. */
+    private static final int STORE = 0;
+    private static final int PREPARE = 1;
+    private static final int ATTEMPTS = 2;
+    private static final int ORIGIN = 3;
+    private static final int DEAD = 4;
+    private static final int OWNER = 5;
+    private static final int SLOT = 6;
+
+    private final Supplier<ScriptRunner> scripts;
+    private final TopicKeys keys;
+    private final byte[] type;
+    private final byte[] wakeChannel;
+    private final byte[][][] slotKeys;
+
+    /** How a rolled-back member is retried: {@code rollback.lua}'s ARGV[2..4]. */
+    record RetryRule(int maxRetries, long backoffMillis, long backoffMaxMillis) {
+        static RetryRule of(ConsumerOptions options) {
+            return new RetryRule(options.maxRetries(), options.retryBackoff().toMillis(),
+                    options.retryBackoffMax().toMillis());
+        }
+    }
+
+    /** One member moved to the prepare queue: its content, its store score as Redis wrote it, its delivery number. */
+    record PoppedMember(byte[] content, byte[] rawScore, int attempt) {
+    }
+
+    /**
+     * What {@code pop.lua} returned.
+     *
+     * @param redisNow        the Redis clock in ms
+     * @param nextDelayMillis 0: more may be due; > 0: ms until the next member is due; -1: nothing waits
+     * @param detail          POPPED: the epoch checked (0 without coordination); HANDOVER: members of
+     *                        earlier owners still in the prepare queue; FENCED: the epoch the slot is owned under
+     */
+    record PopReply(PopStatus status, long redisNow, long nextDelayMillis, long detail, List<PoppedMember> members) {
+    }
+
+    /** What {@code rollback.lua} did. */
+    record RollbackReply(long requeued, long merged, long dead) {
+        long total() {
+            return requeued + merged + dead;
+        }
+    }
+
+    TopicScripts(Supplier<ScriptRunner> scripts, TopicKeys keys) {
+        this.scripts = scripts;
+        this.keys = keys;
+        this.type = RmqClient.bytes(keys.topic().type().name());
+        this.wakeChannel = RmqClient.bytes(keys.wakeChannel());
+        int slots = keys.topic().slotAmount();
+        this.slotKeys = new byte[slots][][];
+        for (int s = 0; s < slots; s++) {
+            SlotKeys k = keys.slot(s);
+            slotKeys[s] = new byte[][] { bytes(k.store()), bytes(k.prepare()), bytes(k.attempts()), bytes(k.origin()),
+                    bytes(k.dead()), bytes(k.owner()), number(s) };
+        }
+    }
+
+    TopicKeys keys() {
+        return keys;
+    }
+
+    /** {@code register_topic.lua}: the definition recorded for the topic (its own when new or agreeing). */
+    CompletionStage<String> registerTopic() {
+        TopicDefinition topic = keys.topic();
+        return this.<byte[]>run(RedisScript.REGISTER_TOPIC, new byte[][] { bytes(TopicKeys.registryKey(topic.keyPrefix())) },
+                bytes(topic.name()), bytes(topic.registryValue()))
+                .thenApply(recorded -> new String(recorded, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * {@code send.lua}: stores {@code member} in {@code slot}, or merges it into a pending duplicate.
+     *
+     * @param value the type's value: a time range in ms, a priority, or a delivery time in ms
+     */
+    CompletionStage<SendResult> send(int slot, String value, byte[] member) {
+        byte[][] k = slotKeys[slot];
+        return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE] },
+                type, bytes(value), member, wakeChannel, k[SLOT])
+                .thenApply(reply -> new SendResult((Long) reply.get(0) == 1L, slot,
+                        Double.parseDouble(new String((byte[]) reply.get(1), StandardCharsets.US_ASCII))));
+    }
+
+    /**
+     * {@code pop.lua}: moves up to {@code count} due members to the prepare queue (0: only the
+     * ownership step, a claim).
+     *
+     * @param epoch  the caller's ownership epoch of the slot, 0 without coordination
+     * @param worker the caller's worker id, recorded with a new epoch; ignored when epoch is 0
+     */
+    CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker) {
+        byte[][] k = slotKeys[slot];
+        return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER] },
+                type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker))
+                .thenApply(TopicScripts::popReply);
+    }
+
+    private static PopReply popReply(List<Object> reply) {
+        List<PoppedMember> members = new ArrayList<>((reply.size() - POP_HEADER) / 3);
+        for (int i = POP_HEADER; i + 2 < reply.size(); i += 3) {
+            members.add(new PoppedMember((byte[]) reply.get(i), (byte[]) reply.get(i + 1),
+                    ((Long) reply.get(i + 2)).intValue()));
+        }
+        return new PopReply(PopStatus.of((Long) reply.get(0)), (Long) reply.get(1), (Long) reply.get(2),
+                (Long) reply.get(3), members);
+    }
+
+    /** {@code commit.lua}: removes these members from the prepare queue; the number removed. */
+    CompletionStage<Long> commit(int slot, List<byte[]> members) {
+        byte[][] k = slotKeys[slot];
+        byte[][] args = new byte[2 + members.size()][];
+        args[0] = wakeChannel;
+        args[1] = k[SLOT];
+        for (int i = 0; i < members.size(); i++) {
+            args[2 + i] = members.get(i);
+        }
+        return run(RedisScript.COMMIT, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER] }, args);
+    }
+
+    /** {@code rollback.lua} on these members: retried by {@code rule}, or moved to the dead queue. */
+    CompletionStage<RollbackReply> rollback(int slot, RetryRule rule, List<byte[]> members) {
+        byte[][] args = rollbackArgs(slot, rule, MEMBERS, 0, members.size());
+        for (int i = 0; i < members.size(); i++) {
+            args[8 + i] = members.get(i);
+        }
+        return runRollback(slot, args);
+    }
+
+    /** {@code rollback.lua} on up to {@code limit} members whose prepare deadline has passed. */
+    CompletionStage<RollbackReply> rollbackExpired(int slot, RetryRule rule, int limit) {
+        return runRollback(slot, rollbackArgs(slot, rule, EXPIRED, limit, 0));
+    }
+
+    private byte[][] rollbackArgs(int slot, RetryRule rule, byte[] selection, int limit, int members) {
+        byte[][] args = new byte[8 + members][];
+        args[0] = type;
+        args[1] = number(rule.maxRetries());
+        args[2] = number(rule.backoffMillis());
+        args[3] = number(rule.backoffMaxMillis());
+        args[4] = wakeChannel;
+        args[5] = slotKeys[slot][SLOT];
+        args[6] = selection;
+        args[7] = number(limit);
+        return args;
+    }
+
+    private CompletionStage<RollbackReply> runRollback(int slot, byte[][] args) {
+        byte[][] k = slotKeys[slot];
+        return this.<List<Object>>run(RedisScript.ROLLBACK,
+                new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER] }, args)
+                .thenApply(r -> new RollbackReply((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
+    }
+
+    /**
+     * {@code release.lua}: returns never-delivered members to the store queue with the score they
+     * were popped with, no attempt counted; the number returned or merged.
+     */
+    CompletionStage<Long> release(int slot, List<PoppedMember> members) {
+        byte[][] k = slotKeys[slot];
+        byte[][] args = new byte[2 + 2 * members.size()][];
+        args[0] = wakeChannel;
+        args[1] = k[SLOT];
+        for (int i = 0; i < members.size(); i++) {
+            args[2 + 2 * i] = members.get(i).content();
+            args[3 + 2 * i] = members.get(i).rawScore();
+        }
+        return run(RedisScript.RELEASE, new byte[][] { k[STORE], k[PREPARE], k[ORIGIN] }, args);
+    }
+
+    /** {@code extend.lua}: deadline = now + prepare timeout for these members; the number extended. */
+    CompletionStage<Long> extend(int slot, long prepareTimeoutMillis, List<byte[]> members) {
+        byte[][] args = new byte[1 + members.size()][];
+        args[0] = number(prepareTimeoutMillis);
+        for (int i = 0; i < members.size(); i++) {
+            args[1 + i] = members.get(i);
+        }
+        return run(RedisScript.EXTEND, new byte[][] { slotKeys[slot][PREPARE] }, args);
+    }
+
+    /**
+     * The highest ownership epoch recorded in the owner hashes of the topic's slots (0 when none),
+     * so that epochs handed out by a fresh assignment keep growing.
+     */
+    CompletionStage<Long> highestEpoch() {
+        List<CompletableFuture<byte[]>> reads = new ArrayList<>(slotKeys.length);
+        try {
+            ScriptRunner runner = scripts.get();
+            for (byte[][] k : slotKeys) {
+                reads.add(runner.commands().hget(k[OWNER], EPOCH_FIELD).toCompletableFuture());
+            }
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            long highest = 0;
+            for (CompletableFuture<byte[]> read : reads) {
+                byte[] value = read.join();
+                if (value != null) {
+                    highest = Math.max(highest, Long.parseLong(new String(value, StandardCharsets.US_ASCII)));
+                }
+            }
+            return highest;
+        });
+    }
+
+    private <T> CompletionStage<T> run(RedisScript script, byte[][] scriptKeys, byte[]... args) {
+        try {
+            return scripts.get().run(script, scriptKeys, args);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] number(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+}

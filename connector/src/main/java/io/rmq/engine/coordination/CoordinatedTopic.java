@@ -1,0 +1,22 @@
+package io.rmq.engine.coordination;
+
+import java.util.Objects;
+
+/**
+ * What the coordination needs to know of a topic: its key prefix and name (which place it in
+ * ZooKeeper) and its slot amount (what the leader assigns). Immutable.
+ *
+ * @param keyPrefix  the topic's key prefix, possibly empty
+ * @param name       the topic's name
+ * @param slotAmount the topic's number of slots
+ */
+public record CoordinatedTopic(String keyPrefix, String name, int slotAmount) {
+
+    public CoordinatedTopic {
+        Objects.requireNonNull(keyPrefix, "keyPrefix");
+        Objects.requireNonNull(name, "name");
+        if (slotAmount < 1) {
+            throw new IllegalArgumentException("slotAmount must be at least 1, was " + slotAmount);
+        }
+    }
+}

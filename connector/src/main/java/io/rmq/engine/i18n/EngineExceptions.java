@@ -1,0 +1,88 @@
+package io.rmq.engine.i18n;
+
+/**
+ * The engine's exception texts, each with a stable id ({@code RMQ-03xx}). A method returns the
+ * exception for the caller to throw or to fail a stage with, or, for the engine's own exception
+ * types (which this package cannot see), the message to build them with. Use the shared instance
+ * {@link #ex}; thread-safe.
+ *
+ * <p>Not here: the argument checks of value types and option builders ({@code TopicDefinition},
+ * {@code ConsumerOptions}, {@code CoordinationOptions}), whose texts say what is allowed and are
+ * phrased to be embedded in the connector's configuration errors.
+ */
+public final class EngineExceptions {
+
+    /** The shared instance. */
+    public static final EngineExceptions ex = new EngineExceptions();
+
+    private EngineExceptions() {
+    }
+
+    /** RMQ-0301: {@code start()} was called on something already started or closed. */
+    public IllegalStateException cannotStartInState(String what, String state) {
+        return new IllegalStateException("RMQ-0301 " + what + " cannot be started in state " + state);
+    }
+
+    /** RMQ-0302: an operation reached something that is closed. */
+    public IllegalStateException closed(String what) {
+        return new IllegalStateException("RMQ-0302 " + what + " is closed");
+    }
+
+    /** RMQ-0303: the message of a {@code RedisUnavailableException}: Redis was never reached, nothing was sent. */
+    public String redisNotReachedYet(String uri) {
+        return "RMQ-0303 Redis at " + uri + " has not been reached yet; nothing was sent";
+    }
+
+    /**
+     * RMQ-0304: the message of a {@code TopicConflictException}: the topic is recorded with another
+     * type or slot amount.
+     */
+    public String topicConflict(String topic, String recorded, String requested, String registryKey) {
+        return "RMQ-0304 Topic '" + topic + "' is recorded in Redis as " + recorded + " but is used here as "
+                + requested + "; a topic keeps its type and slot amount for life: use another topic name, or"
+                + " delete its keys and the '" + topic + "' field of hash '" + registryKey + "'";
+    }
+
+    /** RMQ-0305: a consumer that coordinates through ZooKeeper was given slots by hand. */
+    public IllegalStateException slotsAssignedByLeader(String consumer) {
+        return new IllegalStateException("RMQ-0305 Consumer " + consumer
+                + " coordinates through ZooKeeper: the leader assigns its slots");
+    }
+
+    /** RMQ-0306: demand must be positive (Reactive Streams rule 3.9). */
+    public IllegalArgumentException demandNotPositive(long n) {
+        return new IllegalArgumentException("RMQ-0306 Demand must be positive, was " + n);
+    }
+
+    /** RMQ-0307: a producer was used with a send method of another topic type. */
+    public IllegalArgumentException wrongTopicType(String topic, String type, String expected) {
+        return new IllegalArgumentException("RMQ-0307 Topic '" + topic + "' is of type " + type + ", not " + expected);
+    }
+
+    /** RMQ-0308: a RANGE_MERGE message needs a positive time range. */
+    public IllegalArgumentException badTimeRange(String range) {
+        return new IllegalArgumentException("RMQ-0308 A RANGE_MERGE message needs a time range > 0 ms, was " + range);
+    }
+
+    /** RMQ-0309: a PRIORITY message needs a finite priority. */
+    public IllegalArgumentException badPriority(double priority) {
+        return new IllegalArgumentException("RMQ-0309 A PRIORITY message needs a finite priority, was " + priority);
+    }
+
+    /** RMQ-0310: a FIXED_TIME message needs a delivery time. */
+    public IllegalArgumentException missingDeliveryTime() {
+        return new IllegalArgumentException("RMQ-0310 A FIXED_TIME message needs a delivery time");
+    }
+
+    /** RMQ-0206: a ZooKeeper client could not be started (a malformed connect string, usually). */
+    public IllegalStateException cannotStartZooKeeperClient(String connect, Throwable cause) {
+        return new IllegalStateException("RMQ-0206 Cannot start a ZooKeeper client for '" + connect + "': "
+                + cause.getMessage(), cause);
+    }
+
+    /** RMQ-0311: ZooKeeper could not be reached in time by a tool that reads the coordination data. */
+    public IllegalStateException zooKeeperNotReachedWithin(String connect, long timeoutMillis) {
+        return new IllegalStateException("RMQ-0311 ZooKeeper at " + connect + " was not reached within "
+                + timeoutMillis + " ms");
+    }
+}

@@ -1,0 +1,285 @@
+package io.rmq.engine.i18n;
+
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The engine's log messages, each with a stable id: {@code RMQ-00xx} the Redis connection,
+ * {@code RMQ-01xx} consumers, {@code RMQ-02xx} the ZooKeeper coordination. All go to the
+ * {@code java.util.logging} logger {@value #LOGGER_NAME} (Open Liberty and most runtimes route it to
+ * their own log); messages are built only when their level is enabled. Parameters are plain values,
+ * so this package depends on nothing of the engine. Use the shared instance {@link #log}; thread-safe.
+ */
+public final class EngineLogging {
+
+    /** The name of the logger all messages go to. */
+    public static final String LOGGER_NAME = "io.rmq.engine";
+
+    /** The shared instance. */
+    public static final EngineLogging log = new EngineLogging(Logger.getLogger(LOGGER_NAME));
+
+    private final Logger logger;
+
+    private EngineLogging(Logger logger) {
+        this.logger = logger;
+    }
+
+    // ---- the Redis connection: RMQ-00xx
+
+    /** RMQ-0001 (INFO): the first connection to Redis is established. */
+    public void redisConnected(String uri) {
+        log(Level.INFO, null, () -> "RMQ-0001 Connected to Redis at " + uri);
+    }
+
+    /** RMQ-0002 (WARNING): the connection to Redis dropped; Lettuce reconnects by itself. */
+    public void redisConnectionLost(String uri) {
+        log(Level.WARNING, null, () -> "RMQ-0002 Lost the connection to Redis at " + uri
+                + "; reconnecting automatically, messages in flight stay in their prepare queues");
+    }
+
+    /** RMQ-0003 (WARNING): a first connection attempt failed; another follows after {@code delayMillis}. */
+    public void redisUnreachable(String uri, int attempt, String reason, long delayMillis) {
+        log(Level.WARNING, null, () -> "RMQ-0003 Redis at " + uri + " is unreachable (attempt " + attempt + "): "
+                + reason + "; retrying in " + delayMillis + " ms");
+    }
+
+    /** RMQ-0004 (INFO): the connection is back after an outage; consumers poll their slots. */
+    public void redisReconnected(String uri) {
+        log(Level.INFO, null, () -> "RMQ-0004 Reconnected to Redis at " + uri + "; consumers poll their slots again");
+    }
+
+    /** RMQ-0005 (FINE): a message on a wake channel is not {@code <slot>:<delay ms>}; it is ignored. */
+    public void malformedWakeNotice(String notice, String channel) {
+        log(Level.FINE, null, () -> "RMQ-0005 Ignoring the malformed wake notice '" + notice + "' on " + channel);
+    }
+
+    // ---- consumers: RMQ-01xx
+
+    /** RMQ-0101 (WARNING): a commit call failed; its messages are redelivered after their deadline. */
+    public void commitFailed(int count, int slot, String topic, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0101 Committing " + count + " message(s) of slot " + slot + " of topic '"
+                + topic + "' failed; they stay in the prepare queue and are redelivered after their deadline: "
+                + reason);
+    }
+
+    /** RMQ-0103 (WARNING, FINE while Redis is known to be down): a pop failed; the slot is popped again in 1 s. */
+    public void popFailed(boolean connected, int slot, String topic, String consumer, String reason) {
+        // While the connection is down the client has logged the outage once; no line per slot and second.
+        log(connected ? Level.WARNING : Level.FINE, null, () -> "RMQ-0103 Popping slot " + slot + " of topic '"
+                + topic + "' for " + consumer + " failed, retrying in 1 s: " + reason);
+    }
+
+    /** RMQ-0104 (WARNING): a rollback call failed; the sweeper rolls the message back at its deadline. */
+    public void rollbackFailed(Object delivery, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0104 Rolling back " + delivery + " failed; it stays in the prepare queue"
+                + " and is rolled back after its deadline: " + reason);
+    }
+
+    /** RMQ-0105 (WARNING): a message failed on its last allowed delivery and is now in the dead queue. */
+    public void movedToDeadQueue(Object delivery, String deadQueue, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0105 " + delivery + " failed on its last allowed delivery and moved to"
+                + " the dead queue " + deadQueue + ": " + reason);
+    }
+
+    /** RMQ-0106 (WARNING): the listener threw; the message is rolled back. */
+    public void listenerFailed(String consumer, Object delivery, Throwable cause) {
+        log(Level.WARNING, cause, () -> "RMQ-0106 The listener of " + consumer + " failed on " + delivery
+                + "; rolling it back");
+    }
+
+    /** RMQ-0107 (WARNING): releasing undelivered messages failed; they are rolled back at their deadline. */
+    public void releaseFailed(int count, int slot, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0107 Releasing " + count + " undelivered message(s) of slot " + slot
+                + " failed; they are rolled back after their deadline: " + reason);
+    }
+
+    /** RMQ-0108 (WARNING): extending the deadlines of held messages failed; the next round tries again. */
+    public void extendFailed(int count, int slot, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0108 Extending the deadlines of " + count + " message(s) of slot " + slot
+                + " failed: " + reason);
+    }
+
+    /** RMQ-0109 (INFO): the sweeper rolled back messages whose prepare deadline had passed. */
+    public void sweptExpired(long total, int slot, String topic, long requeued, long merged, long dead) {
+        log(Level.INFO, null, () -> "RMQ-0109 Rolled back " + total + " message(s) of slot " + slot + " of topic '"
+                + topic + "' whose prepare deadline had passed (" + requeued + " requeued, " + merged + " merged, "
+                + dead + " to the dead queue)");
+    }
+
+    /** RMQ-0112 (FINE): a sweep call failed; the next sweep tries again. */
+    public void sweepFailed(int slot, String topic, String reason) {
+        log(Level.FINE, null, () -> "RMQ-0112 Sweeping slot " + slot + " of topic '" + topic + "' failed: " + reason);
+    }
+
+    /** RMQ-0110 (WARNING): a consumer's graceful stop did not finish in time. */
+    public void consumerDidNotStopCleanly(String consumer, Throwable cause) {
+        log(Level.WARNING, cause, () -> "RMQ-0110 Consumer " + consumer + " did not stop cleanly");
+    }
+
+    /**
+     * RMQ-0111 (WARNING): messages were still being processed when a stopping consumer's shutdown
+     * timeout ended: released for redelivery, or in serial mode left for the sweeper.
+     */
+    public void unfinishedAtShutdown(int count, String consumer, long timeoutMillis, boolean leftInPrepareQueue) {
+        log(Level.WARNING, null, () -> "RMQ-0111 " + count + " message(s) of " + consumer + " were still being"
+                + " processed after the shutdown timeout of " + timeoutMillis + " ms; " + (leftInPrepareQueue
+                        ? "left in the prepare queue, they are rolled back when their deadline passes"
+                        : "released for redelivery"));
+    }
+
+    /** RMQ-0113 (FINE): a task reached a consumer whose loop has ended; it is dropped. */
+    public void consumerClosedDroppedTask(String consumer) {
+        log(Level.FINE, null, () -> "RMQ-0113 Consumer " + consumer + " is closed; dropped a task");
+    }
+
+    // ---- coordination: RMQ-02xx
+
+    /** RMQ-0201 (WARNING): ZooKeeper has never been reached; its consumers pop nothing meanwhile. */
+    public void zooKeeperNotReached(String connect, long waitedMillis, long connectionTimeoutMillis) {
+        log(Level.WARNING, null, () -> "RMQ-0201 ZooKeeper at " + connect + " has not been reached for "
+                + waitedMillis + " ms (connection timeout " + connectionTimeoutMillis
+                + " ms); the consumers coordinated through it own no slots and pop nothing until it is "
+                + "reached; still trying");
+    }
+
+    /** RMQ-0202 (INFO): a ZooKeeper session is established. */
+    public void zooKeeperConnected(String connect, long sessionId) {
+        log(Level.INFO, null, () -> "RMQ-0202 Connected to ZooKeeper at " + connect + " (session 0x"
+                + Long.toHexString(sessionId) + ")");
+    }
+
+    /** RMQ-0203 (WARNING): the ZooKeeper connection is suspended; its consumers stop popping. */
+    public void zooKeeperSuspended(String connect) {
+        log(Level.WARNING, null, () -> "RMQ-0203 Lost the connection to ZooKeeper at " + connect
+                + "; its consumers stop popping until it is back or the session expires");
+    }
+
+    /** RMQ-0204 (WARNING): the ZooKeeper session expired; its consumers gave up their slots. */
+    public void zooKeeperSessionExpired(String connect) {
+        log(Level.WARNING, null, () -> "RMQ-0204 The ZooKeeper session at " + connect
+                + " expired; its consumers gave up their slots (other workers take them over) and rejoin "
+                + "once ZooKeeper is reachable");
+    }
+
+    /** RMQ-0205 (INFO): the ZooKeeper connection is back, with the same session or a new one. */
+    public void zooKeeperReconnected(String connect, boolean sameSession, long sessionId) {
+        log(Level.INFO, null, () -> "RMQ-0205 Reconnected to ZooKeeper at " + connect
+                + (sameSession ? " (same session 0x" : " (new session 0x") + Long.toHexString(sessionId)
+                + "); its consumers take part in the slot assignment again");
+    }
+
+    /** RMQ-0207 (SEVERE): a consumer cannot use ZooKeeper at all and pops nothing. */
+    public void cannotCoordinate(String consumer, String topic, String connect, Throwable cause) {
+        log(Level.SEVERE, cause, () -> "RMQ-0207 Consumer " + consumer + " of topic '" + topic
+                + "' cannot coordinate through ZooKeeper at " + connect + " and pops nothing: " + cause.getMessage());
+    }
+
+    /** RMQ-0208 (FINE): deregistering a worker failed; its ephemeral node vanishes with the session. */
+    public void deregisterFailed(String worker, Throwable cause) {
+        log(Level.FINE, cause, () -> "RMQ-0208 Deregistering worker " + worker
+                + " failed; its node vanishes with the session");
+    }
+
+    /** RMQ-0209 (FINE): closing a coordinator did not finish in time. */
+    public void coordinatorCloseTimedOut(String consumer, Throwable cause) {
+        log(Level.FINE, cause, () -> "RMQ-0209 Closing the coordinator of " + consumer + " did not finish in time");
+    }
+
+    /** RMQ-0210 (INFO): a worker registered in ZooKeeper. */
+    public void workerRegistered(String worker, String topic, String path) {
+        log(Level.INFO, null, () -> "RMQ-0210 Worker " + worker + " of topic '" + topic + "' registered under "
+                + path + "; it pops the slots the leader assigns to it");
+    }
+
+    /** RMQ-0211 (INFO): a worker was elected leader of a topic's slot assignment. */
+    public void leadsAssignment(String worker, String topic) {
+        log(Level.INFO, null, () -> "RMQ-0211 Worker " + worker + " leads the slot assignment of topic '" + topic + "'");
+    }
+
+    /** RMQ-0212 (INFO): the leader wrote a new assignment. */
+    public void slotsAssigned(String leader, String topic, int liveWorkers, String assignment) {
+        log(Level.INFO, null, () -> "RMQ-0212 Leader " + leader + " assigned the slots of topic '" + topic + "' to "
+                + liveWorkers + " live worker(s): " + assignment);
+    }
+
+    /**
+     * RMQ-0213 (INFO, FINE while it has had no slot yet): what a worker may pop changed.
+     *
+     * @param change e.g. {@code pops slots 0-3 (assignment generation 2)}
+     */
+    public void workerOwnershipChanged(String worker, String topic, String change, boolean routine) {
+        log(routine ? Level.FINE : Level.INFO, null, () -> "RMQ-0213 Worker " + worker + " of topic '" + topic + "' "
+                + change);
+    }
+
+    /** RMQ-0214 (WARNING): the leader could not write an assignment; it retries. */
+    public void assignmentFailed(String leader, String topic, long retryMillis, Throwable cause) {
+        log(Level.WARNING, null, () -> "RMQ-0214 Leader " + leader + " could not assign the slots of topic '" + topic
+                + "', retrying in " + retryMillis + " ms: " + cause);
+    }
+
+    /** RMQ-0215 (INFO): a worker no longer leads a topic's slot assignment. */
+    public void noLongerLeads(String worker, String topic) {
+        log(Level.INFO, null, () -> "RMQ-0215 Worker " + worker + " no longer leads the slot assignment of topic '"
+                + topic + "'");
+    }
+
+    /** RMQ-0216 (SEVERE): a worker cannot take part in the leader election. */
+    public void cannotJoinElection(String worker, String topic, Throwable cause) {
+        log(Level.SEVERE, cause, () -> "RMQ-0216 Worker " + worker + " cannot join the leader election of topic '"
+                + topic + "'");
+    }
+
+    /** RMQ-0217 (WARNING): a worker ignores an assignment it cannot read. */
+    public void ignoringUnreadableAssignment(String path, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0217 Ignoring the unreadable slot assignment at " + path + ": " + reason);
+    }
+
+    /** RMQ-0218 (WARNING): the leader replaces an assignment it cannot read. */
+    public void replacingUnreadableAssignment(String path, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0218 Replacing the unreadable slot assignment at " + path + ": " + reason);
+    }
+
+    /** RMQ-0220 (FINE): a consumer owns a slot and waits for the previous owner's messages. */
+    public void awaitingHandover(String consumer, int slot, String topic, long epoch, long inFlight) {
+        log(Level.FINE, null, () -> "RMQ-0220 Consumer " + consumer + " owns slot " + slot + " of topic '" + topic
+                + "' under epoch " + epoch + " and pops it once the " + inFlight + " message(s) of its previous"
+                + " owner are committed, rolled back or released");
+    }
+
+    /** RMQ-0221 (FINE): a handover is done; the new owner pops the slot. */
+    public void handoverDone(String consumer, int slot, String topic, long waitedMillis) {
+        log(Level.FINE, null, () -> "RMQ-0221 Consumer " + consumer + " pops slot " + slot + " of topic '" + topic
+                + "': the previous owner's messages are done after " + waitedMillis + " ms");
+    }
+
+    /** RMQ-0222 (INFO): a consumer found its slot claimed under a newer epoch and stops popping it. */
+    public void slotFenced(int slot, String topic, long newerEpoch, String consumer, long epoch) {
+        log(Level.INFO, null, () -> "RMQ-0222 Slot " + slot + " of topic '" + topic + "' was claimed under epoch "
+                + newerEpoch + " by another worker; consumer " + consumer + " (epoch " + epoch
+                + ") stops popping it");
+    }
+
+    /** RMQ-0223 (FINE): a consumer returns prefetched messages of a slot it no longer owns. */
+    public void prefetchReturned(String consumer, int count, int slot, String topic, String why) {
+        log(Level.FINE, null, () -> "RMQ-0223 Consumer " + consumer + " returns " + count + " prefetched message(s) of"
+                + " slot " + slot + " of topic '" + topic + "' to the store queue: " + why);
+    }
+
+    /** RMQ-0224 (WARNING): a handover waits unusually long: someone keeps extending the old messages. */
+    public void longHandover(String consumer, long waitedMillis, int slot, String topic, long inFlight) {
+        log(Level.WARNING, null, () -> "RMQ-0224 Consumer " + consumer + " has waited " + waitedMillis
+                + " ms to pop slot " + slot + " of topic '" + topic + "': " + inFlight + " message(s) of its"
+                + " previous owner are still in the prepare queue, kept there by a consumer that extends their"
+                + " deadline (one still processing them, or never acknowledging them)");
+    }
+
+    private void log(Level level, Throwable cause, Supplier<String> message) {
+        if (cause == null) {
+            logger.log(level, message);
+        } else {
+            logger.log(level, cause, message);
+        }
+    }
+}
