@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 
 import io.rmq.engine.coordination.SlotOwnership;
 import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.support.DaemonThreads;
 
 /**
  * The pump of one consumer, confined to its thread ({@code rmq-<name>}): decides when to pop which
@@ -62,12 +63,7 @@ final class ConsumerLoop implements WakeBus.Listener {
         this.redis = redis;
         this.held = held;
         this.settler = settler;
-        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "rmq-" + name);
-            t.setDaemon(true);
-            loopThread = t;
-            return t;
-        });
+        this.loop = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("rmq-" + name, t -> loopThread = t));
         boolean coordinated = options.coordination().isPresent();
         this.serial = coordinated;
         int slotAmount = scripts.keys().topic().slotAmount();

@@ -8,10 +8,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.lettuce.core.RedisURI;
 import io.rmq.engine.coordination.ZooKeeperSessions;
+import io.rmq.engine.support.DaemonThreads;
 
 /**
  * The engine's entry point: everything the producers and consumers of one Redis share. It owns
@@ -53,12 +53,7 @@ public final class RmqEngine implements AutoCloseable {
 
     public RmqEngine(RedisURI uri) {
         Objects.requireNonNull(uri, "uri");
-        AtomicInteger n = new AtomicInteger();
-        this.housekeeping = Executors.newScheduledThreadPool(1, r -> {
-            Thread t = new Thread(r, "rmq-housekeeping-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.housekeeping = Executors.newScheduledThreadPool(1, DaemonThreads.numbered("rmq-housekeeping-"));
         this.client = new RmqClient(uri, housekeeping);
         this.wakeBus = new WakeBus(client);
         this.zooKeeperSessions = new ZooKeeperSessions(housekeeping);

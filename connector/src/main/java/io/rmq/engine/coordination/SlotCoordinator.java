@@ -21,6 +21,7 @@ import org.apache.zookeeper.CreateMode;
 
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.support.DaemonThreads;
 
 
 /**
@@ -104,7 +105,7 @@ public final class SlotCoordinator implements Closeable {
         this.listener = Objects.requireNonNull(listener, "listener");
         this.epochSource = Objects.requireNonNull(epochSource, "epochSource");
         this.paths = CoordinationPaths.of(options.root(), topic);
-        this.events = Executors.newSingleThreadExecutor(daemon("rmq-coordinator-" + consumerName));
+        this.events = Executors.newSingleThreadExecutor(DaemonThreads.named("rmq-coordinator-" + consumerName));
     }
 
     /** Registers the worker and starts following the assignment, in the background. */
@@ -291,13 +292,5 @@ public final class SlotCoordinator implements Closeable {
         } catch (Exception e) {
             LOG.coordinatorCloseTimedOut(consumerName, e);
         }
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        };
     }
 }

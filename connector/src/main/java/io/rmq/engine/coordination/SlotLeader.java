@@ -18,6 +18,7 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
 import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.support.DaemonThreads;
 
 
 /**
@@ -59,11 +60,7 @@ final class SlotLeader implements Closeable {
         this.paths = paths;
         this.workerId = workerId;
         this.epochSource = epochSource;
-        this.duty = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "rmq-leader-" + consumerName);
-            t.setDaemon(true);
-            return t;
-        });
+        this.duty = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("rmq-leader-" + consumerName));
     }
 
     /** Joins the election and watches the workers; events are handled on {@code events}. */

@@ -3,10 +3,8 @@ package io.rmq.engine.coordination;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -16,6 +14,7 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.support.DaemonThreads;
 
 /**
  * The ZooKeeper sessions of one {@code RmqEngine}: one started Curator client per distinct
@@ -91,18 +90,12 @@ public final class ZooKeeperSessions implements AutoCloseable {
 
         Shared(CoordinationOptions options) {
             this.options = options;
-            AtomicInteger n = new AtomicInteger();
-            ThreadFactory threads = r -> {
-                Thread t = new Thread(r, "rmq-zookeeper-" + n.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            };
             this.curator = CuratorFrameworkFactory.builder()
                     .connectString(options.connectString())
                     .sessionTimeoutMs((int) options.sessionTimeout().toMillis())
                     .connectionTimeoutMs((int) options.connectionTimeout().toMillis())
                     .retryPolicy(new ExponentialBackoffRetry(100, 6, 2_000))
-                    .threadFactory(threads)
+                    .threadFactory(DaemonThreads.numbered("rmq-zookeeper-"))
                     .build();
         }
 
