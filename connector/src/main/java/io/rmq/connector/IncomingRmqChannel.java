@@ -68,6 +68,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     private volatile Subscriber<? super Message<?>> subscriber;
 
     IncomingRmqChannel(IncomingChannelConfig config, RmqEngine client) {
+        LOG.channelConfigured(config.channel(), config.toString());
         this.config = config;
         this.topicName = config.topic().name();
         this.signals = new SerialExecutor("incoming channel '" + config.channel() + "'");
@@ -84,7 +85,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     public void subscribe(Subscriber<? super Message<?>> s) {
         Objects.requireNonNull(s, "subscriber (Reactive Streams rule 1.9)");
         if (!subscribed.compareAndSet(false, true)) {
-            refuse(s, new IllegalStateException("Channel '" + config.channel() + "' accepts a single subscriber"));
+            refuse(s, RmqExceptions.ex.channelAlreadySubscribed(config.channel()));
             return;
         }
         if (terminated.get()) {
@@ -133,8 +134,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
                 return; // rule 3.6
             }
             if (n <= 0) {
-                fail(new IllegalArgumentException("Channel '" + config.channel() + "': request(" + n
-                        + ") violates Reactive Streams rule 3.9, demand must be positive"));
+                fail(RmqExceptions.ex.nonPositiveDemand(config.channel(), n));
                 return;
             }
             consumer.request(n);
@@ -187,7 +187,8 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
 
     private Object decode(byte[] content) {
         if (config.codec().isPresent()) {
-            return config.codec().get().decode(content);
+            return RmqConnectorSupport.callCodec(config.codec().get(), config.channel(), "decode",
+                    codec -> codec.decode(content));
         }
         return config.payloadType() == PayloadType.BYTES ? content : new String(content, StandardCharsets.UTF_8);
     }
