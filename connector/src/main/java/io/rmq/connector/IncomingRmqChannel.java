@@ -2,8 +2,9 @@ package io.rmq.connector;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -68,6 +69,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     private volatile Subscriber<? super Message<?>> subscriber;
 
     IncomingRmqChannel(IncomingChannelConfig config, RmqEngine client) {
+        LOG.channelConfigured(config.channel(), config.toString());
         this.config = config;
         this.topicName = config.topic().name();
         this.signals = new SerialExecutor("incoming channel '" + config.channel() + "'");
@@ -84,7 +86,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     public void subscribe(Subscriber<? super Message<?>> s) {
         Objects.requireNonNull(s, "subscriber (Reactive Streams rule 1.9)");
         if (!subscribed.compareAndSet(false, true)) {
-            refuse(s, new IllegalStateException("Channel '" + config.channel() + "' accepts a single subscriber"));
+            refuse(s, RmqExceptions.ex.channelAlreadySubscribed(config.channel()));
             return;
         }
         if (terminated.get()) {
@@ -133,8 +135,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
                 return; // rule 3.6
             }
             if (n <= 0) {
-                fail(new IllegalArgumentException("Channel '" + config.channel() + "': request(" + n
-                        + ") violates Reactive Streams rule 3.9, demand must be positive"));
+                fail(RmqExceptions.ex.nonPositiveDemand(config.channel(), n));
                 return;
             }
             consumer.request(n);
@@ -187,7 +188,8 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
 
     private Object decode(byte[] content) {
         if (config.codec().isPresent()) {
-            return config.codec().get().decode(content);
+            return RmqConnectorSupport.callCodec(config.codec().get(), config.channel(), "decode",
+                    codec -> codec.decode(content));
         }
         return config.payloadType() == PayloadType.BYTES ? content : new String(content, StandardCharsets.UTF_8);
     }
@@ -207,15 +209,19 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     }
 
     /**
-     * Stops gracefully: stops popping, releases the prefetched messages and waits at most the shutdown
-     * timeout (plus a margin) for the messages being processed. A subscriber arriving later is refused.
+     * Stops gracefully: stops popping, releases the prefetched messages and waits for the messages being
+     * processed, within the consumer's own bound ({@link TopicConsumer#close()}: the shutdown timeout
+     * plus a margin). A subscriber arriving later is refused. The wait runs on a thread of its own, so
+     * that the connector stops its incoming channels side by side.
      */
     CompletionStage<Void> close() {
         terminated.set(true);
-        CompletionStage<Void> stop = consumer.closeAsync();
-        return stop.toCompletableFuture()
-                .orTimeout(config.consumerOptions().shutdownTimeout().toMillis() + 5_000, TimeUnit.MILLISECONDS)
-                .exceptionally(f -> null)
+        Executor stopper = task -> {
+            Thread thread = new Thread(task, "rmq-stop-" + config.channel());
+            thread.setDaemon(true);
+            thread.start();
+        };
+        return CompletableFuture.runAsync(consumer::close, stopper)
                 .thenRun(() -> LOG.channelStopped(config.channel()));
     }
 }

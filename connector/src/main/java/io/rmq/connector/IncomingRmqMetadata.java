@@ -2,6 +2,8 @@ package io.rmq.connector;
 
 import java.util.Objects;
 
+import io.rmq.connector.i18n.RmqExceptions;
+
 /**
  * Where a received message comes from and how often it has been delivered. The incoming channel
  * attaches it to every message it emits; read it with
@@ -30,10 +32,10 @@ public final class IncomingRmqMetadata {
         this.channel = Objects.requireNonNull(channel, "channel");
         this.topic = Objects.requireNonNull(topic, "topic");
         if (slot < 0) {
-            throw new IllegalArgumentException("slot must be >= 0, was " + slot);
+            throw RmqExceptions.ex.invalidMetadataValue("slot", slot, "a slot >= 0 is required");
         }
         if (attempt < 1) {
-            throw new IllegalArgumentException("attempt must be >= 1, was " + attempt);
+            throw RmqExceptions.ex.invalidMetadataValue("attempt", attempt, "an attempt >= 1 is required");
         }
         this.slot = slot;
         this.attempt = attempt;

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.reactivestreams.Subscriber;
@@ -62,6 +63,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     private volatile boolean closed;
 
     OutgoingRmqChannel(OutgoingChannelConfig config, RmqEngine client) {
+        LOG.channelConfigured(config.channel(), config.toString());
         this.config = config;
         this.upstream = new SerialExecutor("outgoing channel '" + config.channel() + "'");
         this.registered = client.registerTopic(config.topic());
@@ -97,7 +99,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
      * around); once registered, sends go out at once. Called from onNext only, which Reactive Streams
      * serializes.
      */
-    private CompletionStage<SendResult> afterRegistration(java.util.function.Supplier<CompletionStage<SendResult>> send) {
+    private CompletionStage<SendResult> afterRegistration(Supplier<CompletionStage<SendResult>> send) {
         if (registered.toCompletableFuture().isDone()) {
             return registered.thenCompose(keys -> send.get());
         }
@@ -121,34 +123,42 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     public void onNext(Message<?> message) {
         Objects.requireNonNull(message, "message (Reactive Streams rule 2.13)");
         inflight.incrementAndGet();
-        CompletionStage<SendResult> sent;
         if (closed) {
-            sent = CompletableFuture.failedFuture(RmqExceptions.ex.channelClosed(config.channel()));
-        } else {
-            try {
-                byte[] content = encode(message.getPayload());
-                OutgoingRmqMetadata metadata = message.getMetadata(OutgoingRmqMetadata.class).orElse(null);
-                sent = afterRegistration(() -> send(content, metadata));
-            } catch (RuntimeException invalid) {
-                LOG.messageNackedInvalidMetadata(config.channel(), invalid.getMessage());
-                sent = CompletableFuture.failedFuture(invalid);
-            }
+            settle(message, RmqExceptions.ex.channelClosed(config.channel()));
+            return;
         }
-        sent.whenComplete((result, failure) -> settle(message, failure));
+        byte[] content;
+        try {
+            content = encode(message.getPayload());
+        } catch (RuntimeException unencodable) {
+            settle(message, unencodable); // logged by encode
+            return;
+        }
+        Supplier<CompletionStage<SendResult>> write;
+        try {
+            write = writeOf(content, message.getMetadata(OutgoingRmqMetadata.class).orElse(null));
+        } catch (IllegalArgumentException invalid) {
+            LOG.messageNackedInvalidMetadata(config.channel(), invalid.getMessage());
+            settle(message, invalid);
+            return;
+        }
+        afterRegistration(write).whenComplete((result, failure) -> {
+            Throwable cause = failure == null ? null : RmqConnectorSupport.unwrap(failure);
+            if (cause != null && !closed) {
+                LOG.errorSendingMessage(config.channel(), config.topic().name(), cause);
+            }
+            settle(message, cause);
+        });
     }
 
-    /** Acks or nacks the message, then, once that is done, asks for the next one. */
+    /** Acks the message, or nacks it when {@code failure} is set, then, once that is done, asks for the next one. */
     private void settle(Message<?> message, Throwable failure) {
         CompletionStage<Void> settled;
         try {
             if (failure == null) {
                 settled = message.ack();
             } else {
-                Throwable cause = RmqConnectorSupport.unwrap(failure);
-                if (!(cause instanceof IllegalArgumentException) && !closed) {
-                    LOG.errorSendingMessage(config.channel(), config.topic().name(), cause);
-                }
-                settled = message.nack(cause);
+                settled = message.nack(failure);
             }
         } catch (RuntimeException e) {
             settled = null; // the application's ack or nack threw: the message is settled all the same
@@ -173,7 +183,13 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         }
     }
 
-    private CompletionStage<SendResult> send(byte[] content, OutgoingRmqMetadata md) {
+    /**
+     * The write of one message, its metadata checked against the topic's type first; nothing is
+     * written until the write is run.
+     *
+     * @throws IllegalArgumentException when the metadata does not fit the topic (RMQ-2004, RMQ-2005, RMQ-2010)
+     */
+    private Supplier<CompletionStage<SendResult>> writeOf(byte[] content, OutgoingRmqMetadata md) {
         TopicType type = config.topic().type();
         String basis = md == null ? null : md.getSlotBasis().orElse(null);
         switch (type) {
@@ -184,7 +200,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
                 Optional<Duration> range = md == null ? Optional.empty() : md.getTimeRange();
                 Duration r = range.or(config::defaultTimeRange)
                         .orElseThrow(() -> RmqExceptions.ex.missingTimeRange(config.channel(), config.topic().name()));
-                return producer.sendInRange(content, r, basis);
+                return () -> producer.sendInRange(content, r, basis);
             }
             case PRIORITY: {
                 rejectIfPresent(md != null && md.getTimeRange().isPresent(), "a time range");
@@ -197,19 +213,18 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
                 if (p.isEmpty()) {
                     throw RmqExceptions.ex.missingPriority(config.channel(), config.topic().name());
                 }
-                return producer.sendWithPriority(content, p.getAsDouble(), basis);
+                double priority = p.getAsDouble();
+                return () -> producer.sendWithPriority(content, priority, basis);
             }
             case FIXED_TIME:
             default: {
                 rejectIfPresent(md != null && md.getPriority().isPresent(), "a priority");
                 rejectIfPresent(md != null && md.getTimeRange().isPresent(), "a time range");
-                Instant at = Instant.now();
-                if (md != null && md.getDeliverAt().isPresent()) {
-                    at = md.getDeliverAt().get();
-                } else if (md != null && md.getDelay().isPresent()) {
-                    at = at.plus(md.getDelay().get());
-                }
-                return producer.sendAt(content, at, basis);
+                Optional<Instant> deliverAt = md == null ? Optional.empty() : md.getDeliverAt();
+                Optional<Duration> delay = md == null ? Optional.empty() : md.getDelay();
+                // Resolved when the write runs: a delay counts from when the message is sent.
+                return () -> producer.sendAt(content,
+                        deliverAt.orElseGet(() -> Instant.now().plus(delay.orElse(Duration.ZERO))), basis);
             }
         }
     }
@@ -221,9 +236,16 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         }
     }
 
+    /** The content of a payload; a payload that cannot be encoded is logged (RMQ-1011, RMQ-1015) and thrown. */
     private byte[] encode(Object payload) {
         if (config.codec().isPresent()) {
-            return config.codec().get().encode(payload);
+            try {
+                return RmqConnectorSupport.callCodec(config.codec().get(), config.channel(), "encode",
+                        codec -> codec.encode(payload));
+            } catch (RuntimeException e) {
+                LOG.errorEncodingMessage(config.channel(), config.topic().name(), e);
+                throw e;
+            }
         }
         if (payload instanceof String s) {
             return s.getBytes(StandardCharsets.UTF_8);
@@ -231,14 +253,16 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         if (payload instanceof byte[] b) {
             return b;
         }
-        throw RmqExceptions.ex.unsupportedPayloadType(config.channel(), payload == null ? null : payload.getClass());
+        Class<?> type = payload == null ? null : payload.getClass();
+        LOG.messageNackedUnsupportedPayloadType(config.channel(), type == null ? "null" : type.getName());
+        throw RmqExceptions.ex.unsupportedPayloadType(config.channel(), type);
     }
 
     @Override
     public void onError(Throwable t) {
         Objects.requireNonNull(t, "failure (Reactive Streams rule 2.13)");
         completed = true;
-        LOG.errorSendingMessage(config.channel(), config.topic().name(), t);
+        LOG.upstreamFailed(config.channel(), t);
         drainedIfIdle();
     }
 

@@ -3,6 +3,7 @@ package io.rmq.connector;
 import java.util.HashMap;
 import java.util.Map;
 
+import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.engine.RmqEngine;
 
 /**
@@ -23,12 +24,11 @@ final class RedisClients implements AutoCloseable {
     /**
      * The started client for {@code redisUri}, created on first use.
      *
-     * @throws IllegalStateException when the clients were closed
+     * @throws IllegalStateException when the clients were closed, that is, the connector stopped
      */
     synchronized RmqEngine acquire(String redisUri) {
         if (closed) {
-            throw new IllegalStateException("The Redis clients of connector " + RedisRmqConnector.CONNECTOR_NAME
-                    + " are closed");
+            throw RmqExceptions.ex.connectorStopped(RedisRmqConnector.CONNECTOR_NAME);
         }
         return clients.computeIfAbsent(redisUri, uri -> new RmqEngine(uri).start());
     }

@@ -25,6 +25,7 @@ import org.eclipse.microprofile.reactive.streams.operators.SubscriberBuilder;
 
 import io.rmq.connector.config.IncomingChannelConfig;
 import io.rmq.connector.config.OutgoingChannelConfig;
+import io.rmq.connector.i18n.RmqExceptions;
 
 /**
  * The {@code smallrye-redis-rmq} connector: reads a channel's configuration, creates an incoming or
@@ -85,8 +86,7 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
 
     private <C> C open(Supplier<C> creation) {
         if (closed.get()) {
-            throw new IllegalStateException("Connector " + CONNECTOR_NAME + " is stopped (the application is"
-                    + " stopping, or one of its channels failed to start); it creates no more channels");
+            throw RmqExceptions.ex.connectorStopped(CONNECTOR_NAME);
         }
         try {
             return creation.get();

@@ -5,7 +5,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
+import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.TopicConflictException;
 
@@ -39,13 +41,32 @@ final class RmqConnectorSupport {
         } catch (ExecutionException e) {
             Throwable cause = unwrap(e);
             if (cause instanceof TopicConflictException conflict) {
-                throw new IllegalStateException("Channel '" + channel + "': " + conflict.getMessage(), conflict);
+                throw RmqExceptions.ex.topicConflict(channel, conflict);
             }
         } catch (TimeoutException e) {
             // Redis slow or unreachable: the client keeps retrying and logs each attempt.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Calls a channel's codec: what the codec throws becomes RMQ-2007 (with the codec's exception as
+     * cause), a {@code null} it returns RMQ-2008.
+     *
+     * @param operation {@code "encode"} or {@code "decode"}, for the message
+     */
+    static <T> T callCodec(RmqCodec codec, String channel, String operation, Function<RmqCodec, T> call) {
+        T result;
+        try {
+            result = call.apply(codec);
+        } catch (RuntimeException e) {
+            throw RmqExceptions.ex.codecFailed(channel, codec.getClass().getName(), operation, e);
+        }
+        if (result == null) {
+            throw RmqExceptions.ex.codecReturnedNull(channel, codec.getClass().getName(), operation);
+        }
+        return result;
     }
 
     static Throwable unwrap(Throwable t) {

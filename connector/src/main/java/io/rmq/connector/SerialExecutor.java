@@ -4,8 +4,8 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+
+import io.rmq.connector.i18n.RmqLogging;
 
 /**
  * Runs tasks one at a time, in the order they were submitted, on whichever submitting thread finds
@@ -22,8 +22,6 @@ import java.util.logging.Logger;
  * (throwing from {@code onNext}) cannot wedge the channel. Thread-safe.
  */
 final class SerialExecutor implements Executor {
-
-    private static final Logger LOG = Logger.getLogger(SerialExecutor.class.getName());
 
     private final String owner;
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
@@ -49,7 +47,7 @@ final class SerialExecutor implements Executor {
             try {
                 next.run();
             } catch (Throwable e) { // whatever a callback throws, the queue must go on
-                LOG.log(Level.WARNING, "A Reactive Streams signal of " + owner + " threw", e);
+                RmqLogging.log.reactiveStreamsSignalThrew(owner, e);
             }
         } while (pending.decrementAndGet() != 0);
     }

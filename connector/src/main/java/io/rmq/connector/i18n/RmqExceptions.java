@@ -40,9 +40,9 @@ public final class RmqExceptions {
     }
 
     /**
-     * RMQ-2002: a value given to a metadata builder is not allowed.
+     * RMQ-2002: a value given to a metadata builder or constructor is not allowed.
      *
-     * @param property    the builder property, e.g. {@code timeRange}
+     * @param property    the metadata property, e.g. {@code timeRange}
      * @param value       the value given
      * @param requirement what is allowed, e.g. {@code "a duration of at least 1 ms is required"}
      */
@@ -79,13 +79,21 @@ public final class RmqExceptions {
                 + "attribute 'codec'");
     }
 
-    /** RMQ-2007: a codec threw while encoding or decoding. */
+    /**
+     * RMQ-2007: a codec threw while encoding or decoding.
+     *
+     * @param operation {@code "encode"} or {@code "decode"}
+     */
     public IllegalArgumentException codecFailed(String channel, String codecClass, String operation, Throwable cause) {
         return new IllegalArgumentException("RMQ-2007: Codec " + codecClass + " of channel '" + channel + "' failed to "
                 + operation + ": " + cause, cause);
     }
 
-    /** RMQ-2008: a codec returned {@code null}. */
+    /**
+     * RMQ-2008: a codec returned {@code null}.
+     *
+     * @param operation {@code "encode"} or {@code "decode"}
+     */
     public IllegalStateException codecReturnedNull(String channel, String codecClass, String operation) {
         return new IllegalStateException("RMQ-2008: Codec " + codecClass + " of channel '" + channel + "' returned null"
                 + " from " + operation + "; a codec must return a value");
@@ -105,5 +113,36 @@ public final class RmqExceptions {
             String field) {
         return new IllegalArgumentException("RMQ-2010: Channel '" + channel + "' cannot send a message with " + field
                 + " to " + topicType + " topic '" + topic + "': " + topicType + " messages do not use it");
+    }
+
+    /** RMQ-2011: a second subscriber subscribed to an incoming channel, which accepts one (Reactive Streams rule 1.9). */
+    public IllegalStateException channelAlreadySubscribed(String channel) {
+        return new IllegalStateException("RMQ-2011: Channel '" + channel + "' accepts a single subscriber");
+    }
+
+    /** RMQ-2012: the subscriber of an incoming channel requested zero or fewer messages (Reactive Streams rule 3.9). */
+    public IllegalArgumentException nonPositiveDemand(String channel, long n) {
+        return new IllegalArgumentException("RMQ-2012: Channel '" + channel + "': request(" + n
+                + ") violates Reactive Streams rule 3.9, demand must be positive");
+    }
+
+    /**
+     * RMQ-2013: a channel was asked of a connector that is stopped: the application is stopping, or one
+     * of its channels failed to start.
+     *
+     * @param connector the connector name
+     */
+    public IllegalStateException connectorStopped(String connector) {
+        return new IllegalStateException("RMQ-2013: Connector " + connector + " is stopped (the application is"
+                + " stopping, or one of its channels failed to start); it creates no more channels");
+    }
+
+    /**
+     * RMQ-2014: a channel's topic is recorded in Redis with another type or slot amount.
+     *
+     * @param conflict the engine's {@code TopicConflictException}, naming both definitions
+     */
+    public IllegalStateException topicConflict(String channel, RuntimeException conflict) {
+        return new IllegalStateException("RMQ-2014: Channel '" + channel + "': " + conflict.getMessage(), conflict);
     }
 }

@@ -36,58 +36,26 @@ public final class RmqLogging {
                 + "' (" + slotAmount + " slots)");
     }
 
-    /** RMQ-1003 (INFO): a channel stopped and released its Redis connections. */
+    /**
+     * RMQ-1003 (INFO): an incoming channel stopped: it pops no more messages, and its consumer has
+     * committed, rolled back or released what it held (or its shutdown bound passed).
+     */
     public void channelStopped(String channel) {
         info(() -> "RMQ-1003: Channel '" + channel + "' stopped");
     }
 
-    /** RMQ-1004 (WARNING): a channel lost its Redis connection; it keeps trying to reconnect. */
-    public void redisConnectionLost(String channel, String redisUri, Throwable cause) {
-        warn(cause, () -> "RMQ-1004: Channel '" + channel + "' lost its connection to Redis at " + redisUri
-                + "; reconnecting");
-    }
-
-    /** RMQ-1005 (INFO): a channel's Redis connection is back. */
-    public void redisConnectionRestored(String channel, String redisUri) {
-        info(() -> "RMQ-1005: Channel '" + channel + "' is connected to Redis at " + redisUri + " again");
-    }
-
-    /** RMQ-1006 (WARNING): popping messages from a slot failed; the channel retries after a pause. */
-    public void errorPoppingMessages(String channel, Throwable cause) {
-        warn(cause, () -> "RMQ-1006: Channel '" + channel + "' failed to pop messages from Redis; retrying");
-    }
+    // RMQ-1004 to RMQ-1009 are retired: the engine logs those events itself (RMQ-0xxx).
 
     /**
-     * RMQ-1007 (WARNING): committing an acknowledged message failed; the message is rolled back by
-     * its prepare timeout and delivered again.
+     * RMQ-1010 (WARNING): an outgoing message was nacked, with nothing written, because its metadata
+     * does not fit the topic (a field its type does not use, or a time range or priority missing).
      */
-    public void errorCommittingMessage(String channel, String topic, int slot, Throwable cause) {
-        warn(cause, () -> "RMQ-1007: Channel '" + channel + "' failed to commit a message of topic '" + topic
-                + "' slot " + slot + "; it will be delivered again after its prepare timeout");
-    }
-
-    /** RMQ-1008 (WARNING): rolling back a nacked message failed; its prepare timeout will roll it back. */
-    public void errorRollingBackMessage(String channel, String topic, int slot, Throwable cause) {
-        warn(cause, () -> "RMQ-1008: Channel '" + channel + "' failed to roll back a message of topic '" + topic
-                + "' slot " + slot + "; its prepare timeout will roll it back");
-    }
-
-    /**
-     * RMQ-1009 (WARNING): a stopping channel rolled back messages that were prefetched or still being
-     * processed when its shutdown timeout ended.
-     */
-    public void rolledBackOnShutdown(String channel, int count) {
-        warn(null, () -> "RMQ-1009: Channel '" + channel + "' rolled back " + count
-                + " unacknowledged message(s) on shutdown; they will be delivered again");
-    }
-
-    /** RMQ-1010 (WARNING): an outgoing message was nacked because its metadata cannot be used. */
     public void messageNackedInvalidMetadata(String channel, String reason) {
         warn(null, () -> "RMQ-1010: Channel '" + channel + "' nacked a message with invalid metadata: " + reason);
     }
 
-    /** RMQ-1011 (WARNING): an outgoing message was nacked because no codec handles its payload type. */
-    public void unsupportedPayloadType(String channel, String payloadType) {
+    /** RMQ-1011 (WARNING): an outgoing message was nacked because, without a codec, its payload type cannot be sent. */
+    public void messageNackedUnsupportedPayloadType(String channel, String payloadType) {
         warn(null, () -> "RMQ-1011: Channel '" + channel + "' nacked a message with payload type " + payloadType
                 + ": without a codec only String and byte[] are supported");
     }
@@ -106,11 +74,36 @@ public final class RmqLogging {
                 + "' slot " + slot + "; rolling it back");
     }
 
-    /** RMQ-1014 (FINE): the configuration a channel runs with (credentials masked). */
-    public void channelConfiguration(String channel, String configuration) {
+    /** RMQ-1014 (FINE): a channel was created with this configuration (credentials masked). */
+    public void channelConfigured(String channel, String configuration) {
         if (logger.isLoggable(Level.FINE)) {
             logger.log(Level.FINE, "RMQ-1014: Channel '" + channel + "' configuration: " + configuration);
         }
+    }
+
+    /** RMQ-1015 (WARNING): the codec could not encode an outgoing payload; the message is nacked, nothing is written. */
+    public void errorEncodingMessage(String channel, String topic, Throwable cause) {
+        warn(cause, () -> "RMQ-1015: Channel '" + channel + "' could not encode a message for topic '" + topic
+                + "'; nacking it");
+    }
+
+    /**
+     * RMQ-1016 (WARNING): the stream feeding an outgoing channel failed ({@code onError}); the channel
+     * sends no more messages, and the writes under way finish.
+     */
+    public void upstreamFailed(String channel, Throwable cause) {
+        warn(cause, () -> "RMQ-1016: The stream of messages to outgoing channel '" + channel
+                + "' failed; the channel sends no more messages");
+    }
+
+    /**
+     * RMQ-1017 (WARNING): a Reactive Streams signal threw (a subscriber or subscription breaking rule
+     * 2.13 or 3.15); the channel goes on with the next signal.
+     *
+     * @param owner what the signal belongs to, e.g. {@code "incoming channel 'prices'"}
+     */
+    public void reactiveStreamsSignalThrew(String owner, Throwable cause) {
+        warn(cause, () -> "RMQ-1017: A Reactive Streams signal of " + owner + " threw; going on with the next one");
     }
 
     private void info(Supplier<String> message) {
