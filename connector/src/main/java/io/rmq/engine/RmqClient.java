@@ -11,8 +11,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
@@ -28,6 +26,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.support.UriCredentials;
 
 /**
  * The connection to one Redis server (or Sentinel-managed master): a command connection and a
@@ -42,14 +41,12 @@ import io.rmq.engine.i18n.EngineLogging;
  * <p>Threading: connection attempts run on the given scheduler; {@link Listener}s are called on
  * Lettuce's threads and must not block. Thread-safe.
  */
-public final class RmqClient implements AutoCloseable {
+final class RmqClient implements AutoCloseable {
 
     private static final EngineLogging LOG = EngineLogging.log;
 
     /** Lettuce command timeout: a command without a reply by then fails, and is retried or reported. */
-    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
-
-    private static final Pattern USER_INFO = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*://)([^@/?#]*)@");
+    static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
     /** Told about the connection; called on Lettuce's threads, without blocking. */
     interface Listener {
@@ -79,7 +76,7 @@ public final class RmqClient implements AutoCloseable {
     RmqClient(RedisURI uri, ScheduledExecutorService scheduler) {
         this.uri = Objects.requireNonNull(uri, "uri");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
-        this.displayUri = maskCredentials(uri.toString());
+        this.displayUri = UriCredentials.mask(uri.toString());
         this.redisClient = RedisClient.create();
         redisClient.setOptions(ClientOptions.builder()
                 .autoReconnect(true)
@@ -218,15 +215,6 @@ public final class RmqClient implements AutoCloseable {
         if (connection != null) {
             connection.close();
         }
-    }
-
-    /** A Redis URI with any user info (user name and password) replaced by {@code ***}, for logs and errors. */
-    public static String maskCredentials(String uri) {
-        if (uri == null) {
-            return null;
-        }
-        Matcher m = USER_INFO.matcher(uri);
-        return m.find() ? m.group(1) + "***@" + uri.substring(m.end()) : uri;
     }
 
     static byte[] bytes(String s) {

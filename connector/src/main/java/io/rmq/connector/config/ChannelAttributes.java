@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.spi.ConnectorFactory;
@@ -74,6 +75,25 @@ final class ChannelAttributes {
         if (!problems.isEmpty()) {
             throw RmqExceptions.ex.invalidConfiguration(problems);
         }
+    }
+
+    /**
+     * Reads a channel's configuration with {@code reader}, which records problems instead of throwing.
+     *
+     * @throws RmqConfigurationException naming every problem found, when there is at least one
+     */
+    static <T> T readOrThrow(Config config, Direction direction, Function<ChannelAttributes, T> reader) {
+        ChannelAttributes attributes = new ChannelAttributes(config, direction);
+        T result = reader.apply(attributes);
+        attributes.throwIfProblems();
+        return Objects.requireNonNull(result);
+    }
+
+    /** Every problem {@code reader} finds in a channel's configuration; empty when it is usable. */
+    static List<ConfigProblem> problemsOf(Config config, Direction direction, Function<ChannelAttributes, ?> reader) {
+        ChannelAttributes attributes = new ChannelAttributes(config, direction);
+        reader.apply(attributes);
+        return attributes.problems();
     }
 
     /** The attribute's value, trimmed; empty when it is not set or blank. */

@@ -6,7 +6,6 @@ import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.coordination.CoordinationOptions;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.eclipse.microprofile.config.Config;
@@ -50,10 +49,7 @@ public final class IncomingChannelConfig {
      * @throws RmqConfigurationException naming every problem found, when there is at least one
      */
     public static IncomingChannelConfig from(Config config) {
-        ChannelAttributes attributes = new ChannelAttributes(config, Direction.INCOMING);
-        IncomingChannelConfig result = read(attributes);
-        attributes.throwIfProblems();
-        return Objects.requireNonNull(result);
+        return ChannelAttributes.readOrThrow(config, Direction.INCOMING, IncomingChannelConfig::read);
     }
 
     /**
@@ -64,9 +60,7 @@ public final class IncomingChannelConfig {
      * @return every problem found, empty when the configuration is usable
      */
     public static List<ConfigProblem> validate(Config config) {
-        ChannelAttributes attributes = new ChannelAttributes(config, Direction.INCOMING);
-        read(attributes);
-        return attributes.problems();
+        return ChannelAttributes.problemsOf(config, Direction.INCOMING, IncomingChannelConfig::read);
     }
 
     /** Reads every attribute; {@code null} when there are problems (recorded in {@code attributes}). */

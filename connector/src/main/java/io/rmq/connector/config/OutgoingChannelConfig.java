@@ -4,7 +4,6 @@ import io.rmq.connector.RmqCodec;
 import io.rmq.engine.TopicDefinition;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.eclipse.microprofile.config.Config;
@@ -52,10 +51,7 @@ public final class OutgoingChannelConfig {
      * @throws RmqConfigurationException naming every problem found, when there is at least one
      */
     public static OutgoingChannelConfig from(Config config) {
-        ChannelAttributes attributes = new ChannelAttributes(config, Direction.OUTGOING);
-        OutgoingChannelConfig result = read(attributes);
-        attributes.throwIfProblems();
-        return Objects.requireNonNull(result);
+        return ChannelAttributes.readOrThrow(config, Direction.OUTGOING, OutgoingChannelConfig::read);
     }
 
     /**
@@ -66,9 +62,7 @@ public final class OutgoingChannelConfig {
      * @return every problem found, empty when the configuration is usable
      */
     public static List<ConfigProblem> validate(Config config) {
-        ChannelAttributes attributes = new ChannelAttributes(config, Direction.OUTGOING);
-        read(attributes);
-        return attributes.problems();
+        return ChannelAttributes.problemsOf(config, Direction.OUTGOING, OutgoingChannelConfig::read);
     }
 
     private static OutgoingChannelConfig read(ChannelAttributes a) {

@@ -3,8 +3,8 @@ package io.rmq.connector.config;
 import io.lettuce.core.RedisURI;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+
+import io.rmq.engine.support.UriCredentials;
 
 /** Checks {@code redis-uri} values and masks the credentials they carry. Stateless. */
 final class RedisUris {
@@ -17,18 +17,12 @@ final class RedisUris {
 
     static final String REQUIREMENT = "a redis://, rediss://, redis-sentinel:// or rediss-sentinel:// URI is required";
 
-    private static final Pattern USER_INFO = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*://)([^@/?#]*)@");
-
     private RedisUris() {
     }
 
     /** The URI with any user info (user name and password) replaced by {@code ***}. */
     static String maskCredentials(String uri) {
-        if (uri == null) {
-            return null;
-        }
-        Matcher m = USER_INFO.matcher(uri);
-        return m.find() ? m.group(1) + "***@" + uri.substring(m.end()) : uri;
+        return UriCredentials.mask(uri);
     }
 
     /** Why Lettuce cannot use {@code uri}, or empty when it can; the reason never shows the credentials. */
