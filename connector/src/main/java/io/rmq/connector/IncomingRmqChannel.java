@@ -2,9 +2,7 @@ package io.rmq.connector;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -210,18 +208,11 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
 
     /**
      * Stops gracefully: stops popping, releases the prefetched messages and waits for the messages being
-     * processed, within the consumer's own bound ({@link TopicConsumer#close()}: the shutdown timeout
-     * plus a margin). A subscriber arriving later is refused. The wait runs on a thread of its own, so
-     * that the connector stops its incoming channels side by side.
+     * processed, within the consumer's own bound ({@link TopicConsumer#closeAsync()}: the shutdown
+     * timeout plus a margin). A subscriber arriving later is refused.
      */
     CompletionStage<Void> close() {
         terminated.set(true);
-        Executor stopper = task -> {
-            Thread thread = new Thread(task, "rmq-stop-" + config.channel());
-            thread.setDaemon(true);
-            thread.start();
-        };
-        return CompletableFuture.runAsync(consumer::close, stopper)
-                .thenRun(() -> LOG.channelStopped(config.channel()));
+        return consumer.closeAsync().thenRun(() -> LOG.channelStopped(config.channel()));
     }
 }

@@ -7,7 +7,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.rmq.engine.coordination.ZooKeeperSessions;
@@ -73,6 +72,8 @@ public final class TopicConsumer implements AutoCloseable {
     private volatile ScheduledFuture<?> extension;
     private volatile Runnable leaveSweeper = () -> { };
     private volatile ConsumerCoordination coordination;
+    /** {@link #closed}, or its end after the shutdown timeout and margin, whichever comes first. */
+    private volatile CompletionStage<Void> bounded;
 
     TopicConsumer(String name, TopicScripts scripts, ConsumerOptions options, RmqClient redis, WakeBus wakeBus,
             ScheduledExecutorService housekeeping, ExpiredMessageSweeper.Sweepers sweepers, ZooKeeperSessions zooKeeper,
@@ -169,20 +170,17 @@ public final class TopicConsumer implements AutoCloseable {
         return held.count();
     }
 
-    /** Stops gracefully (see the class comment) and waits for it, at most the shutdown timeout plus 5 s. */
+    /** Stops gracefully (see the class comment) and waits for it: at most the shutdown timeout plus 5 s. */
     @Override
     public void close() {
-        try {
-            closeAsync().toCompletableFuture().get(options.shutdownTimeout().toMillis() + CLOSE_MARGIN_MILLIS,
-                    TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
-            EngineLogging.log.consumerDidNotStopCleanly(name, e);
-        }
+        closeAsync().toCompletableFuture().join();
     }
 
-    /** Stops gracefully without blocking; the stage completes once everything is committed or released. */
+    /**
+     * Stops gracefully without blocking. The stage completes once everything is committed or
+     * released, or, should Redis or ZooKeeper not answer, after the shutdown timeout plus 5 s (logged
+     * as RMQ-0110; what is left is rolled back at its prepare deadline). It never completes exceptionally.
+     */
     public CompletionStage<Void> closeAsync() {
         if (state.compareAndSet(State.LATENT, State.CLOSED)) {
             loop.shutdown();
@@ -190,8 +188,15 @@ public final class TopicConsumer implements AutoCloseable {
             return closed;
         }
         if (!state.compareAndSet(State.STARTED, State.STOPPING)) {
-            return closed;
+            CompletionStage<Void> b = bounded;
+            return b != null ? b : closed;
         }
+        bounded = closed.copy()
+                .orTimeout(options.shutdownTimeout().toMillis() + CLOSE_MARGIN_MILLIS, TimeUnit.MILLISECONDS)
+                .exceptionally(f -> {
+                    EngineLogging.log.consumerDidNotStopCleanly(name, f);
+                    return null;
+                });
         CompletionStage<Void> left;
         synchronized (this) {
             left = ConsumerCoordination.closeAsync(coordination);
@@ -207,6 +212,6 @@ public final class TopicConsumer implements AutoCloseable {
             loop.shutdown();
             closed.complete(null);
         });
-        return closed;
+        return bounded;
     }
 }
