@@ -16,6 +16,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.lettuce.core.KillArgs;
+import io.rmq.testing.LogRecorder;
 import io.rmq.testing.RedisExtension;
 import io.rmq.testing.RedisTestServer;
 
@@ -51,7 +53,8 @@ class RedisOutageIT {
         try {
             TopicDefinition topic = new TopicDefinition("late", 1, TopicType.FIXED_TIME);
             CompletionStage<TopicKeys> registered = client.registerTopic(topic);
-            Thread.sleep(1_000);
+            assertThat(client.firstConnectionAttempt().toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS))
+                    .as("whether the first connection attempt succeeded").isFalse();
             assertThat(registered.toCompletableFuture()).isNotDone();
             assertThat(client.isConnected()).isFalse();
             TopicProducer producer = client.producer(new TopicKeys(topic));
@@ -102,11 +105,13 @@ class RedisOutageIT {
         EngineFixture.Recorder r = fx.consume(client, keys,
                 ConsumerOptions.builder().pollInterval(Duration.ofMinutes(10)).shutdownTimeout(Duration.ofMillis(200)).build());
         r.consumer.request(10);
-        Thread.sleep(300);
-        fx.redis().clientKill(io.lettuce.core.KillArgs.Builder.typeNormal().skipme());
-        fx.redis().clientKill(io.lettuce.core.KillArgs.Builder.typePubsub());
-        await().atMost(WAIT).until(client::isConnected);
-        Thread.sleep(500);
+        fx.awaitWakeSubscription(keys, WAIT);
+        try (LogRecorder log = LogRecorder.record("io.rmq")) {
+            fx.redis().clientKill(KillArgs.Builder.typeNormal().skipme());
+            fx.redis().clientKill(KillArgs.Builder.typePubsub());
+            log.await("about the reconnection", m -> m.startsWith("RMQ-0004"), 1, WAIT);
+        }
+        fx.awaitWakeSubscription(keys, WAIT); // the killed subscription is gone: this one is the client's new one
         client.producer(keys).sendAt(bytes("timed"), Instant.now().plusMillis(300), null).toCompletableFuture().join();
         assertThat(text(r.next(WAIT))).isEqualTo("timed");
     }
