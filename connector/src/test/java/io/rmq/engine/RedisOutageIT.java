@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.lettuce.core.KillArgs;
+import io.lettuce.core.RedisException;
 import io.rmq.testing.LogRecorder;
 import io.rmq.testing.RedisExtension;
 import io.rmq.testing.RedisTestServer;
@@ -86,7 +88,9 @@ class RedisOutageIT {
         redis.stop();
         await().atMost(WAIT).until(() -> !client.isConnected());
         assertThatThrownBy(() -> producer.sendWithPriority(bytes("during"), 1, null).toCompletableFuture().join())
-                .isNotNull();
+                .isInstanceOf(CompletionException.class)
+                .hasRootCauseInstanceOf(RedisException.class)
+                .hasRootCauseMessage("Currently not connected. Commands are rejected.");
         redis.start(); // an empty server: scripts must be loaded again
         await().atMost(WAIT).until(client::isConnected);
 

@@ -194,7 +194,8 @@ class TopicConsumerIT {
         BlockingQueue<Delivery> got = new LinkedBlockingQueue<>();
         victim.start(got::add);
         victim.request(1);
-        assertThat(got.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS)).isNotNull();
+        assertThat(got.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("the first delivery")
+                .extracting(EngineFixture::text).isEqualTo("job");
         doomed.close(); // abrupt: no commit, no release, no more deadline extension
 
         EngineFixture.Recorder survivor = fx.consume(client, EngineFixture.register(client, topic), opts);
