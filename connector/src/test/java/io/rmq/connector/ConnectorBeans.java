@@ -120,7 +120,7 @@ final class ConnectorBeans {
 
         @Incoming("in")
         public void consume(String payload) throws InterruptedException {
-            Thread.sleep(50);
+            Thread.sleep(50); // the slow processing itself, not a wait for anything
             payloads.add(payload);
         }
     }

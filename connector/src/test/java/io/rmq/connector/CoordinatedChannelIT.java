@@ -32,9 +32,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -51,6 +49,7 @@ import io.rmq.engine.coordination.WorkerInfo;
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;
 import io.rmq.testing.WeldApp;
+import io.rmq.testing.ZooKeeperTest;
 import io.rmq.testing.ZooKeeperTestServer;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 
@@ -64,6 +63,7 @@ import io.smallrye.reactive.messaging.annotations.Blocking;
  * over the copies of both applications.
  */
 @RedisTest
+@ZooKeeperTest
 class CoordinatedChannelIT {
 
     private static final String RMQ = RedisRmqConnector.CONNECTOR_NAME;
@@ -79,8 +79,7 @@ class CoordinatedChannelIT {
     /** What the beans of both applications record; replaced before each test. */
     static volatile Processing processing = new Processing();
 
-    private static ZooKeeperTestServer zooKeeper;
-
+    private ZooKeeperTestServer zooKeeper;
     private String uri;
     private String root;
     private RedisClient plainClient;
@@ -89,18 +88,9 @@ class CoordinatedChannelIT {
     private final List<WeldApp> apps = new ArrayList<>();
     private final List<String> sent = new CopyOnWriteArrayList<>();
 
-    @BeforeAll
-    static void startZooKeeper() {
-        zooKeeper = ZooKeeperTestServer.start();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zooKeeper.close();
-    }
-
     @BeforeEach
-    void setUp(RedisTestServer redis, TestInfo test) {
+    void setUp(RedisTestServer redis, ZooKeeperTestServer zooKeeper, TestInfo test) {
+        this.zooKeeper = zooKeeper;
         uri = redis.uri();
         // a coordination root per test: no worker or assignment of another test is seen
         root = "/rmq-" + test.getTestMethod().orElseThrow().getName();

@@ -1,5 +1,7 @@
 package io.rmq.engine;
 
+import static org.awaitility.Awaitility.await;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +40,30 @@ final class EngineFixture implements AutoCloseable {
             plainConnection = plain.connect();
         }
         return plainConnection.sync();
+    }
+
+    /** Messages of the topic in Redis: pending in its store queues or popped into its prepare queues. */
+    long inQueues(TopicKeys keys) {
+        long n = 0;
+        for (int slot = 0; slot < keys.topic().slotAmount(); slot++) {
+            n += redis().zcard(keys.slot(slot).store()) + redis().zcard(keys.slot(slot).prepare());
+        }
+        return n;
+    }
+
+    /** Messages of the topic in its prepare queues: popped, and not committed or rolled back yet. */
+    long prepared(TopicKeys keys) {
+        long n = 0;
+        for (int slot = 0; slot < keys.topic().slotAmount(); slot++) {
+            n += redis().zcard(keys.slot(slot).prepare());
+        }
+        return n;
+    }
+
+    /** Waits until a client subscribes to the topic's wake notices (after a start, or after its connection was dropped). */
+    void awaitWakeSubscription(TopicKeys keys, Duration timeout) {
+        await("a subscriber of " + keys.wakeChannel()).atMost(timeout)
+                .until(() -> redis().pubsubNumsub(keys.wakeChannel()).getOrDefault(keys.wakeChannel(), 0L) > 0);
     }
 
     static TopicKeys register(RmqEngine client, TopicDefinition topic) {

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
@@ -16,6 +17,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.lettuce.core.KillArgs;
+import io.lettuce.core.RedisException;
+import io.rmq.testing.LogRecorder;
 import io.rmq.testing.RedisExtension;
 import io.rmq.testing.RedisTestServer;
 
@@ -51,7 +55,8 @@ class RedisOutageIT {
         try {
             TopicDefinition topic = new TopicDefinition("late", 1, TopicType.FIXED_TIME);
             CompletionStage<TopicKeys> registered = client.registerTopic(topic);
-            Thread.sleep(1_000);
+            assertThat(client.firstConnectionAttempt().toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS))
+                    .as("whether the first connection attempt succeeded").isFalse();
             assertThat(registered.toCompletableFuture()).isNotDone();
             assertThat(client.isConnected()).isFalse();
             TopicProducer producer = client.producer(new TopicKeys(topic));
@@ -83,7 +88,9 @@ class RedisOutageIT {
         redis.stop();
         await().atMost(WAIT).until(() -> !client.isConnected());
         assertThatThrownBy(() -> producer.sendWithPriority(bytes("during"), 1, null).toCompletableFuture().join())
-                .isNotNull();
+                .isInstanceOf(CompletionException.class)
+                .hasRootCauseInstanceOf(RedisException.class)
+                .hasRootCauseMessage("Currently not connected. Commands are rejected.");
         redis.start(); // an empty server: scripts must be loaded again
         await().atMost(WAIT).until(client::isConnected);
 
@@ -102,11 +109,13 @@ class RedisOutageIT {
         EngineFixture.Recorder r = fx.consume(client, keys,
                 ConsumerOptions.builder().pollInterval(Duration.ofMinutes(10)).shutdownTimeout(Duration.ofMillis(200)).build());
         r.consumer.request(10);
-        Thread.sleep(300);
-        fx.redis().clientKill(io.lettuce.core.KillArgs.Builder.typeNormal().skipme());
-        fx.redis().clientKill(io.lettuce.core.KillArgs.Builder.typePubsub());
-        await().atMost(WAIT).until(client::isConnected);
-        Thread.sleep(500);
+        fx.awaitWakeSubscription(keys, WAIT);
+        try (LogRecorder log = LogRecorder.record("io.rmq")) {
+            fx.redis().clientKill(KillArgs.Builder.typeNormal().skipme());
+            fx.redis().clientKill(KillArgs.Builder.typePubsub());
+            log.await("about the reconnection", m -> m.startsWith("RMQ-0004"), 1, WAIT);
+        }
+        fx.awaitWakeSubscription(keys, WAIT); // the killed subscription is gone: this one is the client's new one
         client.producer(keys).sendAt(bytes("timed"), Instant.now().plusMillis(300), null).toCompletableFuture().join();
         assertThat(text(r.next(WAIT))).isEqualTo("timed");
     }

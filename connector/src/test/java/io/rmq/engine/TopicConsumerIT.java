@@ -9,13 +9,18 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.rmq.testing.Invariant;
 import io.rmq.testing.RedisExtension;
 import io.rmq.testing.RedisTestServer;
 
@@ -84,7 +89,8 @@ class TopicConsumerIT {
         assertThat(got).extracting(EngineFixture::text)
                 .containsExactlyInAnyOrder("refresh:sku-1", "refresh:sku-2", "refresh:sku-3");
         got.forEach(Delivery::commit);
-        Thread.sleep(500);
+        // once the three are committed the topic is empty in Redis: the 147 duplicates were merged, none is left to come
+        await().atMost(WAIT).until(() -> fx.inQueues(keys) == 0);
         assertThat(r.received).isEmpty();
     }
 
@@ -94,7 +100,10 @@ class TopicConsumerIT {
         TopicProducer producer = client.producer(keys);
         EngineFixture.Recorder r = fx.consume(client, keys, options().pollInterval(Duration.ofMinutes(10)).build());
         r.consumer.request(100);
-        Thread.sleep(200); // the consumer has popped nothing and sleeps on its 10-minute safety poll
+        // the consumer listens for wake notices and has popped (the probe): it now sleeps on its 10-minute safety poll
+        fx.awaitWakeSubscription(keys, WAIT);
+        producer.sendAt(bytes("probe"), Instant.now(), null).toCompletableFuture().join();
+        assertThat(text(r.next(WAIT))).isEqualTo("probe");
         Instant due = Instant.now().plusMillis(400);
         producer.sendAt(bytes("close-order-1"), due, "order-1").toCompletableFuture().join();
         producer.sendAt(bytes("past-order"), Instant.now().minusSeconds(60), null).toCompletableFuture().join();
@@ -125,7 +134,7 @@ class TopicConsumerIT {
         assertThat(fx.redis().zcard(slot.store())).isZero();
         assertThat(fx.redis().zcard(slot.prepare())).isZero();
         assertThat(fx.redis().hlen(slot.attempts())).isZero();
-        Thread.sleep(300);
+        // nothing is left in the store or prepare queue, so no fourth delivery can come
         assertThat(r.received).isEmpty();
     }
 
@@ -166,14 +175,11 @@ class TopicConsumerIT {
         EngineFixture.Recorder r = fx.consume(client, keys, options().batchSize(8).build());
         r.consumer.request(3);
         r.take(3, WAIT);
-        Thread.sleep(500);
-        long prepared = 0;
-        for (int s = 0; s < 4; s++) {
-            prepared += fx.redis().zcard(keys.slot(s).prepare());
-        }
-        // the three delivered plus at most one batch of prefetch
-        assertThat(prepared).isBetween(3L, 3L + 8);
-        assertThat(r.received).isEmpty();
+        // A bounded prefetch takes time to show: a consumer that went on popping while its listener asks for
+        // nothing more would move a batch into the prepare queues with every pop, a round trip of about 1 ms.
+        Invariant.holdsFor(Duration.ofMillis(500), "the three delivered plus at most one batch of prefetch popped,"
+                + " and no delivery beyond the demand", () -> fx.prepared(keys) <= 3 + 8 && r.received.isEmpty());
+        assertThat(fx.prepared(keys)).isBetween(3L, 3L + 8);
     }
 
     @Test
@@ -185,10 +191,11 @@ class TopicConsumerIT {
         doomed.producer(keys).sendAt(bytes("job"), Instant.now(), null).toCompletableFuture().join();
         ConsumerOptions opts = options().prepareTimeout(Duration.ofMillis(500)).build();
         TopicConsumer victim = doomed.consumer(keys, opts, "victim");
-        java.util.concurrent.BlockingQueue<Delivery> got = new java.util.concurrent.LinkedBlockingQueue<>();
+        BlockingQueue<Delivery> got = new LinkedBlockingQueue<>();
         victim.start(got::add);
         victim.request(1);
-        assertThat(got.poll(10, java.util.concurrent.TimeUnit.SECONDS)).isNotNull();
+        assertThat(got.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS)).as("the first delivery")
+                .extracting(EngineFixture::text).isEqualTo("job");
         doomed.close(); // abrupt: no commit, no release, no more deadline extension
 
         EngineFixture.Recorder survivor = fx.consume(client, EngineFixture.register(client, topic), opts);
@@ -207,10 +214,14 @@ class TopicConsumerIT {
         EngineFixture.Recorder other = fx.consume(fx.client(), keys, opts);
         slow.consumer.request(1);
         Delivery d = slow.next(WAIT);
+        String prepare = keys.slot(0).prepare();
+        double firstDeadline = fx.redis().zscore(prepare, "long-job");
         other.consumer.request(1);
-        Thread.sleep(1_500); // five prepare timeouts
-        assertThat(other.received).isEmpty();
-        assertThat(fx.redis().zcard(keys.slot(0).prepare())).isEqualTo(1);
+        // Keeping the message takes time to show: were its deadline not extended, the sweeper would roll it
+        // back 300 ms after the pop and the other consumer would get it. Five prepare timeouts pass.
+        Invariant.holdsFor(Duration.ofMillis(1_500), "the message held by the slow consumer alone",
+                () -> other.received.isEmpty() && fx.redis().zcard(prepare) == 1);
+        assertThat(fx.redis().zscore(prepare, "long-job")).as("its deadline, extended").isGreaterThan(firstDeadline);
         d.commit();
         await().atMost(WAIT).until(() -> fx.redis().zcard(keys.slot(0).prepare()) == 0);
         assertThat(other.received).isEmpty();
@@ -223,17 +234,21 @@ class TopicConsumerIT {
         for (int i = 0; i < 20; i++) {
             producer.sendWithPriority(bytes("m" + i), i, null).toCompletableFuture().join();
         }
+        // a grace period that cannot run out while the test looks
         EngineFixture.Recorder r = fx.consume(client, keys, options().batchSize(10)
-                .shutdownTimeout(Duration.ofSeconds(5)).build());
+                .shutdownTimeout(Duration.ofSeconds(30)).build());
         r.consumer.request(2);
         List<Delivery> inProcess = r.take(2, WAIT);
-        Thread closer = new Thread(r.consumer::close);
-        closer.start();
-        Thread.sleep(200);
-        inProcess.forEach(Delivery::commit); // finishes during the grace period
-        closer.join(10_000);
-
         SlotKeys slot = keys.slot(0);
+        assertThat(fx.redis().zcard(slot.prepare())).as("the two delivered and a prefetch").isGreaterThan(2);
+
+        CompletableFuture<Void> closed = r.consumer.closeAsync().toCompletableFuture();
+        // closing releases the prefetched messages at once, then waits for the two being processed
+        await().atMost(WAIT).until(() -> fx.redis().zcard(slot.prepare()) == 2 && fx.redis().zcard(slot.store()) == 18);
+        assertThat(closed).as("waits for the messages being processed").isNotDone();
+        inProcess.forEach(Delivery::commit); // finishes during the grace period
+        closed.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+
         assertThat(fx.redis().zcard(slot.prepare())).isZero();
         assertThat(fx.redis().zcard(slot.store())).isEqualTo(18);
         assertThat(fx.redis().hlen(slot.attempts())).isZero();

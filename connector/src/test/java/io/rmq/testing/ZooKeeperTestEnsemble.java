@@ -2,9 +2,11 @@ package io.rmq.testing;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.test.InstanceSpec;
@@ -13,13 +15,18 @@ import org.apache.zookeeper.client.FourLetterWordMain;
 
 /**
  * A real ZooKeeper ensemble of several in-process servers (Curator's {@link TestingCluster}) with
- * the short tick of {@link ZooKeeperTestServer}, for tests that make it lose its leader. Close it
- * after the test. Not thread-safe.
+ * the short tick of {@link ZooKeeperTestServer}, for tests that make it lose its leader. Tests usually
+ * get one from {@link ZooKeeperExtension} ({@link ZooKeeperTest}). Close it after the test. Not
+ * thread-safe.
  */
 public final class ZooKeeperTestEnsemble implements AutoCloseable {
 
+    /** The size {@link ZooKeeperExtension} starts: the smallest ensemble that survives losing a server. */
+    public static final int DEFAULT_SIZE = 3;
+
     private final TestingCluster cluster;
     private final List<InstanceSpec> specs;
+    private final Set<InstanceSpec> killed = new LinkedHashSet<>();
 
     private ZooKeeperTestEnsemble(TestingCluster cluster, List<InstanceSpec> specs) {
         this.cluster = cluster;
@@ -82,6 +89,7 @@ public final class ZooKeeperTestEnsemble implements AutoCloseable {
     public void kill(InstanceSpec server) {
         try {
             cluster.killServer(server);
+            killed.add(server);
         } catch (Exception e) {
             throw new IllegalStateException("cannot kill " + server, e);
         }
@@ -91,9 +99,19 @@ public final class ZooKeeperTestEnsemble implements AutoCloseable {
     public void restart(InstanceSpec server) {
         try {
             cluster.restartServer(server);
+            killed.remove(server);
         } catch (Exception e) {
             throw new IllegalStateException("cannot restart " + server, e);
         }
+    }
+
+    /** Starts every killed server again, and waits until the ensemble has a leader. */
+    public void restartKilled() {
+        if (killed.isEmpty()) {
+            return;
+        }
+        new ArrayList<>(killed).forEach(this::restart);
+        awaitLeader(30_000);
     }
 
     /** The server's mode ({@code leader}, {@code follower}, {@code standalone}), or null when it does not answer. */

@@ -7,14 +7,15 @@ import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 
 /**
- * A real, in-process ZooKeeper server for tests (Curator's {@link TestingServer}), on a free port or
- * a given one, with a short tick ({@value #TICK_MS} ms) so that tests may use session timeouts from
+ * A real, in-process ZooKeeper server for tests (Curator's {@link TestingServer}) on a free port,
+ * with a short tick ({@value #TICK_MS} ms) so that tests may use session timeouts from
  * {@code 2 * tick} to {@code 20 * tick} ({@value #MAX_SESSION_TIMEOUT_MS} ms) and see sessions
- * expire quickly.
+ * expire quickly. Tests usually get one from {@link ZooKeeperExtension} ({@link ZooKeeperTest}).
  *
  * <p>Tests simulate an outage with {@link #stop()} and {@link #restart()}: clients lose their
  * connections, the data (and the sessions, which the restarted server gives a fresh timeout) stay.
- * Close it after the test. Not thread-safe.
+ * A stopped server is also how a test meets a ZooKeeper that is not reachable yet. Close it after the
+ * test. Not thread-safe.
  */
 public final class ZooKeeperTestServer implements AutoCloseable {
 
@@ -24,6 +25,7 @@ public final class ZooKeeperTestServer implements AutoCloseable {
     public static final int MAX_SESSION_TIMEOUT_MS = 20 * TICK_MS;
 
     private final TestingServer server;
+    private boolean running = true;
 
     private ZooKeeperTestServer(TestingServer server) {
         this.server = server;
@@ -31,25 +33,15 @@ public final class ZooKeeperTestServer implements AutoCloseable {
 
     /** Starts a server on a free port. */
     public static ZooKeeperTestServer start() {
-        return startOn(-1);
-    }
-
-    /** Starts a server on the given port ({@code -1} for a free one). */
-    public static ZooKeeperTestServer startOn(int port) {
-        InstanceSpec spec = new InstanceSpec(null, port, -1, -1, true, -1, TICK_MS, -1);
+        InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, TICK_MS, -1);
         try {
             return new ZooKeeperTestServer(new TestingServer(spec, true));
         } catch (Exception e) {
-            throw new IllegalStateException("cannot start a ZooKeeper test server on port " + port, e);
+            throw new IllegalStateException("cannot start a ZooKeeper test server", e);
         }
     }
 
-    /** A free loopback port, for a server that a test starts later (nothing listens there until then). */
-    public static int freePort() {
-        return InstanceSpec.getRandomPort();
-    }
-
-    /** {@code 127.0.0.1:<port>}. */
+    /** {@code 127.0.0.1:<port>}; the same across {@link #stop()} and {@link #restart()}. */
     public String connectString() {
         return server.getConnectString();
     }
@@ -58,10 +50,16 @@ public final class ZooKeeperTestServer implements AutoCloseable {
         return server.getPort();
     }
 
+    /** Whether the server runs: started, and not stopped since (or restarted). */
+    public boolean isRunning() {
+        return running;
+    }
+
     /** Stops the server as in an outage; {@link #restart()} brings it back with its data. */
     public void stop() {
         try {
             server.stop();
+            running = false;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -71,6 +69,7 @@ public final class ZooKeeperTestServer implements AutoCloseable {
     public void restart() {
         try {
             server.restart();
+            running = true;
         } catch (Exception e) {
             throw new IllegalStateException("cannot restart the ZooKeeper test server", e);
         }
@@ -78,6 +77,7 @@ public final class ZooKeeperTestServer implements AutoCloseable {
 
     @Override
     public void close() {
+        running = false;
         try {
             server.close();
         } catch (IOException e) {

@@ -63,7 +63,7 @@ public class LifecycleIT {
 
         @Incoming("backlog")
         public void process(String item) throws InterruptedException {
-            Thread.sleep(10);
+            Thread.sleep(10); // the slow processing itself, so that the application stops part way
             if (probe.redis().sadd(probe.key("processed"), item) == 0) {
                 probe.redis().incr(probe.key("duplicates"));
             }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +17,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 
+import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.engine.ConsumerOptions;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.TopicDefinition;
@@ -42,6 +44,7 @@ final class CoordinationFixture implements AutoCloseable {
     final String zooKeeper;
     final String root;
     final TopicDefinition topic = TOPIC;
+    final TopicKeys keys = new TopicKeys(TOPIC);
     final OverlapDetector detector;
     private final RmqEngine producerClient;
     private final TopicProducer producer;
@@ -188,7 +191,44 @@ final class CoordinationFixture implements AutoCloseable {
                         assignment.slotsOf(c.workerId().get()).keySet().stream().mapToInt(Integer::intValue).toArray())));
     }
 
-    static void sleep(long millis) {
+    /** Messages waiting in the topic's store queues: sent and not popped. */
+    long stored(RedisCommands<String, String> redis) {
+        long n = 0;
+        for (int slot = 0; slot < SLOTS; slot++) {
+            n += redis.zcard(keys.slot(slot).store());
+        }
+        return n;
+    }
+
+    /** Messages in the topic's prepare queues: popped, and not committed or rolled back yet. */
+    long popped(RedisCommands<String, String> redis) {
+        long n = 0;
+        for (int slot = 0; slot < SLOTS; slot++) {
+            n += redis.zcard(keys.slot(slot).prepare());
+        }
+        return n;
+    }
+
+    /**
+     * Waits until each slot's owner in {@code assignment} has claimed the slot in Redis under its epoch
+     * (the pop script records both in the slot's owner hash, which fences the previous owner).
+     */
+    void awaitClaimed(SlotAssignment assignment, RedisCommands<String, String> redis) {
+        await("every slot claimed in Redis by its owner in " + assignment.slotsByWorker()).atMost(WAIT)
+                .pollInterval(Duration.ofMillis(50)).until(() -> {
+                    for (int slot = 0; slot < SLOTS; slot++) {
+                        Map<String, String> claim = redis.hgetall(keys.slot(slot).owner());
+                        if (!assignment.ownerOf(slot).equals(Optional.ofNullable(claim.get("worker")))
+                                || !String.valueOf(assignment.epochOf(slot)).equals(claim.get("epoch"))) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
+    }
+
+    /** Paces the background sender. */
+    private static void sleep(long millis) {
         try {
             TimeUnit.MILLISECONDS.sleep(millis);
         } catch (InterruptedException e) {

@@ -7,16 +7,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
+import io.rmq.testing.RedisConnections;
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.ZooKeeperTest;
 import io.rmq.testing.ZooKeeperTestServer;
 
 /**
@@ -27,24 +27,14 @@ import io.rmq.testing.ZooKeeperTestServer;
  * finishes what it held while the new owners wait for it. No overlap, nothing lost.
  */
 @RedisTest
+@ZooKeeperTest
 class CrossProcessIT {
 
-    private static ZooKeeperTestServer zooKeeper;
     private CoordinationFixture fx;
     private WorkerProcess other;
 
-    @BeforeAll
-    static void startZooKeeper() {
-        zooKeeper = ZooKeeperTestServer.start();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zooKeeper.close();
-    }
-
     @BeforeEach
-    void setUp(RedisTestServer redis) {
+    void setUp(RedisTestServer redis, ZooKeeperTestServer zooKeeper) {
         fx = new CoordinationFixture(redis.uri(), zooKeeper.connectString());
     }
 
@@ -83,7 +73,8 @@ class CrossProcessIT {
 
     @Test
     @EnabledOnOs({OS.LINUX, OS.MAC})
-    void aProcessFrozenBeyondItsSessionIsFencedWhenItWakesAndFinishesWhatItHeld() throws Exception {
+    void aProcessFrozenBeyondItsSessionIsFencedWhenItWakesAndFinishesWhatItHeld(RedisConnections connections)
+            throws Exception {
         // Deadlines well beyond the freeze: what the frozen process holds stays its own, and the new
         // owners wait for it (a freeze longer than the prepare timeout is the documented limit).
         long prepareTimeout = 20_000;
@@ -99,8 +90,9 @@ class CrossProcessIT {
         await().atMost(CoordinationFixture.WAIT).until(() -> fx.detector.processed() - local.processed() > 50);
 
         other.freeze();
-        fx.awaitOwners(local.workerIds());
-        CoordinationFixture.sleep(500); // the new owners claim the slots and wait for the frozen one's messages
+        SlotAssignment takenOver = fx.awaitOwners(local.workerIds());
+        // the new owners claim the slots, which fences the frozen process, and wait for its messages
+        fx.awaitClaimed(takenOver, connections.sync());
         other.thaw();
         SlotAssignment rejoined = fx.awaitOwners(all);
         CoordinationFixture.awaitConsumersFollow(rejoined, List.of(local));

@@ -7,14 +7,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.ZooKeeperTest;
 import io.rmq.testing.ZooKeeperTestServer;
 
 /**
@@ -22,23 +21,13 @@ import io.rmq.testing.ZooKeeperTestServer;
  * never let two workers process one slot basis at once, and nothing is lost.
  */
 @RedisTest
+@ZooKeeperTest
 class RebalanceIT {
 
-    private static ZooKeeperTestServer zooKeeper;
     private CoordinationFixture fx;
 
-    @BeforeAll
-    static void startZooKeeper() {
-        zooKeeper = ZooKeeperTestServer.start();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zooKeeper.close();
-    }
-
     @BeforeEach
-    void setUp(RedisTestServer redis) {
+    void setUp(RedisTestServer redis, ZooKeeperTestServer zooKeeper) {
         fx = new CoordinationFixture(redis.uri(), zooKeeper.connectString());
     }
 

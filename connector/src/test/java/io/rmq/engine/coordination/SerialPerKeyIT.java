@@ -5,15 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.rmq.testing.RedisConnections;
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.ZooKeeperTest;
 import io.rmq.testing.ZooKeeperTestServer;
 
 /**
@@ -22,23 +21,13 @@ import io.rmq.testing.ZooKeeperTestServer;
  * the same time. Without coordination the same setup overlaps, which shows the detector works.
  */
 @RedisTest
+@ZooKeeperTest
 class SerialPerKeyIT {
 
-    private static ZooKeeperTestServer zooKeeper;
     private CoordinationFixture fx;
 
-    @BeforeAll
-    static void startZooKeeper() {
-        zooKeeper = ZooKeeperTestServer.start();
-    }
-
-    @AfterAll
-    static void stopZooKeeper() {
-        zooKeeper.close();
-    }
-
     @BeforeEach
-    void setUp(RedisTestServer redis) {
+    void setUp(RedisTestServer redis, ZooKeeperTestServer zooKeeper) {
         fx = new CoordinationFixture(redis.uri(), zooKeeper.connectString());
     }
 
@@ -67,7 +56,8 @@ class SerialPerKeyIT {
     }
 
     @Test
-    void aFreshAssignmentStartsAboveTheEpochsRedisHasSeen(RedisTestServer redis, RedisConnections connections) {
+    void aFreshAssignmentStartsAboveTheEpochsRedisHasSeen(RedisTestServer redis, ZooKeeperTestServer zooKeeper,
+            RedisConnections connections) {
         // as after the coordination data in ZooKeeper was lost: Redis still knows an owner under epoch 100,
         // and an assignment starting again from 1 would be fenced on that slot forever
         connections.sync().hset("owner{serial_3}", "epoch", "100");

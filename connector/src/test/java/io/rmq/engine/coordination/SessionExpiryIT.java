@@ -16,6 +16,7 @@ import io.rmq.testing.LogRecorder;
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;
 import io.rmq.testing.TcpProxy;
+import io.rmq.testing.ZooKeeperTest;
 import io.rmq.testing.ZooKeeperTestServer;
 
 /**
@@ -25,16 +26,15 @@ import io.rmq.testing.ZooKeeperTestServer;
  * rejoins and gets a share again. No overlap, nothing lost.
  */
 @RedisTest
+@ZooKeeperTest
 class SessionExpiryIT {
 
-    private ZooKeeperTestServer zooKeeper;
     private TcpProxy proxy;
     private CoordinationFixture fx;
     private LogRecorder log;
 
     @BeforeEach
-    void setUp(RedisTestServer redis) {
-        zooKeeper = ZooKeeperTestServer.start();
+    void setUp(RedisTestServer redis, ZooKeeperTestServer zooKeeper) {
         proxy = TcpProxy.to(zooKeeper.port());
         fx = new CoordinationFixture(redis.uri(), zooKeeper.connectString());
         log = LogRecorder.record("io.rmq");
@@ -45,7 +45,6 @@ class SessionExpiryIT {
         log.close();
         fx.close();
         proxy.close();
-        zooKeeper.close();
     }
 
     @Test

@@ -10,9 +10,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.rmq.engine.ConsumerOptions;
+import io.rmq.testing.Invariant;
 import io.rmq.testing.LogRecorder;
+import io.rmq.testing.RedisConnections;
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.ZooKeeperTest;
 import io.rmq.testing.ZooKeeperTestServer;
 
 /**
@@ -20,16 +23,14 @@ import io.rmq.testing.ZooKeeperTestServer;
  * pops nothing, rather than consuming without coordination) and joins once ZooKeeper is up.
  */
 @RedisTest
+@ZooKeeperTest
 class UnreachableZooKeeperIT {
 
-    private String redisUri;
     private LogRecorder log;
     private CoordinationFixture fx;
-    private ZooKeeperTestServer lateZooKeeper;
 
     @BeforeEach
-    void setUp(RedisTestServer redis) {
-        redisUri = redis.uri();
+    void setUp() {
         log = LogRecorder.record("io.rmq");
     }
 
@@ -39,16 +40,14 @@ class UnreachableZooKeeperIT {
         if (fx != null) {
             fx.close();
         }
-        if (lateZooKeeper != null) {
-            lateZooKeeper.close();
-        }
     }
 
     @Test
-    void aConsumerStartedWhileZooKeeperIsUnreachableLogsThatItWaitsPopsNothingAndJoinsOnceItIsUp() {
-        int port = ZooKeeperTestServer.freePort();
-        String connect = "127.0.0.1:" + port;
-        fx = new CoordinationFixture(redisUri, connect);
+    void aConsumerStartedWhileZooKeeperIsUnreachableLogsThatItWaitsPopsNothingAndJoinsOnceItIsUp(RedisTestServer redis,
+            ZooKeeperTestServer zooKeeper, RedisConnections connections) {
+        zooKeeper.stop(); // nothing answers on its port until it is restarted
+        String connect = zooKeeper.connectString();
+        fx = new CoordinationFixture(redis.uri(), connect);
         ConsumerOptions options = CoordinationFixture.options().coordination(CoordinationFixture.coordination(connect)
                 .connectionTimeout(Duration.ofMillis(500)).build()).build();
         AppInstance waiting = fx.instance("app-waiting", 2, options);
@@ -56,13 +55,16 @@ class UnreachableZooKeeperIT {
 
         List<String> warnings = log.await("about the unreachable ZooKeeper", m -> m.startsWith("RMQ-0201"), 1,
                 CoordinationFixture.WAIT);
-        CoordinationFixture.sleep(300);
-
         assertThat(warnings.get(0)).contains(connect).contains("pop nothing until it is reached");
+        // "Pops nothing" takes time to show: a worker that consumed without coordination would pop the
+        // 30 due messages as soon as it is connected to Redis (before the warning), and again every
+        // poll interval (500 ms).
+        Invariant.holdsFor(Duration.ofMillis(600), "the 30 messages left in the store queues, no slot owned",
+                () -> fx.stored(connections.sync()) == 30 && fx.popped(connections.sync()) == 0
+                        && waiting.consumers().stream().allMatch(c -> c.assignedSlots().length == 0));
         assertThat(fx.detector.processed()).isZero();
-        assertThat(waiting.consumers()).allSatisfy(c -> assertThat(c.assignedSlots()).isEmpty());
 
-        lateZooKeeper = ZooKeeperTestServer.startOn(port);
+        zooKeeper.restart();
         fx.awaitAllProcessed();
         assertThat(fx.detector.overlaps()).isEmpty();
         assertThat(log.messagesContaining("RMQ-0202 Connected to ZooKeeper at " + connect)).hasSize(1);

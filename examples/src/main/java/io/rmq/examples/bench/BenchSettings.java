@@ -5,6 +5,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
+import io.rmq.embedded.EmbeddedRedis;
+
 /**
  * The benchmark's parameters, from system properties {@code bench.<name>} (for example
  * {@code -Dbench.messages=5000}) or program arguments {@code <name>=<value>}, which win.
@@ -44,8 +46,7 @@ record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int 
             values.put(name.startsWith(PREFIX) ? name.substring(PREFIX.length()) : name, arg.substring(eq + 1).strip());
         }
         int messages = integer(values, "messages", 100_000, 1);
-        String redis = values.getOrDefault("redis-uri", System.getProperty("RMQ_REDIS_URI",
-                System.getenv().getOrDefault("RMQ_REDIS_URI", ""))).strip();
+        String redis = values.getOrDefault("redis-uri", EmbeddedRedis.externalUri().orElse("")).strip();
         BenchSettings settings = new BenchSettings(
                 messages,
                 integer(values, "warmup", Math.min(messages, 20_000), 0),

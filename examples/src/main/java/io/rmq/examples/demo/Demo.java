@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 
+import io.rmq.embedded.EmbeddedRedis;
 import io.rmq.examples.support.Console;
 import io.rmq.examples.support.ConsoleLogging;
 import io.rmq.examples.support.ExampleConfig;
@@ -75,11 +76,7 @@ public final class Demo {
 
     /** {@code RMQ_REDIS_URI} (system property, then environment), then the configuration property {@code demo.redis-uri}. */
     static Optional<String> externalRedisUri() {
-        String uri = System.getProperty("RMQ_REDIS_URI", System.getenv("RMQ_REDIS_URI"));
-        if (uri != null && !uri.isBlank()) {
-            return Optional.of(uri);
-        }
-        return ExampleConfig.read(PROFILE).getOptionalValue("demo.redis-uri", String.class)
-                .filter(s -> !s.isBlank());
+        return EmbeddedRedis.externalUri().or(() -> ExampleConfig.read(PROFILE)
+                .getOptionalValue("demo.redis-uri", String.class).filter(s -> !s.isBlank()));
     }
 }

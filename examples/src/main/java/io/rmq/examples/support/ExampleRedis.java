@@ -1,11 +1,5 @@
 package io.rmq.examples.support;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,31 +12,26 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import redis.embedded.RedisServer;
+import io.rmq.embedded.EmbeddedRedis;
 
 /**
  * The Redis server an example program talks to: an external one given by URI, or, when none is
- * given, an embedded {@code redis-server} (the binary shipped in {@code com.github.codemonstur:embedded-redis})
- * started on a free loopback port without persistence and stopped by {@link #close()}.
+ * given, an {@link EmbeddedRedis} started on a free loopback port without persistence and stopped by
+ * {@link #close()}.
  *
  * <p>It also keeps one small Lettuce connection for the programs' own look-ups (server version,
  * queue sizes, counters, clean-up). Not thread-safe: use it from the main thread.
  */
 public final class ExampleRedis implements AutoCloseable {
 
-    private static final String HOST = "127.0.0.1";
-    private static final int START_TRIES = 3;
-
     private final String uri;
-    private final RedisServer embedded;
-    private final Path workDir;
+    private final EmbeddedRedis embedded;
     private final RedisClient client;
     private final StatefulRedisConnection<String, String> connection;
 
-    private ExampleRedis(String uri, RedisServer embedded, Path workDir) {
+    private ExampleRedis(String uri, EmbeddedRedis embedded) {
         this.uri = uri;
         this.embedded = embedded;
-        this.workDir = workDir;
         this.client = RedisClient.create(uri);
         this.connection = client.connect();
     }
@@ -53,33 +42,15 @@ public final class ExampleRedis implements AutoCloseable {
      */
     public static ExampleRedis startOrConnect(String externalUri) {
         if (externalUri != null && !externalUri.isBlank()) {
-            return new ExampleRedis(externalUri.strip(), null, null);
+            return new ExampleRedis(externalUri.strip(), null);
         }
-        Path workDir;
+        EmbeddedRedis embedded = EmbeddedRedis.start();
         try {
-            workDir = Files.createTempDirectory("rmq-example-redis-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a working directory for the embedded Redis", e);
+            return new ExampleRedis(embedded.uri(), embedded);
+        } catch (RuntimeException e) {
+            embedded.close();
+            throw e;
         }
-        IOException failure = null;
-        // A free port may be taken by another process before Redis binds it: try a few.
-        for (int i = 0; i < START_TRIES; i++) {
-            int port = freePort();
-            try {
-                RedisServer server = RedisServer.newRedisServer()
-                        .port(port)
-                        .bind(HOST)
-                        .setting("save \"\"")
-                        .setting("appendonly no")
-                        .setting("dir " + workDir)
-                        .build();
-                server.start();
-                return new ExampleRedis("redis://" + HOST + ":" + port, server, workDir);
-            } catch (IOException e) {
-                failure = e;
-            }
-        }
-        throw new UncheckedIOException("cannot start the embedded Redis", failure);
     }
 
     /** The URI the connector's channels should use. */
@@ -141,24 +112,7 @@ public final class ExampleRedis implements AutoCloseable {
         connection.close();
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         if (embedded != null) {
-            try {
-                embedded.stop();
-            } catch (IOException e) {
-                System.err.println("Stopping the embedded Redis failed: " + e);
-            }
-            try (var files = Files.walk(workDir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            } catch (IOException e) {
-                // a temporary directory left behind is harmless
-            }
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot find a free port on " + HOST, e);
+            embedded.close();
         }
     }
 }

@@ -83,6 +83,14 @@ public class RedisProbe {
         return redis().zscore(storeKey(topic, 0), member);
     }
 
+    /**
+     * Whether {@code member} is still in slot 0, pending in the store queue or being consumed in the
+     * prepare queue: once it is in neither, it cannot be delivered again.
+     */
+    public boolean isQueued(String topic, String member) {
+        return redis().zscore(storeKey(topic, 0), member) != null || redis().zscore(prepareKey(topic, 0), member) != null;
+    }
+
     /** How many messages of slot 0 are being consumed. */
     public long preparing(String topic) {
         return redis().zcard(prepareKey(topic, 0));

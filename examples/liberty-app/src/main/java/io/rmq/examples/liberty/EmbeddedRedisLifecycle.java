@@ -12,6 +12,6 @@ import jakarta.enterprise.event.Observes;
 public class EmbeddedRedisLifecycle {
 
     static void stop(@Observes @Destroyed(ApplicationScoped.class) Object event) {
-        ExampleRedis.stopIfStarted();
+        RedisConfigSource.stopEmbedded();
     }
 }

@@ -8,11 +8,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.CRC32;
 
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +27,8 @@ class LibertyExampleIT {
     private static final String BASE = System.getProperty("rmq.example.url", "http://localhost:9080");
     private static final Pattern PAYLOAD = Pattern.compile("\"payload\":\"([^\"]*)\"");
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /** The slot-amount of the topic price-refresh (META-INF/microprofile-config.properties). */
+    private static final int PRICE_REFRESH_SLOTS = 4;
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -53,11 +57,32 @@ class LibertyExampleIT {
 
         await().atMost(WAIT).until(() -> received().containsAll(
                 List.of("refresh-price:sku-smoke", "first task", "high", "middle", "low", "close-unpaid:order-smoke")));
-        Thread.sleep(1_000);
+        // A request for another product of the same slot, sent now, is due 3 s from now: any request of the
+        // five above left unmerged was due earlier in that slot, so it would arrive before this one.
+        String later = skuInTheSlotOf("sku-smoke");
+        assertThat(call("POST", "/api/prices/" + later, null).statusCode()).isEqualTo(202);
+        await().atMost(WAIT).until(() -> received().contains("refresh-price:" + later));
         List<String> received = received();
         assertThat(received).filteredOn(p -> p.equals("refresh-price:sku-smoke")).as("merged into one refresh").hasSize(1);
         assertThat(received).filteredOn(p -> List.of("first task", "high", "middle", "low").contains(p))
                 .as("highest pending priority first").containsExactly("first task", "high", "middle", "low");
+    }
+
+    /** Another product whose refresh requests go to the same slot as those of {@code sku}. */
+    private static String skuInTheSlotOf(String sku) {
+        for (int i = 1; ; i++) {
+            String other = sku + "-later-" + i;
+            if (slot(other) == slot(sku)) {
+                return other;
+            }
+        }
+    }
+
+    /** The documented routing: {@code CRC32(UTF-8 bytes of the slot basis) mod slot-amount}; the product is the basis. */
+    private static long slot(String sku) {
+        CRC32 crc = new CRC32();
+        crc.update(sku.getBytes(StandardCharsets.UTF_8));
+        return crc.getValue() % PRICE_REFRESH_SLOTS;
     }
 
     private List<String> received() throws IOException, InterruptedException {
