@@ -26,6 +26,10 @@ public final class ConsumerOptions {
     public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
     /** How long a stopping consumer waits for the messages the application is processing. */
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+    /** Most messages a slot's dead queue keeps; the oldest deaths beyond are deleted. */
+    public static final int DEFAULT_DEAD_MAX_COUNT = 10_000;
+    /** How long a dead message is kept. */
+    public static final Duration DEFAULT_DEAD_MAX_AGE = Duration.ofDays(180);
 
     private final int maxRetries;
     private final Duration prepareTimeout;
@@ -34,6 +38,8 @@ public final class ConsumerOptions {
     private final Duration retryBackoffMax;
     private final Duration pollInterval;
     private final Duration shutdownTimeout;
+    private final int deadMaxCount;
+    private final Duration deadMaxAge;
     private final CoordinationOptions coordination;
 
     private ConsumerOptions(Builder b) {
@@ -44,6 +50,8 @@ public final class ConsumerOptions {
         this.retryBackoffMax = b.retryBackoffMax;
         this.pollInterval = b.pollInterval;
         this.shutdownTimeout = b.shutdownTimeout;
+        this.deadMaxCount = b.deadMaxCount;
+        this.deadMaxAge = b.deadMaxAge;
         this.coordination = b.coordination;
     }
 
@@ -58,7 +66,8 @@ public final class ConsumerOptions {
     public Builder toBuilder() {
         return new Builder().maxRetries(maxRetries).prepareTimeout(prepareTimeout).batchSize(batchSize)
                 .retryBackoff(retryBackoff).retryBackoffMax(retryBackoffMax).pollInterval(pollInterval)
-                .shutdownTimeout(shutdownTimeout).coordination(coordination);
+                .shutdownTimeout(shutdownTimeout).deadMaxCount(deadMaxCount).deadMaxAge(deadMaxAge)
+                .coordination(coordination);
     }
 
     public int maxRetries() {
@@ -89,6 +98,16 @@ public final class ConsumerOptions {
         return shutdownTimeout;
     }
 
+    /** Most messages a slot's dead queue keeps (retention; see {@link ExpiredMessageSweeper}). */
+    public int deadMaxCount() {
+        return deadMaxCount;
+    }
+
+    /** How long a dead message is kept (retention; see {@link ExpiredMessageSweeper}). */
+    public Duration deadMaxAge() {
+        return deadMaxAge;
+    }
+
     /**
      * How the consumer coordinates through ZooKeeper so that each slot is consumed by one consumer at
      * a time across the cluster; empty (the default) for competing consumers on every slot.
@@ -101,7 +120,8 @@ public final class ConsumerOptions {
     public String toString() {
         return "ConsumerOptions[maxRetries=" + maxRetries + ", prepareTimeout=" + prepareTimeout + ", batchSize="
                 + batchSize + ", retryBackoff=" + retryBackoff + ", retryBackoffMax=" + retryBackoffMax
-                + ", pollInterval=" + pollInterval + ", shutdownTimeout=" + shutdownTimeout + ", coordination="
+                + ", pollInterval=" + pollInterval + ", shutdownTimeout=" + shutdownTimeout + ", deadMaxCount=" + deadMaxCount + ", deadMaxAge=" + deadMaxAge
+                + ", coordination="
                 + (coordination == null ? "none" : coordination) + "]";
     }
 
@@ -114,6 +134,8 @@ public final class ConsumerOptions {
         private Duration retryBackoffMax = DEFAULT_RETRY_BACKOFF_MAX;
         private Duration pollInterval = DEFAULT_POLL_INTERVAL;
         private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+        private int deadMaxCount = DEFAULT_DEAD_MAX_COUNT;
+        private Duration deadMaxAge = DEFAULT_DEAD_MAX_AGE;
         private CoordinationOptions coordination;
 
         private Builder() {
@@ -164,6 +186,21 @@ public final class ConsumerOptions {
         /** Grace period for in-process messages at shutdown, {@code >= 0}. Default 10 s. */
         public Builder shutdownTimeout(Duration shutdownTimeout) {
             this.shutdownTimeout = atLeast("shutdownTimeout", shutdownTimeout, Duration.ZERO);
+            return this;
+        }
+
+        /** Most messages a slot's dead queue keeps, {@code >= 0}; the oldest deaths beyond are deleted. Default 10000. */
+        public Builder deadMaxCount(int deadMaxCount) {
+            if (deadMaxCount < 0) {
+                throw new IllegalArgumentException("deadMaxCount must be >= 0, was " + deadMaxCount);
+            }
+            this.deadMaxCount = deadMaxCount;
+            return this;
+        }
+
+        /** How long a dead message is kept, at least 1 s. Default 180 days. */
+        public Builder deadMaxAge(Duration deadMaxAge) {
+            this.deadMaxAge = atLeast("deadMaxAge", deadMaxAge, Duration.ofSeconds(1));
             return this;
         }
 

@@ -16,6 +16,12 @@ public final class Delivery {
     static final int DELIVERED = 1;
     static final int FINISHED = 2;
 
+    /**
+     * The most characters of a failure recorded with a rolled-back message ({@code <exception class>:
+     * <message>}), shown with its dead or retried message by the admin API.
+     */
+    public static final int MAX_FAILURE_LENGTH = 512;
+
     /** Commits and rolls back deliveries: the consumer's settlement. */
     interface Settler {
         CompletionStage<Void> commit(Delivery delivery);
@@ -86,10 +92,20 @@ public final class Delivery {
     /**
      * Rolls back a failed delivery: the message is retried (timed types after a backoff, priority
      * messages behind the pending ones) or moves to the dead queue after its last allowed delivery.
+     * The reason's class and message are recorded as the message's last failure (at most
+     * {@value #MAX_FAILURE_LENGTH} characters).
      * Completes when Redis has done so.
      */
     public CompletionStage<Void> rollback(Throwable reason) {
         return settler.rollback(this, reason);
+    }
+
+    /** A failure as recorded with a rolled-back message: class and message, at most {@value #MAX_FAILURE_LENGTH} characters. */
+    static String failureText(Throwable reason) {
+        String text = reason == null ? "rolled back without a reason"
+                : reason.getClass().getName() + (reason.getMessage() == null ? "" : ": " + reason.getMessage());
+        text = text.replace('\t', ' ');
+        return text.length() <= MAX_FAILURE_LENGTH ? text : text.substring(0, MAX_FAILURE_LENGTH - 1) + "\u2026";
     }
 
     boolean markDelivered() {

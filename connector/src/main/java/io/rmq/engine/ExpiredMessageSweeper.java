@@ -16,7 +16,10 @@ import io.rmq.engine.i18n.EngineLogging;
  * those consumers pop (a crashed consumer's slots may belong to nobody here).
  *
  * <p>It sweeps every {@code prepare-timeout / 2} (at least 100 ms, at most 10 s) with the retry
- * settings of the consumer that started it; a sweep costs one script call per slot.
+ * settings of the consumer that started it; a sweep costs one script call per slot. Once a minute it
+ * also keeps every slot's dead queue within the retention of that consumer
+ * ({@link ConsumerOptions#deadMaxCount()}, {@link ConsumerOptions#deadMaxAge()}), logging and
+ * counting what it deletes.
  *
  * <p>Threading: sweeps run on the engine's housekeeping thread; {@link Sweepers} is thread-safe.
  */
@@ -24,15 +27,26 @@ final class ExpiredMessageSweeper implements Runnable {
 
     /** Most members one sweep call rolls back; a larger backlog is swept over the next calls. */
     private static final int SWEEP_LIMIT = 256;
+    /** Most dead members one retention call deletes. */
+    private static final int TRIM_LIMIT = 1_000;
+    private static final long TRIM_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
+    /** The failure recorded with a message rolled back at its deadline. */
+    static final String EXPIRED_FAILURE = "prepare deadline passed: the consumer stopped, lost Redis or did not settle it in time";
 
     private final TopicScripts scripts;
+    private final ConsumerOptions options;
     private final TopicScripts.RetryRule rule;
     private final BooleanSupplier connected;
+    private final EngineEvents events;
+    private long lastTrim = System.nanoTime() - TRIM_EVERY_NANOS;
 
-    private ExpiredMessageSweeper(TopicScripts scripts, TopicScripts.RetryRule rule, BooleanSupplier connected) {
+    private ExpiredMessageSweeper(TopicScripts scripts, ConsumerOptions options, BooleanSupplier connected,
+            EngineEvents events) {
         this.scripts = scripts;
-        this.rule = rule;
+        this.options = options;
+        this.rule = TopicScripts.RetryRule.of(options);
         this.connected = connected;
+        this.events = events;
     }
 
     /** Sweeps every slot once. */
@@ -41,16 +55,36 @@ final class ExpiredMessageSweeper implements Runnable {
         if (!connected.getAsBoolean()) {
             return;
         }
-        String topic = scripts.keys().topic().name();
-        for (int slot = 0; slot < scripts.keys().topic().slotAmount(); slot++) {
+        TopicDefinition topic = scripts.keys().topic();
+        boolean trim = System.nanoTime() - lastTrim >= TRIM_EVERY_NANOS;
+        if (trim) {
+            lastTrim = System.nanoTime();
+        }
+        for (int slot = 0; slot < topic.slotAmount(); slot++) {
             int s = slot;
-            scripts.rollbackExpired(slot, rule, SWEEP_LIMIT).whenComplete((r, f) -> {
+            scripts.rollbackExpired(slot, rule, EXPIRED_FAILURE, SWEEP_LIMIT).whenComplete((r, f) -> {
                 if (f != null) {
-                    EngineLogging.log.sweepFailed(s, topic, RmqClient.rootMessage(f));
+                    EngineLogging.log.sweepFailed(s, topic.name(), RmqClient.rootMessage(f));
                 } else if (r.total() > 0) {
-                    EngineLogging.log.sweptExpired(r.total(), s, topic, r.requeued(), r.merged(), r.dead());
+                    EngineLogging.log.sweptExpired(r.total(), s, topic.name(), r.requeued(), r.merged(), r.dead());
+                    events.redelivered(topic, r.requeued() + r.merged());
+                    if (r.dead() > 0) {
+                        events.deadLettered(topic, r.dead());
+                    }
                 }
             });
+            if (trim) {
+                scripts.trimDead(slot, options.deadMaxCount(), options.deadMaxAge().toMillis(), TRIM_LIMIT)
+                        .whenComplete((n, f) -> {
+                            if (f != null) {
+                                EngineLogging.log.sweepFailed(s, topic.name(), RmqClient.rootMessage(f));
+                            } else if (n > 0) {
+                                EngineLogging.log.deadTrimmed(n, s, topic.name(), options.deadMaxCount(),
+                                        options.deadMaxAge().toMillis());
+                                events.deadTrimmed(topic, n);
+                            }
+                        });
+            }
         }
     }
 
@@ -59,14 +93,16 @@ final class ExpiredMessageSweeper implements Runnable {
 
         private final ScheduledExecutorService housekeeping;
         private final BooleanSupplier connected;
+        private final EngineEvents events;
         private final Map<String, Running> running = new HashMap<>();
 
         private record Running(ScheduledFuture<?> task, int[] users) {
         }
 
-        Sweepers(ScheduledExecutorService housekeeping, BooleanSupplier connected) {
+        Sweepers(ScheduledExecutorService housekeeping, BooleanSupplier connected, EngineEvents events) {
             this.housekeeping = housekeeping;
             this.connected = connected;
+            this.events = events;
         }
 
         /**
@@ -79,7 +115,7 @@ final class ExpiredMessageSweeper implements Runnable {
             String key = topic.keyPrefix() + "\u0000" + topic.name();
             Running r = running.computeIfAbsent(key, k -> {
                 long every = Math.max(100, Math.min(options.prepareTimeout().toMillis() / 2, 10_000));
-                ExpiredMessageSweeper sweeper = new ExpiredMessageSweeper(scripts, TopicScripts.RetryRule.of(options), connected);
+                ExpiredMessageSweeper sweeper = new ExpiredMessageSweeper(scripts, options, connected, events);
                 return new Running(housekeeping.scheduleWithFixedDelay(sweeper, every / 2, every, TimeUnit.MILLISECONDS),
                         new int[1]);
             });

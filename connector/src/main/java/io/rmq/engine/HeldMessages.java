@@ -28,13 +28,15 @@ final class HeldMessages {
 
     private final TopicScripts scripts;
     private final ConsumerOptions options;
+    private final EngineEvents events;
     private final Set<Delivery> held = ConcurrentHashMap.newKeySet();
     private final AtomicInteger delivered = new AtomicInteger();
     private volatile CompletableFuture<Void> noneDelivered;
 
-    HeldMessages(TopicScripts scripts, ConsumerOptions options) {
+    HeldMessages(TopicScripts scripts, ConsumerOptions options, EngineEvents events) {
         this.scripts = scripts;
         this.options = options;
+        this.events = events;
     }
 
     void addAll(List<Delivery> deliveries) {
@@ -82,13 +84,15 @@ final class HeldMessages {
 
     /** Rolls back a finished-as-failed delivery (retry or dead queue). */
     CompletionStage<Void> rollback(Delivery d, Throwable reason) {
-        return scripts.rollback(d.slot(), TopicScripts.RetryRule.of(options), List.of(d.content()))
+        return scripts.rollback(d.slot(), TopicScripts.RetryRule.of(options), Delivery.failureText(reason),
+                List.of(d.content()))
                 .handle((result, failure) -> {
                     held.remove(d);
                     if (failure != null) {
                         LOG.rollbackFailed(d, RmqClient.rootMessage(failure));
                     } else if (result.dead() > 0) {
                         LOG.movedToDeadQueue(d, scripts.keys().slot(d.slot()).dead(), String.valueOf(reason));
+                        events.deadLettered(scripts.keys().topic(), result.dead());
                     }
                     return null;
                 });

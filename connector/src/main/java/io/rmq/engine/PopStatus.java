@@ -13,7 +13,9 @@ public enum PopStatus {
      */
     HANDOVER(1),
     /** The slot is owned under a newer epoch: the caller lost it and popped nothing. */
-    FENCED(-1);
+    FENCED(-1),
+    /** Consumption of the slot is paused (see the admin API); nothing was popped, the slot is polled again in 1 s. */
+    PAUSED(2);
 
     private final int code;
 

@@ -27,7 +27,21 @@ public enum RedisScript {
     /** Pushes back the prepare deadline of held members. */
     EXTEND("extend.lua", ScriptOutputType.INTEGER),
     /** Records a topic's definition on first use. */
-    REGISTER_TOPIC("register_topic.lua", ScriptOutputType.VALUE);
+    REGISTER_TOPIC("register_topic.lua", ScriptOutputType.VALUE),
+    /** Keeps a dead queue within its retention. */
+    TRIM_DEAD("trim_dead.lua", ScriptOutputType.MULTI),
+    /** Reads one slot's state (admin). */
+    STATS("stats.lua", ScriptOutputType.MULTI),
+    /** Reads a page of a dead queue (admin). */
+    DEAD_PAGE("dead_page.lua", ScriptOutputType.MULTI),
+    /** Requeues, purges or counts dead messages (admin). */
+    ACT_ON_DEAD("act_on_dead.lua", ScriptOutputType.MULTI),
+    /** Deletes one pending message (admin). */
+    REMOVE_PENDING("remove_pending.lua", ScriptOutputType.INTEGER),
+    /** Makes one pending message due now (admin). */
+    DUE_NOW("due_now.lua", ScriptOutputType.INTEGER),
+    /** Pauses or resumes a slot (admin). */
+    PAUSE("pause.lua", ScriptOutputType.INTEGER);
 
     private final String file;
     private final ScriptOutputType output;

@@ -1,13 +1,16 @@
 package io.rmq.engine;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
 
 import io.lettuce.core.RedisURI;
 import io.rmq.engine.coordination.ZooKeeperSessions;
@@ -42,6 +45,33 @@ public final class RmqEngine implements AutoCloseable {
     private final ZooKeeperSessions zooKeeperSessions;
     private final ExpiredMessageSweeper.Sweepers sweepers;
     private final Map<String, String> registeredTopics = new ConcurrentHashMap<>();
+    private final List<EngineEvents> listeners = new CopyOnWriteArrayList<>();
+    private final EngineEvents events = new EngineEvents() {
+        @Override
+        public void deadLettered(TopicDefinition topic, long count) {
+            tell(l -> l.deadLettered(topic, count));
+        }
+
+        @Override
+        public void redelivered(TopicDefinition topic, long count) {
+            tell(l -> l.redelivered(topic, count));
+        }
+
+        @Override
+        public void deadTrimmed(TopicDefinition topic, long count) {
+            tell(l -> l.deadTrimmed(topic, count));
+        }
+
+        private void tell(Consumer<EngineEvents> event) {
+            for (EngineEvents l : listeners) {
+                try {
+                    event.accept(l);
+                } catch (RuntimeException e) {
+                    // a listener's failure must not stop the engine; listeners are told not to throw
+                }
+            }
+        }
+    };
 
     /**
      * @param redisUri a Lettuce URI: {@code redis://}, {@code rediss://} or {@code redis-sentinel://},
@@ -57,7 +87,7 @@ public final class RmqEngine implements AutoCloseable {
         this.client = new RmqClient(uri, housekeeping);
         this.wakeBus = new WakeBus(client);
         this.zooKeeperSessions = new ZooKeeperSessions(housekeeping);
-        this.sweepers = new ExpiredMessageSweeper.Sweepers(housekeeping, client::isConnected);
+        this.sweepers = new ExpiredMessageSweeper.Sweepers(housekeeping, client::isConnected, events);
     }
 
     /** Starts connecting in the background; see {@link #ready()}. */
@@ -116,7 +146,16 @@ public final class RmqEngine implements AutoCloseable {
     /** Creates a consumer of a topic's slots; it does nothing until {@link TopicConsumer#start}. */
     public TopicConsumer consumer(TopicKeys keys, ConsumerOptions options, String name) {
         return new TopicConsumer(name, scripts(keys), options, client, wakeBus, housekeeping, sweepers,
-                zooKeeperSessions, Clock.systemUTC());
+                zooKeeperSessions, events, Clock.systemUTC());
+    }
+
+    /** Tells {@code listener} about the messages of this engine's topics, until it is removed. */
+    public void addListener(EngineEvents listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    public void removeListener(EngineEvents listener) {
+        listeners.remove(listener);
     }
 
     private TopicScripts scripts(TopicKeys keys) {

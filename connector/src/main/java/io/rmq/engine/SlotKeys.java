@@ -15,15 +15,19 @@ import java.nio.charset.StandardCharsets;
  * <li>origin hash (member to its priority while in flight): {@code origin{<prefix><topic>_<slot>}}</li>
  * <li>owner hash (coordination: the slot's ownership epoch, worker, since, handover):
  * {@code owner{<prefix><topic>_<slot>}}</li>
+ * <li>failures hash (member to {@code <deliveries>\t<priority>\t<last failure>}, while it is retried or
+ * dead): {@code failures{<prefix><topic>_<slot>}}</li>
+ * <li>pause flag (exists while consumption is paused): {@code paused{<prefix><topic>_<slot>}}</li>
  * </ul>
  */
 public record SlotKeys(int slot, String store, String prepare, String dead, String attempts, String origin,
-        String owner) {
+        String owner, String failures, String paused) {
 
     static SlotKeys of(TopicDefinition topic, int slot) {
         String base = topic.keyPrefix() + topic.name() + "_" + slot;
         return new SlotKeys(slot, base, "prepare{" + base + "}", "dead{" + base + "}",
-                "attempts{" + base + "}", "origin{" + base + "}", "owner{" + base + "}");
+                "attempts{" + base + "}", "origin{" + base + "}", "owner{" + base + "}", "failures{" + base + "}",
+                "paused{" + base + "}");
     }
 
     static byte[] bytes(String s) {

@@ -95,6 +95,7 @@ final class SlotOwnershipTracker {
                     awaitingHandover(slot, epoch, popped.detail());
                 }
             }
+            case PAUSED -> scheduler.claimed(slot, epoch);
             case POPPED -> {
                 scheduler.claimed(slot, epoch);
                 if (owned && awaitingHandover[slot]) {

@@ -77,7 +77,7 @@ public final class TopicConsumer implements AutoCloseable {
 
     TopicConsumer(String name, TopicScripts scripts, ConsumerOptions options, RmqClient redis, WakeBus wakeBus,
             ScheduledExecutorService housekeeping, ExpiredMessageSweeper.Sweepers sweepers, ZooKeeperSessions zooKeeper,
-            Clock clock) {
+            EngineEvents events, Clock clock) {
         this.name = name;
         this.scripts = scripts;
         this.options = options;
@@ -86,7 +86,7 @@ public final class TopicConsumer implements AutoCloseable {
         this.housekeeping = housekeeping;
         this.sweepers = sweepers;
         this.zooKeeper = zooKeeper;
-        this.held = new HeldMessages(scripts, options);
+        this.held = new HeldMessages(scripts, options, events);
         ConsumerLoop[] loopRef = new ConsumerLoop[1];
         this.settlement = new Settlement(scripts, held, d -> loopRef[0].deliveredFinished(d));
         this.loop = new ConsumerLoop(name, scripts, options, redis, held, settlement, clock);

@@ -30,7 +30,9 @@ final class TopicScripts {
     private static final int ORIGIN = 3;
     private static final int DEAD = 4;
     private static final int OWNER = 5;
-    private static final int SLOT = 6;
+    private static final int FAILURES = 6;
+    private static final int PAUSED = 7;
+    private static final int SLOT = 8;
 
     private final Supplier<ScriptRunner> scripts;
     private final TopicKeys keys;
@@ -78,7 +80,7 @@ final class TopicScripts {
         for (int s = 0; s < slots; s++) {
             SlotKeys k = keys.slot(s);
             slotKeys[s] = new byte[][] { bytes(k.store()), bytes(k.prepare()), bytes(k.attempts()), bytes(k.origin()),
-                    bytes(k.dead()), bytes(k.owner()), number(s) };
+                    bytes(k.dead()), bytes(k.owner()), bytes(k.failures()), bytes(k.paused()), number(s) };
         }
     }
 
@@ -116,7 +118,7 @@ final class TopicScripts {
      */
     CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker) {
         byte[][] k = slotKeys[slot];
-        return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER] },
+        return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED] },
                 type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker))
                 .thenApply(TopicScripts::popReply);
     }
@@ -140,25 +142,30 @@ final class TopicScripts {
         for (int i = 0; i < members.size(); i++) {
             args[2 + i] = members.get(i);
         }
-        return run(RedisScript.COMMIT, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER] }, args);
+        return run(RedisScript.COMMIT, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES] },
+                args);
     }
 
-    /** {@code rollback.lua} on these members: retried by {@code rule}, or moved to the dead queue. */
-    CompletionStage<RollbackReply> rollback(int slot, RetryRule rule, List<byte[]> members) {
-        byte[][] args = rollbackArgs(slot, rule, MEMBERS, 0, members.size());
+    /**
+     * {@code rollback.lua} on these members: retried by {@code rule}, or moved to the dead queue.
+     *
+     * @param failure why they failed, recorded as their last failure (see {@link Delivery#failureText})
+     */
+    CompletionStage<RollbackReply> rollback(int slot, RetryRule rule, String failure, List<byte[]> members) {
+        byte[][] args = rollbackArgs(slot, rule, MEMBERS, 0, failure, members.size());
         for (int i = 0; i < members.size(); i++) {
-            args[8 + i] = members.get(i);
+            args[9 + i] = members.get(i);
         }
         return runRollback(slot, args);
     }
 
     /** {@code rollback.lua} on up to {@code limit} members whose prepare deadline has passed. */
-    CompletionStage<RollbackReply> rollbackExpired(int slot, RetryRule rule, int limit) {
-        return runRollback(slot, rollbackArgs(slot, rule, EXPIRED, limit, 0));
+    CompletionStage<RollbackReply> rollbackExpired(int slot, RetryRule rule, String failure, int limit) {
+        return runRollback(slot, rollbackArgs(slot, rule, EXPIRED, limit, failure, 0));
     }
 
-    private byte[][] rollbackArgs(int slot, RetryRule rule, byte[] selection, int limit, int members) {
-        byte[][] args = new byte[8 + members][];
+    private byte[][] rollbackArgs(int slot, RetryRule rule, byte[] selection, int limit, String failure, int members) {
+        byte[][] args = new byte[9 + members][];
         args[0] = type;
         args[1] = number(rule.maxRetries());
         args[2] = number(rule.backoffMillis());
@@ -167,13 +174,14 @@ final class TopicScripts {
         args[5] = slotKeys[slot][SLOT];
         args[6] = selection;
         args[7] = number(limit);
+        args[8] = bytes(failure);
         return args;
     }
 
     private CompletionStage<RollbackReply> runRollback(int slot, byte[][] args) {
         byte[][] k = slotKeys[slot];
         return this.<List<Object>>run(RedisScript.ROLLBACK,
-                new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER] }, args)
+                new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES] }, args)
                 .thenApply(r -> new RollbackReply((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
     }
 
@@ -201,6 +209,17 @@ final class TopicScripts {
             args[1 + i] = members.get(i);
         }
         return run(RedisScript.EXTEND, new byte[][] { slotKeys[slot][PREPARE] }, args);
+    }
+
+    /**
+     * {@code trim_dead.lua}: deletes dead members older than {@code maxAgeMillis}, then the oldest
+     * beyond {@code maxCount}, at most {@code limit}; how many were deleted.
+     */
+    CompletionStage<Long> trimDead(int slot, long maxCount, long maxAgeMillis, int limit) {
+        byte[][] k = slotKeys[slot];
+        return this.<List<Object>>run(RedisScript.TRIM_DEAD, new byte[][] { k[DEAD], k[ATTEMPTS], k[FAILURES] },
+                number(maxCount), number(maxAgeMillis), number(limit))
+                .thenApply(r -> (Long) r.get(0) + (Long) r.get(1));
     }
 
     /**

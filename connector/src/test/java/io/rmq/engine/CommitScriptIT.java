@@ -50,8 +50,11 @@ class CommitScriptIT {
         sync.hset(KEYS.attempts(), "b", "1");
         sync.hset(KEYS.origin(), "a", "5");
         sync.hset(KEYS.origin(), "b", "6");
+        sync.hset(KEYS.failures(), "a", "2\t\tjava.lang.IllegalStateException: busy");
 
         commit("a");
+
+        assertThat(sync.hexists(KEYS.failures(), "a")).as("a committed message has no last failure").isFalse();
 
         assertThat(sync.hkeys(KEYS.attempts())).containsExactly("b");
         assertThat(sync.hkeys(KEYS.origin())).containsExactly("b");
@@ -152,7 +155,8 @@ class CommitScriptIT {
 
     private long commit(String... members) {
         byte[][] args = utf8Array(Stream.concat(Stream.of(TOPIC.wakeChannel(), Integer.toString(SLOT)), Stream.of(members)).toArray(String[]::new));
-        Long committed = await(scripts.run(RedisScript.COMMIT, utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner()), args));
+        Long committed = await(scripts.run(RedisScript.COMMIT, utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner(),
+                KEYS.failures()), args));
         return committed;
     }
 }

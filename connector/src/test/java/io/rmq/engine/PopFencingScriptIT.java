@@ -187,7 +187,7 @@ class PopFencingScriptIT {
 
     private Reply pop(long epoch, String worker, int count) {
         List<Object> reply = await(scripts.run(RedisScript.POP,
-                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner()),
+                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner(), KEYS.paused()),
                 utf8("FIXED_TIME"), utf8(Integer.toString(count)), utf8(Long.toString(TIMEOUT)),
                 utf8(Long.toString(epoch)), utf8(worker)));
         List<String> members = new ArrayList<>();
@@ -202,7 +202,7 @@ class PopFencingScriptIT {
         byte[][] args = utf8Array(Stream.concat(Stream.of(TOPIC.wakeChannel(), Integer.toString(SLOT)),
                 Stream.of(members)).toArray(String[]::new));
         await(scripts.run(RedisScript.COMMIT, utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(),
-                KEYS.owner()), args));
+                KEYS.owner(), KEYS.failures()), args));
     }
 
     private void release(String member, String score) {

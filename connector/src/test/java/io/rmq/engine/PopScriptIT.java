@@ -280,13 +280,31 @@ class PopScriptIT {
         }
     }
 
+    @Test
+    void aPausedSlotPopsNothingAndIsPolledAgainInASecondUntilItResumes() {
+        long now = redis.redisTimeMillis();
+        sync.zadd(KEYS.store(), now - 1_000.0, "a");
+        sync.set(KEYS.paused(), "1");
+
+        List<Object> reply = await(scripts.run(RedisScript.POP,
+                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner(), KEYS.paused()),
+                utf8("FIXED_TIME"), utf8("10"), utf8(Long.toString(TIMEOUT)), utf8("0"), utf8("")));
+
+        assertThat(PopStatus.of((Long) reply.get(0))).isEqualTo(PopStatus.PAUSED);
+        assertThat(reply).as("nothing popped").hasSize(4);
+        assertThat(reply.get(2)).as("poll again in 1 s").isEqualTo(1000L);
+        assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("a");
+        sync.del(KEYS.paused());
+        assertThat(pop(TopicType.FIXED_TIME, 10).members()).containsExactly("a");
+    }
+
     private Popped pop(TopicType type, int count) {
         return pop(type, count, TIMEOUT);
     }
 
     private Popped pop(TopicType type, int count, long timeout) {
         List<Object> reply = await(scripts.run(RedisScript.POP,
-                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner()),
+                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner(), KEYS.paused()),
                 utf8(type.name()), utf8(Integer.toString(count)), utf8(Long.toString(timeout)), utf8("0"), utf8("")));
         assertThat(reply.size() % 3).as("{status, now, next, detail, then triples}: %s", reply).isEqualTo(1);
         assertThat(PopStatus.of((Long) reply.get(0))).as("without coordination every pop may pop").isEqualTo(PopStatus.POPPED);

@@ -151,6 +151,30 @@ class RollbackScriptIT {
     }
 
     @Test
+    void aDeadMemberKeepsItsLastFailureWithItsDeliveriesAndPriority() {
+        inFlight("a");
+        sync.hset(KEYS.origin(), "a", "5");
+        sync.hset(KEYS.attempts(), "a", "1");
+
+        rollback(TopicType.PRIORITY, 1, "a");
+
+        assertThat(sync.zrange(KEYS.dead(), 0, -1)).containsExactly("a");
+        assertThat(sync.hget(KEYS.failures(), "a")).isEqualTo("2\t5\t" + FAILURE);
+    }
+
+    @Test
+    void aRetriedMemberKeepsItsLastFailureAndAMergedOneForgetsIt() {
+        inFlight("retried", "merged");
+        sync.zadd(KEYS.store(), 4.0, "merged");
+
+        Counts counts = rollback(TopicType.FIXED_TIME, MAX_RETRIES, "retried", "merged");
+
+        assertThat(counts).isEqualTo(new Counts(1, 1, 0));
+        assertThat(sync.hget(KEYS.failures(), "retried")).isEqualTo("1\t\t" + FAILURE);
+        assertThat(sync.hexists(KEYS.failures(), "merged")).as("the pending copy starts afresh").isFalse();
+    }
+
+    @Test
     void withNoRetriesTheFirstFailureIsDead() {
         inFlight("a");
         sync.hset(KEYS.origin(), "a", "5");
@@ -327,6 +351,8 @@ class RollbackScriptIT {
 
     // --- helpers ---------------------------------------------------------------------------
 
+    private static final String FAILURE = "java.lang.IllegalStateException: out of stock";
+
     private record Counts(long requeued, long merged, long dead) {
     }
 
@@ -346,10 +372,12 @@ class RollbackScriptIT {
 
     private Counts run(TopicType type, int maxRetries, String selection, int limit, String... members) {
         Stream<String> head = Stream.of(type.name(), Integer.toString(maxRetries), Long.toString(BACKOFF),
-                Long.toString(BACKOFF_MAX), TOPIC.wakeChannel(), Integer.toString(SLOT), selection, Integer.toString(limit));
+                Long.toString(BACKOFF_MAX), TOPIC.wakeChannel(), Integer.toString(SLOT), selection, Integer.toString(limit),
+                FAILURE);
         byte[][] args = utf8Array(Stream.concat(head, Stream.of(members)).toArray(String[]::new));
         List<Object> reply = await(scripts.run(RedisScript.ROLLBACK,
-                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.dead(), KEYS.owner()), args));
+                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.dead(), KEYS.owner(),
+                        KEYS.failures()), args));
         assertThat(reply).hasSize(3);
         return new Counts((Long) reply.get(0), (Long) reply.get(1), (Long) reply.get(2));
     }

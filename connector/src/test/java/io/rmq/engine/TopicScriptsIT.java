@@ -89,12 +89,13 @@ class TopicScriptsIT {
 
         assertThat(await(scripts.extend(SLOT, 60_000, List.of(utf8("c"), utf8("gone"))))).isEqualTo(1L);
         assertThat(await(scripts.commit(SLOT, List.of(utf8("c"))))).isEqualTo(1L);
-        assertThat(await(scripts.rollback(SLOT, NO_RETRY, List.of(utf8("r")))))
+        assertThat(await(scripts.rollback(SLOT, NO_RETRY, "java.lang.IllegalStateException: no", List.of(utf8("r")))))
                 .isEqualTo(new TopicScripts.RollbackReply(0, 0, 1));
         assertThat(await(scripts.release(SLOT, List.of(released)))).isEqualTo(1L);
 
         assertThat(sync.zrange(KEYS.prepare(), 0, -1)).containsExactly("x");
         assertThat(sync.zrange(KEYS.dead(), 0, -1)).containsExactly("r");
+        assertThat(sync.hget(KEYS.failures(), "r")).isEqualTo("1\t\tjava.lang.IllegalStateException: no");
         assertThat(sync.zscore(KEYS.store(), "e")).isEqualTo(at);
     }
 
@@ -104,12 +105,28 @@ class TopicScriptsIT {
         sync.zadd(KEYS.prepare(), now - 1_000, "expired");
         sync.zadd(KEYS.prepare(), now + 60_000, "held");
 
-        TopicScripts.RollbackReply reply = await(scripts.rollbackExpired(SLOT, new TopicScripts.RetryRule(3, 1_000, 60_000), 10));
+        TopicScripts.RollbackReply reply = await(scripts.rollbackExpired(SLOT, new TopicScripts.RetryRule(3, 1_000, 60_000), "expired", 10));
 
         assertThat(reply).isEqualTo(new TopicScripts.RollbackReply(1, 0, 0));
         assertThat(reply.total()).isEqualTo(1);
         assertThat(sync.zrange(KEYS.prepare(), 0, -1)).containsExactly("held");
         assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("expired");
+    }
+
+    @Test
+    void trimDeadKeepsTheRetentionAndForgetsWhatItDeletes() {
+        long now = redis.redisTimeMillis();
+        sync.zadd(KEYS.dead(), now - 90_000, "ancient");
+        sync.hset(KEYS.failures(), "ancient", "3\t\tx");
+        for (int i = 0; i < 5; i++) {
+            sync.zadd(KEYS.dead(), now - 1_000 + i, "recent-" + i);
+        }
+
+        long deleted = await(scripts.trimDead(SLOT, 3, 60_000, 100));
+
+        assertThat(deleted).as("one by age, two by count").isEqualTo(3L);
+        assertThat(sync.zrange(KEYS.dead(), 0, -1)).containsExactly("recent-2", "recent-3", "recent-4");
+        assertThat(sync.hexists(KEYS.failures(), "ancient")).isFalse();
     }
 
     @Test

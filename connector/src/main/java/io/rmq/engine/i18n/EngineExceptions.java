@@ -85,4 +85,28 @@ public final class EngineExceptions {
         return new IllegalStateException("RMQ-0311 ZooKeeper at " + connect + " was not reached within "
                 + timeoutMillis + " ms");
     }
+
+    /** RMQ-0312: the admin API was asked about a topic that is not recorded in the registry. */
+    public IllegalArgumentException unknownTopic(String topic, String registryKey, String known) {
+        return new IllegalArgumentException("RMQ-0312 Topic '" + topic + "' is not recorded in hash '" + registryKey
+                + "' (a topic is recorded when a producer or consumer first uses it); recorded topics: "
+                + (known.isEmpty() ? "none" : known));
+    }
+
+    /** RMQ-0313: the admin API cannot reach Redis. */
+    public IllegalStateException adminCannotReachRedis(String uri, String reason) {
+        return new IllegalStateException("RMQ-0313 Cannot reach Redis at " + uri + ": " + reason);
+    }
+
+    /** RMQ-0314: an admin call got no answer in time. */
+    public IllegalStateException adminTimedOut(String operation, String uri, long timeoutMillis) {
+        return new IllegalStateException("RMQ-0314 " + operation + " got no answer from Redis at " + uri + " within "
+                + timeoutMillis + " ms");
+    }
+
+    /** RMQ-0315: a requeue rate must be positive. */
+    public IllegalArgumentException badRequeueRate(int perSecond) {
+        return new IllegalArgumentException("RMQ-0315 A requeue rate must be at least 1 message per second, was "
+                + perSecond);
+    }
 }

@@ -107,6 +107,13 @@ public final class EngineLogging {
                 + dead + " to the dead queue)");
     }
 
+    /** RMQ-0114 (INFO): the dead-queue retention deleted messages. */
+    public void deadTrimmed(long count, int slot, String topic, int maxCount, long maxAgeMillis) {
+        log(Level.INFO, null, () -> "RMQ-0114 Deleted " + count + " message(s) from the dead queue of slot " + slot
+                + " of topic '" + topic + "' beyond its retention (at most " + maxCount + " messages, "
+                + maxAgeMillis + " ms)");
+    }
+
     /** RMQ-0112 (FINE): a sweep call failed; the next sweep tries again. */
     public void sweepFailed(int slot, String topic, String reason) {
         log(Level.FINE, null, () -> "RMQ-0112 Sweeping slot " + slot + " of topic '" + topic + "' failed: " + reason);

@@ -1,6 +1,6 @@
 --[[
   commit: the commit phase. Removes consumed members from a slot's prepare queue and forgets their
-  attempt counts. A member that is no longer in the prepare queue (already rolled back) is skipped.
+  attempt counts and failures. A member that is no longer in the prepare queue (already rolled back) is skipped.
   When a committed member has a pending copy in the store queue (sent again while it was being
   consumed), a wake notice "<slot>:0" is published so an idle consumer picks that copy up. The same
   notice is published when the commit empties the prepare queue while a handover is pending (see
@@ -11,6 +11,7 @@
   KEYS[3]  attempts hash   attempts{<prefix><topic>_<slot>}
   KEYS[4]  origin hash     origin{<prefix><topic>_<slot>}
   KEYS[5]  owner hash      owner{<prefix><topic>_<slot>} (read only: its handover field)
+  KEYS[6]  failures hash   failures{<prefix><topic>_<slot>}: member -> its last failure
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic>
   ARGV[2]  slot            the slot number, echoed in the wake notice
@@ -23,6 +24,7 @@ local prepareKey  = KEYS[2]
 local attemptsKey = KEYS[3]
 local originKey   = KEYS[4]
 local ownerKey    = KEYS[5]
+local failuresKey = KEYS[6]
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
 
@@ -34,6 +36,7 @@ for i = 3, #ARGV do
     committed = committed + 1
     redis.call('HDEL', attemptsKey, member)
     redis.call('HDEL', originKey, member)
+    redis.call('HDEL', failuresKey, member)
     if not wake and redis.call('ZSCORE', storeKey, member) then wake = true end
   end
 end

@@ -22,6 +22,7 @@
   KEYS[4]  origin hash     origin{<prefix><topic>_<slot>}: member -> score when popped (PRIORITY only)
   KEYS[5]  owner hash      owner{<prefix><topic>_<slot>}: epoch, worker, since (Redis ms) and, while
                            a handover is pending, handover = 1
+  KEYS[6]  pause flag      paused{<prefix><topic>_<slot>}: exists while consumption is paused
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  count           most members to move (>= 0); 0 only claims the slot (the ownership step)
@@ -34,11 +35,13 @@
                     1 HANDOVER: the caller owns the slot, but members popped under an earlier epoch
                       are still in the prepare queue; nothing popped
                    -1 FENCED: the slot is owned under a newer epoch; nothing popped
+                    2 PAUSED: consumption of the slot is paused (the ownership step still ran);
+                      nothing popped
            now      the Redis clock in ms
            next     0 when `count` members were popped (more may be due; also for a claim);
                     otherwise ms until the earliest member not yet due (timed types), or -1 when
                     nothing else is waiting (blocked duplicates are woken by their commit/rollback)
-                    or nothing was popped (HANDOVER, FENCED)
+                    or nothing was popped (HANDOVER, FENCED); 1000 when PAUSED (poll again in 1 s)
            detail   POPPED: the caller's epoch (0 without coordination); HANDOVER: members still in
                     the prepare queue; FENCED: the epoch the slot is owned under
            score    the member's store score, as a string
@@ -51,13 +54,14 @@ local prepareKey  = KEYS[2]
 local attemptsKey = KEYS[3]
 local originKey   = KEYS[4]
 local ownerKey    = KEYS[5]
+local pausedKey   = KEYS[6]
 local topicType   = ARGV[1]
 local count       = tonumber(ARGV[2])
 local timeout     = tonumber(ARGV[3])
 local epoch       = tonumber(ARGV[4] or '0')
 local worker      = ARGV[5] or ''
 
-local POPPED, HANDOVER, FENCED = 0, 1, -1
+local POPPED, HANDOVER, FENCED, PAUSED = 0, 1, -1, 2
 
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -89,6 +93,9 @@ if epoch > 0 then
 end
 if count == 0 then
   return { POPPED, now, 0, epoch }
+end
+if redis.call('EXISTS', pausedKey) == 1 then
+  return { PAUSED, now, 1000, epoch }
 end
 
 local result = { POPPED, now, 0, epoch }

@@ -5,7 +5,8 @@
   prepare deadline has passed.
 
   For each selected member that is still in the prepare queue, its failed-delivery count is
-  incremented, then:
+  incremented and its last failure recorded in the failures hash (kept while the message is retried
+  or dead, removed by a commit, a merge, a requeue or a purge), then:
     - count > maxRetries: the member moves to the dead queue, scored with the time of death (ms);
     - a pending copy exists in the store queue (the content was sent again meanwhile): the rolled-back
       delivery is merged into that copy, which keeps its score and starts with a fresh attempt count;
@@ -27,6 +28,7 @@
   KEYS[4]  origin hash     origin{<prefix><topic>_<slot>}
   KEYS[5]  dead queue      dead{<prefix><topic>_<slot>}
   KEYS[6]  owner hash      owner{<prefix><topic>_<slot>} (read only: its handover field)
+  KEYS[7]  failures hash   failures{<prefix><topic>_<slot>}: member -> "<deliveries>\t<priority>\t<failure>"
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  max retries     deliveries after the first before the dead queue (>= 0)
@@ -37,7 +39,8 @@
   ARGV[7]  selection       'members': roll back ARGV[9..]; 'expired': roll back up to ARGV[8]
                            members whose prepare deadline has passed
   ARGV[8]  limit           most expired members to roll back (selection 'expired')
-  ARGV[9..] members        the members to roll back (selection 'members')
+  ARGV[9]  failure         why the delivery failed, "<exception class>: <message>" (bounded by the caller)
+  ARGV[10..] members       the members to roll back (selection 'members')
 
   Returns  { requeued, merged, dead }
 ]]
@@ -49,6 +52,7 @@ local attemptsKey = KEYS[3]
 local originKey   = KEYS[4]
 local deadKey     = KEYS[5]
 local ownerKey    = KEYS[6]
+local failuresKey = KEYS[7]
 local topicType   = ARGV[1]
 local maxRetries  = tonumber(ARGV[2])
 local backoffBase = tonumber(ARGV[3])
@@ -57,6 +61,7 @@ local wakeChannel = ARGV[5]
 local slot        = ARGV[6]
 local selection   = ARGV[7]
 local limit       = tonumber(ARGV[8])
+local failure     = ARGV[9]
 
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -66,7 +71,7 @@ if selection == 'expired' then
   members = redis.call('ZRANGEBYSCORE', prepareKey, '-inf', now, 'LIMIT', 0, limit)
 else
   members = {}
-  for i = 9, #ARGV do members[#members + 1] = ARGV[i] end
+  for i = 10, #ARGV do members[#members + 1] = ARGV[i] end
 end
 
 local requeued, merged, dead = 0, 0, 0
@@ -80,6 +85,8 @@ for _, member in ipairs(members) do
     local failures = redis.call('HINCRBY', attemptsKey, member, 1)
     local priority = redis.call('HGET', originKey, member)
     redis.call('HDEL', originKey, member)
+    -- the last failure, with what a requeue from the dead queue needs (the priority)
+    redis.call('HSET', failuresKey, member, failures .. '\t' .. (priority or '') .. '\t' .. failure)
     -- pop skipped this pending copy while the delivery was in flight; it can be popped from now on
     local pending = redis.call('ZSCORE', storeKey, member)
     if pending then
@@ -91,6 +98,7 @@ for _, member in ipairs(members) do
       dead = dead + 1
     elseif pending then
       redis.call('HDEL', attemptsKey, member)
+      redis.call('HDEL', failuresKey, member)
       merged = merged + 1
     else
       local score

@@ -1,0 +1,107 @@
+package io.rmq.engine.admin;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+import io.rmq.engine.RedisScript;
+import io.rmq.engine.ScriptRunner;
+import io.rmq.engine.SlotKeys;
+import io.rmq.engine.TopicKeys;
+
+/**
+ * The typed gateway to the admin scripts of one topic: one method per {@code .lua} file, building
+ * KEYS and ARGV as each header documents them. Stateless; thread-safe.
+ */
+final class AdminScripts {
+
+    /** What {@code act_on_dead.lua} does with the selection. */
+    enum DeadAction {
+        REQUEUE, PURGE, COUNT;
+
+        byte[] arg() {
+            return bytes(name().toLowerCase(java.util.Locale.ROOT));
+        }
+    }
+
+    /** What {@code act_on_dead.lua} did: members acted on, and of those requeued, how many merged. */
+    record DeadActed(long acted, long merged) {
+    }
+
+    private final ScriptRunner scripts;
+    private final TopicKeys keys;
+    private final byte[] type;
+    private final byte[] wakeChannel;
+
+    AdminScripts(ScriptRunner scripts, TopicKeys keys) {
+        this.scripts = scripts;
+        this.keys = keys;
+        this.type = bytes(keys.topic().type().name());
+        this.wakeChannel = bytes(keys.wakeChannel());
+    }
+
+    /** {@code stats.lua}. */
+    CompletionStage<List<Object>> stats(int slot) {
+        SlotKeys k = keys.slot(slot);
+        return scripts.run(RedisScript.STATS, keys(k.store(), k.prepare(), k.dead(), k.owner(), k.paused()), type);
+    }
+
+    /** {@code dead_page.lua}. */
+    CompletionStage<List<Object>> deadPage(int slot, long offset, int count) {
+        SlotKeys k = keys.slot(slot);
+        return scripts.run(RedisScript.DEAD_PAGE, keys(k.dead(), k.failures()), number(offset), number(count));
+    }
+
+    /** {@code act_on_dead.lua}. */
+    CompletionStage<DeadActed> actOnDead(int slot, DeadAction action, DeadSelection selection, int limit) {
+        SlotKeys k = keys.slot(slot);
+        List<byte[]> args = new ArrayList<>(List.of(action.arg(), type, wakeChannel, number(slot), number(limit)));
+        if (selection instanceof DeadSelection.Members m) {
+            args.addAll(List.of(bytes("members"), new byte[0]));
+            args.addAll(m.members());
+        } else if (selection instanceof DeadSelection.DiedBefore b) {
+            args.addAll(List.of(bytes("before"), number(b.time().toEpochMilli())));
+        } else if (selection instanceof DeadSelection.ContentContains c) {
+            args.addAll(List.of(bytes("contains"), bytes(c.text())));
+        } else {
+            args.addAll(List.of(bytes("all"), new byte[0]));
+        }
+        return scripts.<List<Object>>run(RedisScript.ACT_ON_DEAD, keys(k.store(), k.dead(), k.attempts(), k.failures()),
+                args.toArray(byte[][]::new))
+                .thenApply(r -> new DeadActed((Long) r.get(0), (Long) r.get(1)));
+    }
+
+    /** {@code remove_pending.lua}: 1 when removed. */
+    CompletionStage<Long> removePending(int slot, byte[] member) {
+        SlotKeys k = keys.slot(slot);
+        return scripts.run(RedisScript.REMOVE_PENDING, keys(k.store(), k.attempts(), k.failures()), member);
+    }
+
+    /** {@code due_now.lua}: 1 when the message was pending. */
+    CompletionStage<Long> dueNow(int slot, byte[] member) {
+        return scripts.run(RedisScript.DUE_NOW, keys(keys.slot(slot).store()), type, member, wakeChannel, number(slot));
+    }
+
+    /** {@code pause.lua}: 1 when the state changed. */
+    CompletionStage<Long> pause(int slot, boolean paused) {
+        return scripts.run(RedisScript.PAUSE, keys(keys.slot(slot).paused()), bytes(paused ? "1" : "0"), wakeChannel,
+                number(slot));
+    }
+
+    private static byte[][] keys(String... names) {
+        byte[][] out = new byte[names.length][];
+        for (int i = 0; i < names.length; i++) {
+            out[i] = bytes(names[i]);
+        }
+        return out;
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] number(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,36 @@
+package io.rmq.engine.admin;
+
+/**
+ * Where a page of dead messages starts: a slot and an offset in its dead queue. Messages that die
+ * or leave meanwhile shift later pages a little: paging is for looking, selections are for acting.
+ *
+ * @param slot   the slot
+ * @param offset the rank in the slot's dead queue, oldest death first
+ */
+public record DeadCursor(int slot, long offset) {
+
+    /** The first page. */
+    public static final DeadCursor START = new DeadCursor(0, 0);
+
+    public DeadCursor {
+        if (slot < 0 || offset < 0) {
+            throw new IllegalArgumentException("a dead-queue cursor needs slot >= 0 and offset >= 0, was " + slot + "/" + offset);
+        }
+    }
+
+    /** The text form used by the REST resource and the command line: {@code <slot>:<offset>}. */
+    @Override
+    public String toString() {
+        return slot + ":" + offset;
+    }
+
+    /** Reads the text form {@code <slot>:<offset>}. */
+    public static DeadCursor parse(String text) {
+        int colon = text == null ? -1 : text.indexOf(':');
+        try {
+            return new DeadCursor(Integer.parseInt(text.substring(0, colon)), Long.parseLong(text.substring(colon + 1)));
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("a dead-queue cursor is <slot>:<offset>, e.g. 3:100, was '" + text + "'");
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.rmq.engine.admin;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Which dead messages an operation acts on. Immutable.
+ */
+public sealed interface DeadSelection {
+
+    /** Every dead message of the topic. */
+    static DeadSelection all() {
+        return All.INSTANCE;
+    }
+
+    /** These messages (their contents), wherever their slot. */
+    static DeadSelection members(List<byte[]> members) {
+        return new Members(List.copyOf(members));
+    }
+
+    /** Messages that died before {@code time}. */
+    static DeadSelection diedBefore(Instant time) {
+        return new DiedBefore(Objects.requireNonNull(time, "time"));
+    }
+
+    /** Messages whose content contains {@code text} (UTF-8 bytes, case-sensitive). */
+    static DeadSelection contentContains(String text) {
+        if (text == null || text.isEmpty()) {
+            throw new IllegalArgumentException("a content selection needs a non-empty text");
+        }
+        return new ContentContains(text);
+    }
+
+    /** Every dead message. */
+    enum All implements DeadSelection {
+        INSTANCE
+    }
+
+    /** Given members. */
+    record Members(List<byte[]> members) implements DeadSelection {
+    }
+
+    /** Died before a time. */
+    record DiedBefore(Instant time) implements DeadSelection {
+    }
+
+    /** Content contains a text. */
+    record ContentContains(String text) implements DeadSelection {
+    }
+}

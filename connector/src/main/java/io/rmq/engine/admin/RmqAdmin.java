@@ -1,0 +1,314 @@
+package io.rmq.engine.admin;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.rmq.engine.ScriptRunner;
+import io.rmq.engine.SlotRouter;
+import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.TopicKeys;
+import io.rmq.engine.TopicType;
+import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.support.UriCredentials;
+
+/**
+ * What an operator does with the topics of one Redis: list them, read each slot's state, page
+ * through dead messages and requeue or purge them, remove a pending message or make it due now,
+ * pause and resume consumption for the whole cluster.
+ *
+ * <p>Every operation on a slot is one Lua script call, atomic per message and safe while producers
+ * and consumers run: nothing is lost and nothing is delivered twice by it. Pausing sets a flag in
+ * each slot that the pop script honours at once; consumers notice a resume at once through a wake
+ * notice, or within a second.
+ *
+ * <p>It has a Redis connection of its own, so it works against any Redis from anywhere (the
+ * command line, a REST resource, a test). Calls block for at most {@link #DEFAULT_TIMEOUT} each.
+ * Lifecycle: {@link #connect} opens, {@link #close()} closes. Thread-safe.
+ */
+public final class RmqAdmin implements AutoCloseable {
+
+    /** How long one call waits for Redis. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+    /** The most messages a requeue or purge moves per script call: bounds the time Redis is busy with one. */
+    static final int MAX_PER_CALL = 500;
+
+    private final RedisClient client;
+    private final StatefulRedisConnection<byte[], byte[]> connection;
+    private final ScriptRunner scripts;
+    private final String displayUri;
+
+    private RmqAdmin(RedisClient client, StatefulRedisConnection<byte[], byte[]> connection, String displayUri) {
+        this.client = client;
+        this.connection = connection;
+        this.scripts = new ScriptRunner(connection.async());
+        this.displayUri = displayUri;
+    }
+
+    /**
+     * Connects to Redis.
+     *
+     * @param redisUri a Lettuce URI ({@code redis://}, {@code rediss://}, {@code redis-sentinel://})
+     * @throws IllegalArgumentException when the URI is malformed
+     * @throws IllegalStateException    when Redis cannot be reached (RMQ-0313), naming the URI without credentials
+     */
+    public static RmqAdmin connect(String redisUri) {
+        RedisURI uri = RedisURI.create(Objects.requireNonNull(redisUri, "redisUri"));
+        uri.setTimeout(DEFAULT_TIMEOUT);
+        String display = UriCredentials.mask(redisUri);
+        RedisClient client = RedisClient.create(uri);
+        try {
+            return new RmqAdmin(client, client.connect(ByteArrayCodec.INSTANCE), display);
+        } catch (RuntimeException e) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            throw EngineExceptions.ex.adminCannotReachRedis(display, String.valueOf(root.getMessage()));
+        }
+    }
+
+    /** Every topic recorded under {@code keyPrefix} (empty for none), by name. */
+    public List<TopicDefinition> topics(String keyPrefix) {
+        Map<byte[], byte[]> recorded = await("Listing the topics",
+                connection.async().hgetall(bytes(TopicKeys.registryKey(keyPrefix))));
+        Map<String, TopicDefinition> byName = new TreeMap<>();
+        recorded.forEach((name, value) -> {
+            TopicDefinition topic = parse(text(name), text(value), keyPrefix);
+            if (topic != null) {
+                byName.put(topic.name(), topic);
+            }
+        });
+        return List.copyOf(byName.values());
+    }
+
+    /**
+     * The recorded definition of a topic.
+     *
+     * @throws IllegalArgumentException when the topic is not recorded (RMQ-0312), listing those that are
+     */
+    public TopicDefinition topic(String name, String keyPrefix) {
+        byte[] value = await("Reading topic '" + name + "'",
+                connection.async().hget(bytes(TopicKeys.registryKey(keyPrefix)), bytes(name)));
+        TopicDefinition topic = value == null ? null : parse(name, text(value), keyPrefix);
+        if (topic == null) {
+            String known = String.join(", ", topics(keyPrefix).stream().map(TopicDefinition::name).toList());
+            throw EngineExceptions.ex.unknownTopic(name, TopicKeys.registryKey(keyPrefix), known);
+        }
+        return topic;
+    }
+
+    /** Each slot's pending, due, oldest due age, in-flight and dead counts, pause flag and owner. */
+    public TopicStats stats(TopicDefinition topic) {
+        AdminScripts admin = scripts(topic);
+        List<CompletionStage<List<Object>>> replies = new ArrayList<>();
+        for (int slot = 0; slot < topic.slotAmount(); slot++) {
+            replies.add(admin.stats(slot));
+        }
+        List<SlotStats> slots = new ArrayList<>(topic.slotAmount());
+        for (int slot = 0; slot < topic.slotAmount(); slot++) {
+            List<Object> r = await("Reading the state of topic '" + topic.name() + "'", replies.get(slot));
+            String worker = text((byte[]) r.get(6));
+            Optional<SlotOwner> owner = worker.isEmpty() ? Optional.empty()
+                    : Optional.of(new SlotOwner(worker, (Long) r.get(7), Instant.ofEpochMilli((Long) r.get(8))));
+            slots.add(new SlotStats(slot, (Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3),
+                    (Long) r.get(4), (Long) r.get(5) == 1L, owner));
+        }
+        return new TopicStats(topic, slots);
+    }
+
+    /**
+     * A page of the topic's dead messages, starting at {@code cursor} ({@link DeadCursor#START} for
+     * the first), at most {@code limit} messages.
+     */
+    public DeadPage dead(TopicDefinition topic, DeadCursor cursor, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("a page needs a limit of at least 1, was " + limit);
+        }
+        AdminScripts admin = scripts(topic);
+        List<DeadMessage> page = new ArrayList<>();
+        int slot = cursor.slot();
+        long offset = cursor.offset();
+        while (slot < topic.slotAmount() && page.size() < limit) {
+            List<Object> r = await("Reading the dead queue of topic '" + topic.name() + "'",
+                    admin.deadPage(slot, offset, limit - page.size()));
+            long total = (Long) r.get(0);
+            for (int i = 1; i + 2 < r.size(); i += 3) {
+                page.add(deadMessage(slot, (byte[]) r.get(i), (byte[]) r.get(i + 1), (byte[]) r.get(i + 2)));
+            }
+            int got = (r.size() - 1) / 3;
+            offset += got;
+            if (got == 0 || offset >= total) {
+                slot++;
+                offset = 0;
+            }
+        }
+        Optional<DeadCursor> next = slot < topic.slotAmount() ? Optional.of(new DeadCursor(slot, offset)) : Optional.empty();
+        return new DeadPage(page, next);
+    }
+
+    /** How many dead messages the selection holds (the dry run of a requeue or purge). */
+    public long countDead(TopicDefinition topic, DeadSelection selection) {
+        long count = 0;
+        AdminScripts admin = scripts(topic);
+        for (int slot = 0; slot < topic.slotAmount(); slot++) {
+            count += await("Counting dead messages of topic '" + topic.name() + "'",
+                    admin.actOnDead(slot, AdminScripts.DeadAction.COUNT, selection, Integer.MAX_VALUE)).acted();
+        }
+        return count;
+    }
+
+    /**
+     * Requeues the selected dead messages into their own slot, at most {@code perSecond} messages per
+     * second (a redrive velocity): due now (timed types) or with their priority (PRIORITY), with a
+     * fresh attempt count; one that has a pending copy merges into it. Blocks until done.
+     *
+     * @return how many left the dead queue
+     */
+    public long requeueDead(TopicDefinition topic, DeadSelection selection, int perSecond) {
+        if (perSecond < 1) {
+            throw EngineExceptions.ex.badRequeueRate(perSecond);
+        }
+        return act(topic, selection, AdminScripts.DeadAction.REQUEUE, perSecond);
+    }
+
+    /** Deletes the selected dead messages and what is recorded about them; how many. */
+    public long purgeDead(TopicDefinition topic, DeadSelection selection) {
+        return act(topic, selection, AdminScripts.DeadAction.PURGE, Integer.MAX_VALUE);
+    }
+
+    private long act(TopicDefinition topic, DeadSelection selection, AdminScripts.DeadAction action, int perSecond) {
+        AdminScripts admin = scripts(topic);
+        RatePacer pacer = new RatePacer(perSecond);
+        long total = 0;
+        for (int slot = 0; slot < topic.slotAmount(); slot++) {
+            while (true) {
+                int limit = Math.min(MAX_PER_CALL, pacer.allowance());
+                long acted = await(action + " of dead messages of topic '" + topic.name() + "'",
+                        admin.actOnDead(slot, action, selection, limit)).acted();
+                total += acted;
+                pacer.used(acted);
+                if (acted < limit) {
+                    break;
+                }
+            }
+        }
+        return total;
+    }
+
+    /**
+     * Deletes one pending message (not a copy being consumed).
+     *
+     * @param slotBasis the slot basis it was sent with, or {@code null} when it was routed by its content
+     * @return whether it was pending
+     */
+    public boolean removePending(TopicDefinition topic, byte[] content, String slotBasis) {
+        int slot = SlotRouter.slotOf(slotBasis, content, topic.slotAmount());
+        return await("Removing a pending message of topic '" + topic.name() + "'",
+                scripts(topic).removePending(slot, content)) == 1L;
+    }
+
+    /**
+     * Makes one pending message due at once (PRIORITY: first in its slot).
+     *
+     * @param slotBasis the slot basis it was sent with, or {@code null} when it was routed by its content
+     * @return whether it was pending
+     */
+    public boolean makeDueNow(TopicDefinition topic, byte[] content, String slotBasis) {
+        int slot = SlotRouter.slotOf(slotBasis, content, topic.slotAmount());
+        return await("Making a message of topic '" + topic.name() + "' due", scripts(topic).dueNow(slot, content)) == 1L;
+    }
+
+    /** Pauses consumption of the topic on every consumer of the cluster; producers go on storing. */
+    public void pause(TopicDefinition topic) {
+        setPaused(topic, true);
+    }
+
+    /** Resumes consumption of a paused topic. */
+    public void resume(TopicDefinition topic) {
+        setPaused(topic, false);
+    }
+
+    private void setPaused(TopicDefinition topic, boolean paused) {
+        AdminScripts admin = scripts(topic);
+        List<CompletionStage<Long>> calls = new ArrayList<>();
+        for (int slot = 0; slot < topic.slotAmount(); slot++) {
+            calls.add(admin.pause(slot, paused));
+        }
+        calls.forEach(c -> await((paused ? "Pausing" : "Resuming") + " topic '" + topic.name() + "'", c));
+    }
+
+    /** The URI this admin talks to, without credentials. */
+    public String displayUri() {
+        return displayUri;
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+
+    private AdminScripts scripts(TopicDefinition topic) {
+        return new AdminScripts(scripts, new TopicKeys(topic));
+    }
+
+    private static DeadMessage deadMessage(int slot, byte[] member, byte[] score, byte[] info) {
+        String[] parts = text(info).split("\t", 3);
+        int deliveries = 0;
+        try {
+            deliveries = parts.length == 3 ? Integer.parseInt(parts[0]) : 0;
+        } catch (NumberFormatException e) {
+            // recorded by another tool: unknown
+        }
+        return new DeadMessage(slot, member, Instant.ofEpochMilli((long) Double.parseDouble(text(score))), deliveries,
+                parts.length == 3 ? parts[2] : "");
+    }
+
+    private static TopicDefinition parse(String name, String value, String keyPrefix) {
+        int colon = value.indexOf(':');
+        try {
+            return new TopicDefinition(name, Integer.parseInt(value.substring(colon + 1)),
+                    TopicType.valueOf(value.substring(0, colon)), keyPrefix);
+        } catch (RuntimeException e) {
+            return null; // not a definition this version writes
+        }
+    }
+
+    private <T> T await(String operation, CompletionStage<T> stage) {
+        try {
+            return stage.toCompletableFuture().get(DEFAULT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
+        } catch (TimeoutException e) {
+            throw EngineExceptions.ex.adminTimedOut(operation, displayUri, DEFAULT_TIMEOUT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(operation + " was interrupted", e);
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(byte[] b) {
+        return b == null ? "" : new String(b, StandardCharsets.UTF_8);
+    }
+}

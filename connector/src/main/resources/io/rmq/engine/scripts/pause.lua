@@ -1,0 +1,26 @@
+--[[
+  pause: pauses or resumes the consumption of one slot. While the flag exists the pop script pops
+  nothing from the slot (it still answers ownership claims); producers go on storing. Resuming
+  publishes a wake notice "<slot>:0" so that consumers pop at once.
+
+  KEYS[1]  pause flag      paused{<prefix><topic>_<slot>}
+
+  ARGV[1]  paused          1 to pause, 0 to resume
+  ARGV[2]  wake channel    rmq:wake:<prefix><topic>
+  ARGV[3]  slot            the slot number, echoed in the wake notice
+
+  Returns  1 when the state changed, 0 when the slot was already in that state
+]]
+local pausedKey   = KEYS[1]
+local pause       = ARGV[1] == '1'
+local wakeChannel = ARGV[2]
+local slot        = ARGV[3]
+
+if pause then
+  return redis.call('SET', pausedKey, '1', 'NX') and 1 or 0
+end
+if redis.call('DEL', pausedKey) == 0 then
+  return 0
+end
+redis.call('PUBLISH', wakeChannel, slot .. ':0')
+return 1

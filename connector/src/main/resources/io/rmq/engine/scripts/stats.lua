@@ -1,0 +1,42 @@
+--[[
+  stats: one slot's state, read atomically, for operators (admin API, metrics gauges).
+
+  KEYS[1]  store queue     <prefix><topic>_<slot>
+  KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
+  KEYS[3]  dead queue      dead{<prefix><topic>_<slot>}
+  KEYS[4]  owner hash      owner{<prefix><topic>_<slot>}
+  KEYS[5]  pause flag      paused{<prefix><topic>_<slot>}
+
+  ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
+
+  Returns  { pending, due, oldestDueAge, inFlight, dead, paused, worker, epoch, since }
+           pending       members of the store queue
+           due           members due now (timed types: score <= now; PRIORITY: all pending)
+           oldestDueAge  ms since the oldest due member became due (timed types), else 0
+           inFlight      members of the prepare queue
+           dead          members of the dead queue
+           paused        1 while consumption is paused, else 0
+           worker, epoch, since  the owner hash's fields ('' / 0 / 0 without coordination)
+]]
+local storeKey   = KEYS[1]
+local prepareKey = KEYS[2]
+local deadKey    = KEYS[3]
+local ownerKey   = KEYS[4]
+local pausedKey  = KEYS[5]
+local topicType  = ARGV[1]
+
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+
+local pending = redis.call('ZCARD', storeKey)
+local due, oldestDueAge = pending, 0
+if topicType ~= 'PRIORITY' then
+  due = redis.call('ZCOUNT', storeKey, '-inf', now)
+  if due > 0 then
+    local oldest = redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES')
+    oldestDueAge = math.max(0, now - math.floor(tonumber(oldest[2])))
+  end
+end
+local owner = redis.call('HMGET', ownerKey, 'worker', 'epoch', 'since')
+return { pending, due, oldestDueAge, redis.call('ZCARD', prepareKey), redis.call('ZCARD', deadKey),
+         redis.call('EXISTS', pausedKey), owner[1] or '', tonumber(owner[2] or '0'), tonumber(owner[3] or '0') }
