@@ -75,6 +75,8 @@ public final class IncomingChannelConfig {
         apply(a, RmqAttribute.RETRY_BACKOFF_MAX, a.millis(RmqAttribute.RETRY_BACKOFF_MAX), options::retryBackoffMax);
         apply(a, RmqAttribute.POLL_INTERVAL, a.millis(RmqAttribute.POLL_INTERVAL), options::pollInterval);
         apply(a, RmqAttribute.SHUTDOWN_TIMEOUT, a.millis(RmqAttribute.SHUTDOWN_TIMEOUT), options::shutdownTimeout);
+        apply(a, RmqAttribute.DEAD_MAX_COUNT, a.integer(RmqAttribute.DEAD_MAX_COUNT), options::deadMaxCount);
+        apply(a, RmqAttribute.DEAD_MAX_AGE, a.millis(RmqAttribute.DEAD_MAX_AGE), options::deadMaxAge);
         options.coordination(coordination(a));
         PayloadType payloadType = a.payloadType();
         Optional<String> codecClassName = a.raw(RmqAttribute.CODEC);

@@ -55,6 +55,13 @@ public enum RmqAttribute {
     SHUTDOWN_TIMEOUT("shutdown-timeout", INCOMING, ValueType.MILLIS,
             String.valueOf(ConsumerOptions.DEFAULT_SHUTDOWN_TIMEOUT.toMillis()), 0, Long.MAX_VALUE,
             "Time a stopping channel waits for the messages the application is processing, >= 0"),
+    DEAD_MAX_COUNT("dead-max-count", INCOMING, ValueType.INT, String.valueOf(ConsumerOptions.DEFAULT_DEAD_MAX_COUNT),
+            0, Integer.MAX_VALUE,
+            "Retention of the dead queue: most messages kept per slot, >= 0; the oldest deaths beyond are deleted"
+                    + " (checked once a minute, logged as RMQ-0114)"),
+    DEAD_MAX_AGE("dead-max-age", INCOMING, ValueType.MILLIS,
+            String.valueOf(ConsumerOptions.DEFAULT_DEAD_MAX_AGE.toMillis()), 1000, Long.MAX_VALUE,
+            "Retention of the dead queue: ms a dead message is kept (default 180 days), >= 1000"),
     ZOOKEEPER_CONNECT("zookeeper-connect", INCOMING, ValueType.STRING, null, "none (no coordination)",
             "ZooKeeper ensemble `host:port[,host:port...][/chroot]`; when set, each slot of the topic is consumed by "
                     + "one consumer at a time across the cluster, so messages with the same slot basis are processed "
