@@ -1,6 +1,7 @@
 package io.rmq.engine;
 
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 import io.rmq.engine.coordination.CoordinatedTopic;
@@ -43,6 +44,20 @@ public record TopicDefinition(String name, int slotAmount, TopicType type, Strin
     /** Whether {@code n} is a power of two from 1 to {@value #MAX_SLOT_AMOUNT}. */
     public static boolean isValidSlotAmount(int n) {
         return n >= 1 && n <= MAX_SLOT_AMOUNT && Integer.bitCount(n) == 1;
+    }
+
+    /**
+     * A definition as recorded in the topic registry ({@code <TYPE>:<slot amount>}); empty when the
+     * value is not one this version writes.
+     */
+    public static Optional<TopicDefinition> fromRegistry(String name, String value, String keyPrefix) {
+        int colon = value == null ? -1 : value.indexOf(':');
+        try {
+            return Optional.of(new TopicDefinition(name, Integer.parseInt(value.substring(colon + 1)),
+                    TopicType.valueOf(value.substring(0, colon)), keyPrefix));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** What the ZooKeeper coordination needs of this topic. */

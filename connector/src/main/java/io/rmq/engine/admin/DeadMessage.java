@@ -16,6 +16,20 @@ import java.time.Instant;
  */
 public record DeadMessage(int slot, byte[] content, Instant diedAt, int deliveries, String lastFailure) {
 
+    /** A message as {@code dead_page.lua} reports it: member, score and the failures hash's value ({@code <deliveries>\t<priority>\t<failure>}). */
+    static DeadMessage fromScript(int slot, byte[] member, byte[] score, byte[] info) {
+        String[] parts = info == null ? new String[0] : new String(info, StandardCharsets.UTF_8).split("\t", 3);
+        int deliveries = 0;
+        try {
+            deliveries = parts.length == 3 ? Integer.parseInt(parts[0]) : 0;
+        } catch (NumberFormatException e) {
+            // written by another tool: unknown
+        }
+        double diedAt = Double.parseDouble(new String(score, StandardCharsets.US_ASCII));
+        return new DeadMessage(slot, member, Instant.ofEpochMilli((long) diedAt), deliveries,
+                parts.length == 3 ? parts[2] : "");
+    }
+
     /** The content as UTF-8 text (invalid sequences replaced). */
     public String contentText() {
         return new String(content, StandardCharsets.UTF_8);

@@ -22,7 +22,6 @@ import io.rmq.engine.ScriptRunner;
 import io.rmq.engine.SlotRouter;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicKeys;
-import io.rmq.engine.TopicType;
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.support.UriCredentials;
 
@@ -89,10 +88,7 @@ public final class RmqAdmin implements AutoCloseable {
                 connection.async().hgetall(bytes(TopicKeys.registryKey(keyPrefix))));
         Map<String, TopicDefinition> byName = new TreeMap<>();
         recorded.forEach((name, value) -> {
-            TopicDefinition topic = parse(text(name), text(value), keyPrefix);
-            if (topic != null) {
-                byName.put(topic.name(), topic);
-            }
+            TopicDefinition.fromRegistry(text(name), text(value), keyPrefix).ifPresent(t -> byName.put(t.name(), t));
         });
         return List.copyOf(byName.values());
     }
@@ -105,12 +101,12 @@ public final class RmqAdmin implements AutoCloseable {
     public TopicDefinition topic(String name, String keyPrefix) {
         byte[] value = await("Reading topic '" + name + "'",
                 connection.async().hget(bytes(TopicKeys.registryKey(keyPrefix)), bytes(name)));
-        TopicDefinition topic = value == null ? null : parse(name, text(value), keyPrefix);
-        if (topic == null) {
+        Optional<TopicDefinition> topic = TopicDefinition.fromRegistry(name, text(value), keyPrefix);
+        if (topic.isEmpty()) {
             String known = String.join(", ", topics(keyPrefix).stream().map(TopicDefinition::name).toList());
             throw EngineExceptions.ex.unknownTopic(name, TopicKeys.registryKey(keyPrefix), known);
         }
-        return topic;
+        return topic.get();
     }
 
     /** Each slot's pending, due, oldest due age, in-flight and dead counts, pause flag and owner. */
@@ -149,7 +145,7 @@ public final class RmqAdmin implements AutoCloseable {
                     admin.deadPage(slot, offset, limit - page.size()));
             long total = (Long) r.get(0);
             for (int i = 1; i + 2 < r.size(); i += 3) {
-                page.add(deadMessage(slot, (byte[]) r.get(i), (byte[]) r.get(i + 1), (byte[]) r.get(i + 2)));
+                page.add(DeadMessage.fromScript(slot, (byte[]) r.get(i), (byte[]) r.get(i + 1), (byte[]) r.get(i + 2)));
             }
             int got = (r.size() - 1) / 3;
             offset += got;
@@ -266,28 +262,6 @@ public final class RmqAdmin implements AutoCloseable {
 
     private AdminScripts scripts(TopicDefinition topic) {
         return new AdminScripts(scripts, new TopicKeys(topic));
-    }
-
-    private static DeadMessage deadMessage(int slot, byte[] member, byte[] score, byte[] info) {
-        String[] parts = text(info).split("\t", 3);
-        int deliveries = 0;
-        try {
-            deliveries = parts.length == 3 ? Integer.parseInt(parts[0]) : 0;
-        } catch (NumberFormatException e) {
-            // recorded by another tool: unknown
-        }
-        return new DeadMessage(slot, member, Instant.ofEpochMilli((long) Double.parseDouble(text(score))), deliveries,
-                parts.length == 3 ? parts[2] : "");
-    }
-
-    private static TopicDefinition parse(String name, String value, String keyPrefix) {
-        int colon = value.indexOf(':');
-        try {
-            return new TopicDefinition(name, Integer.parseInt(value.substring(colon + 1)),
-                    TopicType.valueOf(value.substring(0, colon)), keyPrefix);
-        } catch (RuntimeException e) {
-            return null; // not a definition this version writes
-        }
     }
 
     private <T> T await(String operation, CompletionStage<T> stage) {
