@@ -2,21 +2,34 @@ package io.rmq.engine;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.rmq.engine.i18n.EngineExceptions;
 
 /**
  * Sends messages to one topic: routes each to its slot and stores or merges it with the
- * {@code send} script (one Redis round trip, pipelined with other sends on the shared connection).
- * Thread-safe; holds no resources of its own.
+ * {@code send} script. The sends of a slot that arrive while a call for the slot is under way travel
+ * together in the next call (see {@link SlotBatcher}), so a busy producer costs one round trip per
+ * slot and batch, not per message; a send alone leaves at once. Each send completes with its own
+ * result. Thread-safe; holds no resources of its own.
  */
 public final class TopicProducer {
 
+    /** Most messages one send call carries: bounds the script's run time. */
+    private static final int SENDS_PER_CALL = 256;
+
     private final TopicScripts scripts;
     private final TopicDefinition topic;
+    private final Map<Integer, SlotBatcher<PendingSend>> batchers = new ConcurrentHashMap<>();
+
+    private record PendingSend(TopicScripts.Send send, CompletableFuture<SendResult> result) {
+    }
 
     TopicProducer(TopicScripts scripts) {
         this.scripts = scripts;
@@ -56,7 +69,25 @@ public final class TopicProducer {
 
     private CompletionStage<SendResult> send(byte[] content, String value, String slotBasis) {
         Objects.requireNonNull(content, "content");
-        return scripts.send(SlotRouter.slotOf(slotBasis, content, topic.slotAmount()), value, content);
+        int slot = SlotRouter.slotOf(slotBasis, content, topic.slotAmount());
+        PendingSend pending = new PendingSend(new TopicScripts.Send(value, content), new CompletableFuture<>());
+        batchers.computeIfAbsent(slot, s -> new SlotBatcher<>(SENDS_PER_CALL, batch -> sendNow(s, batch))).add(pending);
+        return pending.result();
+    }
+
+    private CompletionStage<Void> sendNow(int slot, List<PendingSend> batch) {
+        List<TopicScripts.Send> sends = new ArrayList<>(batch.size());
+        batch.forEach(p -> sends.add(p.send()));
+        return scripts.send(slot, sends).handle((results, failure) -> {
+            for (int i = 0; i < batch.size(); i++) {
+                if (failure != null) {
+                    batch.get(i).result().completeExceptionally(failure);
+                } else {
+                    batch.get(i).result().complete(results.get(i));
+                }
+            }
+            return null;
+        });
     }
 
     private void requireType(TopicType expected) {

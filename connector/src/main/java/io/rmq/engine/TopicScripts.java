@@ -96,17 +96,35 @@ final class TopicScripts {
                 .thenApply(recorded -> new String(recorded, StandardCharsets.UTF_8));
     }
 
+    /** One message to send: the type's value (a time range in ms, a priority, or a delivery time in ms) and the member. */
+    record Send(String value, byte[] member) {
+    }
+
     /**
-     * {@code send.lua}: stores {@code member} in {@code slot}, or merges it into a pending duplicate.
-     *
-     * @param value the type's value: a time range in ms, a priority, or a delivery time in ms
+     * {@code send.lua}: stores each message in {@code slot}, or merges it into a pending duplicate,
+     * in the order given; one result per message.
      */
-    CompletionStage<SendResult> send(int slot, String value, byte[] member) {
+    CompletionStage<List<SendResult>> send(int slot, List<Send> sends) {
         byte[][] k = slotKeys[slot];
-        return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE] },
-                type, bytes(value), member, wakeChannel, k[SLOT])
-                .thenApply(reply -> new SendResult((Long) reply.get(0) == 1L, slot,
-                        Double.parseDouble(new String((byte[]) reply.get(1), StandardCharsets.US_ASCII))));
+        byte[][] args = new byte[3 + 2 * sends.size()][];
+        args[0] = type;
+        args[1] = bytes(sends.get(0).value());
+        args[2] = sends.get(0).member();
+        args[3] = wakeChannel;
+        args[4] = k[SLOT];
+        for (int i = 1; i < sends.size(); i++) {
+            args[3 + 2 * i] = bytes(sends.get(i).value());
+            args[4 + 2 * i] = sends.get(i).member();
+        }
+        return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE] }, args)
+                .thenApply(reply -> {
+                    List<SendResult> results = new ArrayList<>(sends.size());
+                    for (int i = 0; i + 1 < reply.size(); i += 2) {
+                        results.add(new SendResult((Long) reply.get(i) == 1L, slot,
+                                Double.parseDouble(new String((byte[]) reply.get(i + 1), StandardCharsets.US_ASCII))));
+                    }
+                    return results;
+                });
     }
 
     /**

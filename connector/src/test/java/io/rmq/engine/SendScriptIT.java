@@ -307,6 +307,26 @@ class SendScriptIT {
         assertThat(sync.zscore(KEYS.store(), "m")).isEqualTo(now + 40_000.0);
     }
 
+    // --- several messages in one call ------------------------------------------------------
+
+    @Test
+    void severalMessagesInOneCallAreStoredOrMergedInOrderWithOneWakeNotice() {
+        long now = redis.redisTimeMillis();
+        List<Object> reply = await(scripts.run(RedisScript.SEND, utf8Array(KEYS.store(), KEYS.prepare()),
+                utf8("FIXED_TIME"), utf8(Long.toString(now + 50_000)), utf8("a"), utf8(TOPIC.wakeChannel()),
+                utf8(Integer.toString(SLOT)),
+                utf8(Long.toString(now + 20_000)), utf8("b"),
+                utf8(Long.toString(now + 30_000)), utf8("a")));
+
+        assertThat(reply).hasSize(6);
+        assertThat(List.of(reply.get(0), reply.get(2), reply.get(4))).as("stored, stored, merged").containsExactly(1L, 1L, 0L);
+        assertThat(Double.parseDouble(text(reply.get(5)))).as("the last time stands").isEqualTo(now + 30_000.0);
+        assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("b", "a");
+        List<String> notices = wakes.drain();
+        assertThat(notices).as("one notice per call, for the earliest write").singleElement()
+                .satisfies(n -> assertThat(delayIn(n)).isBetween(19_000L, 20_000L));
+    }
+
     // --- helpers ---------------------------------------------------------------------------
 
     private record Reply(int status, double score) {

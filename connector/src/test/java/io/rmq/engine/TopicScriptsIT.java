@@ -49,11 +49,10 @@ class TopicScriptsIT {
     void sendReportsStoredThenMergedWithTheScore() {
         long at = redis.redisTimeMillis() - 10;
 
-        SendResult first = await(scripts.send(SLOT, Long.toString(at), utf8("m")));
-        SendResult again = await(scripts.send(SLOT, Long.toString(at - 5), utf8("m")));
+        List<SendResult> results = await(scripts.send(SLOT, List.of(new TopicScripts.Send(Long.toString(at), utf8("m")),
+                new TopicScripts.Send(Long.toString(at - 5), utf8("m")))));
 
-        assertThat(first).isEqualTo(new SendResult(true, SLOT, at));
-        assertThat(again).isEqualTo(new SendResult(false, SLOT, at - 5));
+        assertThat(results).containsExactly(new SendResult(true, SLOT, at), new SendResult(false, SLOT, at - 5));
         assertThat(sync.zscore(KEYS.store(), "m")).isEqualTo(at - 5);
     }
 
@@ -144,7 +143,7 @@ class TopicScriptsIT {
             throw new RedisUnavailableException("not reached yet");
         }, TOPIC);
 
-        assertThatThrownBy(() -> await(unreachable.send(SLOT, "1", utf8("m"))))
+        assertThatThrownBy(() -> await(unreachable.send(SLOT, List.of(new TopicScripts.Send("1", utf8("m"))))))
                 .isInstanceOf(RedisUnavailableException.class).hasMessage("not reached yet");
         assertThatThrownBy(() -> await(unreachable.highestEpoch()))
                 .isInstanceOf(RedisUnavailableException.class);

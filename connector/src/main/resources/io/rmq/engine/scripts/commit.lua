@@ -34,9 +34,9 @@ for i = 3, #ARGV do
   local member = ARGV[i]
   if redis.call('ZREM', prepareKey, member) == 1 then
     committed = committed + 1
-    redis.call('HDEL', attemptsKey, member)
+    -- only a message that failed before has a failure recorded: no extra command for the others
+    if redis.call('HDEL', attemptsKey, member) == 1 then redis.call('HDEL', failuresKey, member) end
     redis.call('HDEL', originKey, member)
-    redis.call('HDEL', failuresKey, member)
     if not wake and redis.call('ZSCORE', storeKey, member) then wake = true end
   end
 end

@@ -1,5 +1,6 @@
 --[[
-  send: stores one message in a slot's store queue, or merges it into a pending duplicate.
+  send: stores messages in a slot's store queue, or merges each into a pending duplicate, in the
+  order given (a later duplicate in the same call merges into the earlier one).
 
   A pending duplicate is the same member in the same store queue. Merge rules by topic type:
     RANGE_MERGE  score = now + range; a pending duplicate keeps its score (the first due time stands)
@@ -10,7 +11,8 @@
   When the write may end an idle consumer's sleep (the slot was empty, the new member is due before
   the head that the consumer sleeps for, or the head is blocked behind an in-flight copy of itself;
   for a merged FIXED_TIME duplicate moved earlier: its new time is due, or is before the earliest
-  member not yet due), a wake notice "<slot>:<delay ms>" is published on the topic's wake channel.
+  member not yet due), a wake notice "<slot>:<delay ms>" is published on the topic's wake channel:
+  one per call, with the smallest delay of its writes.
 
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
@@ -21,10 +23,11 @@
   ARGV[3]  member          the message content
   ARGV[4]  wake channel    rmq:wake:<prefix><topic>
   ARGV[5]  slot            the slot number, echoed in the wake notice
+  ARGV[6..] pairs          further messages: value, member, value, member, ...
 
-  Returns  { status, score }
+  Returns  { status1, score1, status2, score2, ... }, one pair per message in the order given
            status  1 = stored as a new message, 0 = merged into a pending duplicate
-           score   the member's score after the call, as a string
+           score   the member's score after its write, as a string
   Errors   "RMQ_BAD_TYPE <type>" (error code RMQ_BAD_TYPE) for an unknown topic type
 ]]
 if redis.replicate_commands then redis.replicate_commands() end
@@ -32,68 +35,83 @@ if redis.replicate_commands then redis.replicate_commands() end
 local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
 local topicType   = ARGV[1]
-local value       = ARGV[2]
-local member      = ARGV[3]
 local wakeChannel = ARGV[4]
 local slot        = ARGV[5]
 
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 
-local timed
-local score
-if topicType == 'RANGE_MERGE' then
-  timed = true
-  score = now + tonumber(value)
-elseif topicType == 'FIXED_TIME' then
-  timed = true
-  score = tonumber(value)
-elseif topicType == 'PRIORITY' then
-  timed = false
-  score = tonumber(value)
-else
+local timed = topicType ~= 'PRIORITY'
+if topicType ~= 'RANGE_MERGE' and topicType ~= 'FIXED_TIME' and topicType ~= 'PRIORITY' then
   return redis.error_reply('RMQ_BAD_TYPE ' .. tostring(topicType))
 end
 
-local existing = redis.call('ZSCORE', storeKey, member)
-if existing then
-  if topicType ~= 'RANGE_MERGE' then
-    -- A consumer with nothing due sleeps until the earliest member not yet due (found before the
-    -- write, as this member may be that one): a duplicate moved before it must wake the consumer.
-    local wake = false
-    if timed and score < tonumber(existing) then
-      local upcoming = redis.call('ZRANGEBYSCORE', storeKey, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-      wake = score <= now or (#upcoming > 0 and score < tonumber(upcoming[2]))
-    end
-    redis.call('ZADD', storeKey, score, member)
-    if wake then
-      redis.call('PUBLISH', wakeChannel, slot .. ':' .. string.format('%d', math.max(0, score - now)))
-    end
+local wakeDelay = nil
+local function wakeIn(delay)
+  if wakeDelay == nil or delay < wakeDelay then wakeDelay = delay end
+end
+
+-- Stores or merges one message; returns its status (1 stored, 0 merged).
+local function send(value, member)
+  local score
+  if topicType == 'RANGE_MERGE' then
+    score = now + tonumber(value)
+  else
+    score = tonumber(value)
   end
-  return { 0, redis.call('ZSCORE', storeKey, member) }
+
+  local existing = redis.call('ZSCORE', storeKey, member)
+  if existing then
+    if topicType ~= 'RANGE_MERGE' then
+      -- A consumer with nothing due sleeps until the earliest member not yet due (found before the
+      -- write, as this member may be that one): a duplicate moved before it must wake the consumer.
+      local wake = false
+      if timed and score < tonumber(existing) then
+        local upcoming = redis.call('ZRANGEBYSCORE', storeKey, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+        wake = score <= now or (#upcoming > 0 and score < tonumber(upcoming[2]))
+      end
+      redis.call('ZADD', storeKey, score, member)
+      if wake then wakeIn(math.max(0, score - now)) end
+    end
+    return 0
+  end
+
+  -- Decide before adding whether an idle consumer of this slot needs waking.
+  local head
+  if timed then
+    head = redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES')
+  else
+    head = redis.call('ZREVRANGE', storeKey, 0, 0, 'WITHSCORES')
+  end
+  local wake = false
+  if #head == 0 then
+    wake = true
+  elseif redis.call('ZSCORE', prepareKey, head[1]) then
+    wake = true
+  elseif timed then
+    local headScore = tonumber(head[2])
+    wake = headScore > now and score < headScore
+  end
+
+  redis.call('ZADD', storeKey, score, member)
+  if wake then
+    local delay = 0
+    if timed and score > now then delay = score - now end
+    wakeIn(delay)
+  end
+  return 1
 end
 
--- Decide before adding whether an idle consumer of this slot needs waking.
-local head
-if timed then
-  head = redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES')
-else
-  head = redis.call('ZREVRANGE', storeKey, 0, 0, 'WITHSCORES')
+local result = {}
+local function sendAndReport(value, member)
+  result[#result + 1] = send(value, member)
+  result[#result + 1] = redis.call('ZSCORE', storeKey, member)
 end
-local wake = false
-if #head == 0 then
-  wake = true
-elseif redis.call('ZSCORE', prepareKey, head[1]) then
-  wake = true
-elseif timed then
-  local headScore = tonumber(head[2])
-  wake = headScore > now and score < headScore
+sendAndReport(ARGV[2], ARGV[3])
+for i = 6, #ARGV, 2 do
+  sendAndReport(ARGV[i], ARGV[i + 1])
 end
-
-redis.call('ZADD', storeKey, score, member)
-if wake then
-  local delay = 0
-  if timed and score > now then delay = score - now end
-  redis.call('PUBLISH', wakeChannel, slot .. ':' .. string.format('%d', delay))
+if wakeDelay ~= nil then
+  redis.call('PUBLISH', wakeChannel, slot .. ':' .. string.format('%d', wakeDelay))
 end
-return { 1, redis.call('ZSCORE', storeKey, member) }
+return result
