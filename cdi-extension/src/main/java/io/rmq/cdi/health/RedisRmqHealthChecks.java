@@ -1,10 +1,13 @@
 package io.rmq.cdi.health;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Liveness;
 import org.eclipse.microprofile.health.Readiness;
 import org.eclipse.microprofile.health.Startup;
@@ -35,14 +38,20 @@ public abstract class RedisRmqHealthChecks implements HealthCheck {
 
     abstract ConnectorHealth.Check check();
 
+    /**
+     * The answer, built with the constructor rather than {@code HealthCheckResponse.named(...)}, which
+     * needs the runtime's {@code HealthCheckResponseProvider}: the check works wherever the API is.
+     */
     @Override
     public HealthCheckResponse call() {
         ConnectorHealth health = ConnectorHealth.evaluate(check(), connector.channelSnapshots());
-        HealthCheckResponseBuilder response = HealthCheckResponse.named(ConnectorHealth.CHECK_NAME).status(health.isUp());
+        Map<String, Object> data = new LinkedHashMap<>();
         for (ChannelEntry channel : health.channels()) {
-            response.withData(channel.key(), channel.description());
+            data.put(channel.key(), channel.description());
         }
-        return response.build();
+        return new HealthCheckResponse(ConnectorHealth.CHECK_NAME,
+                health.isUp() ? HealthCheckResponse.Status.UP : HealthCheckResponse.Status.DOWN,
+                data.isEmpty() ? Optional.empty() : Optional.of(data));
     }
 
     /** DOWN while a channel cannot work: Redis (or, for a coordinated consumer, ZooKeeper) unreachable, failed, stopped. */
