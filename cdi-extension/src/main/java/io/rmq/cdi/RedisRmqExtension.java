@@ -14,6 +14,7 @@ import jakarta.interceptor.Interceptor;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
+import io.rmq.cdi.health.HealthBeans;
 import io.rmq.connector.RedisRmqConnector;
 import io.rmq.connector.config.ConfigProblem;
 import io.rmq.connector.config.RmqConfigurationException;
@@ -35,6 +36,10 @@ import io.rmq.connector.i18n.RmqExceptions;
  *     observers of {@link AfterDeploymentValidation}; when it throws, the container stops notifying
  *     observers of that event, so the Reactive Messaging runtime never creates a channel: no
  *     connection is opened and no thread started.</li>
+ * <li>adds the connector's health checks ({@code io.rmq.cdi.health}): MicroProfile Health readiness,
+ *     liveness and startup checks named {@code smallrye-redis-rmq} when the MicroProfile Health API is
+ *     visible to the application, and a SmallRye Reactive Messaging {@code HealthReporter} when that
+ *     SmallRye type is (never on Open Liberty); see {@link HealthBeans}.</li>
  * </ol>
  *
  * <p>The shared Redis clients (one per distinct {@code redis-uri}) belong to the connector, which
@@ -42,7 +47,7 @@ import io.rmq.connector.i18n.RmqExceptions;
  * on one of its channels: see {@link RedisRmqConnector}.
  *
  * <p>Runtime needs: CDI, MicroProfile Config and the MicroProfile Reactive Messaging SPI only (no
- * SmallRye type), as on Open Liberty. The container calls it on one thread at a time.
+ * SmallRye type), as on Open Liberty; the health beans need their API only where they are added. The container calls it on one thread at a time.
  */
 public class RedisRmqExtension implements Extension {
 
@@ -60,6 +65,11 @@ public class RedisRmqExtension implements Extension {
         if (!connectorDiscovered) {
             event.addAnnotatedType(RedisRmqConnector.class, RedisRmqExtension.class.getName() + ".connector");
         }
+    }
+
+    /** Adds the health checks the runtime can serve: MicroProfile Health, SmallRye's health reporting, both or neither. */
+    void addHealthChecks(@Observes AfterTypeDiscovery event) {
+        HealthBeans.addTo(event);
     }
 
     /**

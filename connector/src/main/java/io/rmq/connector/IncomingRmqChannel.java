@@ -60,6 +60,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     private final TopicConsumer consumer;
     private final String topicName;
     private final SerialExecutor signals;
+    private final ChannelStatus status;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     /** Set once by cancel, failure or close: no more demand is passed on and no subscriber is accepted. */
     private final AtomicBoolean terminated = new AtomicBoolean();
@@ -73,11 +74,18 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
         this.signals = new SerialExecutor("incoming channel '" + config.channel() + "'");
         this.registered = client.registerTopic(config.topic());
         this.consumer = client.consumer(new TopicKeys(config.topic()), config.consumerOptions(), config.channel());
+        this.status = ChannelStatus.incoming(config.channel(), topicName, client, registered,
+                config.consumerOptions().coordination().isPresent(), consumer::isCoordinationConnected);
         RmqConnectorSupport.failFastOnConflict(client, registered, config.channel());
     }
 
     String channel() {
         return config.channel();
+    }
+
+    /** How the channel stands now. */
+    ChannelSnapshot snapshot() {
+        return status.snapshot();
     }
 
     @Override
@@ -147,6 +155,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
 
     private void cancel() {
         if (terminated.compareAndSet(false, true)) {
+            status.cancelled();
             subscriber = null; // rule 3.13
             consumer.closeAsync();
         }
@@ -195,6 +204,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     /** Ends the stream with {@code onError}, unless it was cancelled, failed or closed before. */
     private void fail(Throwable failure) {
         if (terminated.compareAndSet(false, true)) {
+            status.failed(failure);
             consumer.closeAsync();
             signals.execute(() -> {
                 Subscriber<? super Message<?>> s = subscriber;
@@ -213,6 +223,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
      */
     CompletionStage<Void> close() {
         terminated.set(true);
+        status.stopped();
         return consumer.closeAsync().thenRun(() -> LOG.channelStopped(config.channel()));
     }
 }

@@ -53,6 +53,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     private CompletionStage<?> issueOrder;
     private final TopicProducer producer;
     private final SerialExecutor upstream;
+    private final ChannelStatus status;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicInteger inflight = new AtomicInteger();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
@@ -69,6 +70,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         this.registered = client.registerTopic(config.topic());
         this.issueOrder = CompletableFuture.completedFuture(null);
         this.producer = client.producer(new TopicKeys(config.topic()));
+        this.status = ChannelStatus.outgoing(config.channel(), config.topic().name(), client, registered);
         RmqConnectorSupport.failFastOnConflict(client, registered, config.channel());
         LOG.outgoingChannelStarted(config.channel(), config.topic().name(), config.topic().type().name(),
                 config.topic().slotAmount());
@@ -76,6 +78,11 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
 
     String channel() {
         return config.channel();
+    }
+
+    /** How the channel stands now. */
+    ChannelSnapshot snapshot() {
+        return status.snapshot();
     }
 
     @Override
@@ -262,6 +269,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     public void onError(Throwable t) {
         Objects.requireNonNull(t, "failure (Reactive Streams rule 2.13)");
         completed = true;
+        status.failed(t);
         LOG.upstreamFailed(config.channel(), t);
         drainedIfIdle();
     }
@@ -285,6 +293,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     CompletionStage<Void> close() {
         closed = true;
         completed = true;
+        status.stopped();
         upstream.execute(() -> {
             Subscription s = subscription;
             if (s != null) {

@@ -1,6 +1,7 @@
 package io.rmq.connector;
 
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -49,6 +50,10 @@ import io.rmq.connector.i18n.RmqExceptions;
  * not). So the connector closes at once the channels and clients it already opened and refuses
  * further channels, before rethrowing the failure.
  *
+ * <p><b>Health.</b> {@link #channelSnapshots()} tells how each channel stands (connected to Redis and
+ * ZooKeeper, failed, stopped), in plain Java types; the health checks of the CDI extension
+ * ({@code rmq-cdi-extension}) report it as MicroProfile Health checks and to SmallRye's health.
+ *
  * <p>Outside CDI, create it with {@code new RedisRmqConnector()} and call {@link #shutdown()} when
  * done. Thread-safe.
  */
@@ -82,6 +87,16 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
         });
         outgoing.add(channel);
         return ReactiveStreams.fromSubscriber(channel);
+    }
+
+    /**
+     * How each channel created so far stands now, incoming channels first, each in the order of its
+     * creation; empty before the runtime creates the channels. After {@link #shutdown()} every channel
+     * is {@link ChannelSnapshot.State#STOPPED}. Cheap (no I/O), callable from any thread.
+     */
+    public List<ChannelSnapshot> channelSnapshots() {
+        return Stream.concat(incoming.stream().map(IncomingRmqChannel::snapshot),
+                outgoing.stream().map(OutgoingRmqChannel::snapshot)).toList();
     }
 
     private <C> C open(Supplier<C> creation) {

@@ -60,6 +60,11 @@ final class ConsumerCoordination {
         return coordinator.workerId();
     }
 
+    /** Whether the ZooKeeper connection of the session is up now (not suspended, lost or never established). */
+    boolean isConnected() {
+        return session.curator().getZookeeperClient().isConnected();
+    }
+
     /** Leaves the workers and releases the session; gives up waiting after the connection timeout. */
     CompletionStage<Void> closeAsync() {
         long timeout = session.options().connectionTimeout().toMillis();

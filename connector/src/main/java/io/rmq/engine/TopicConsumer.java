@@ -157,6 +157,18 @@ public final class TopicConsumer implements AutoCloseable {
         return c == null ? Optional.empty() : Optional.ofNullable(c.workerId());
     }
 
+    /**
+     * Whether this consumer takes part in its topic's coordination now: it has joined the topic's
+     * workers and its ZooKeeper connection is up. {@code false} before it joins (it joins once Redis
+     * is reachable), while the connection is suspended or the session lost, when ZooKeeper was never
+     * reached or its client could not start, after {@link #close()}, and for a consumer without
+     * coordination. A snapshot, for health checks: it may change a moment later.
+     */
+    public boolean isCoordinationConnected() {
+        ConsumerCoordination c = coordination;
+        return c != null && state.get() == State.STARTED && c.isConnected();
+    }
+
     /** Adds demand: the listener may receive {@code n} more deliveries. */
     public void request(long n) {
         if (n <= 0) {

@@ -68,6 +68,22 @@ class LibertyExampleIT {
                 .as("highest pending priority first").containsExactly("first task", "high", "middle", "low");
     }
 
+    @Test
+    void theHealthEndpointsShowTheConnectorsCheckUpWithItsSixChannels() throws Exception {
+        for (String endpoint : List.of("/health/ready", "/health/live", "/health/started")) {
+            await().atMost(WAIT).untilAsserted(() -> {
+                HttpResponse<String> health = call("GET", endpoint, null);
+                assertThat(health.statusCode()).as(endpoint + ": " + health.body()).isEqualTo(200);
+                String body = health.body().replaceAll("\"\\s*:\\s*", "\":"); // compact or pretty-printed
+                assertThat(body).as(endpoint).contains("\"smallrye-redis-rmq\"");
+                for (String channel : List.of("price-refresh", "tasks", "order-timeouts")) {
+                    assertThat(body).as(endpoint).contains("\"" + channel + "\":\"incoming, topic " + channel + ", UP\"")
+                            .contains("\"" + channel + "-out\":\"outgoing, topic " + channel + ", UP\"");
+                }
+            });
+        }
+    }
+
     /** Another product whose refresh requests go to the same slot as those of {@code sku}. */
     private static String skuInTheSlotOf(String sku) {
         for (int i = 1; ; i++) {
