@@ -37,7 +37,7 @@ final class TopicMetrics {
             return;
         }
         gauged = true;
-        TopicState state = new TopicState(topic, redisUri, reader, refreshNanos, waitNanos);
+        TopicState state = new TopicState(topic, redisUri, reader::read, refreshNanos, waitNanos);
         MeterTags tags = MeterTags.of(topic);
         for (RmqMeter gauge : GAUGES) {
             gaugeRemovals.addAll(meters.gauge(gauge, tags, () -> state.value(gauge)));

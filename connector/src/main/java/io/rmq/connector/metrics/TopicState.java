@@ -27,7 +27,7 @@ final class TopicState {
 
     private final TopicDefinition topic;
     private final String redisUri;
-    private final TopicStateReader reader;
+    private final Source reader;
     private final long refreshNanos;
     private final long waitNanos;
 
@@ -36,7 +36,13 @@ final class TopicState {
     private long readStartedAt;                    // guarded by this
     private boolean failing;                       // guarded by this: logged once per outage
 
-    TopicState(TopicDefinition topic, String redisUri, TopicStateReader reader, long refreshNanos, long waitNanos) {
+    /** Where the state comes from: {@link TopicStateReader#read}. */
+    @FunctionalInterface
+    interface Source {
+        CompletableFuture<TopicStats> read(String redisUri, TopicDefinition topic);
+    }
+
+    TopicState(TopicDefinition topic, String redisUri, Source reader, long refreshNanos, long waitNanos) {
         this.topic = topic;
         this.redisUri = redisUri;
         this.reader = reader;
