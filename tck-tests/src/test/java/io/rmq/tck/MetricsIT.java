@@ -133,8 +133,8 @@ public class MetricsIT {
         }
         CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(Inbox.WAIT.toMillis(), TimeUnit.MILLISECONDS);
         probe.leaveInPrepareQueue(TOPIC, "abandoned", probe.redisTimeMillis() - 1);
-        connector.metrics().requeued(new TopicDefinition(TOPIC, 1, TopicType.RANGE_MERGE,
-                TckDeployment.keyPrefix(MetricsIT.class.getSimpleName())), 2);
+        String keyPrefix = probe.key(""); // the deployment's key prefix
+        connector.metrics().requeued(new TopicDefinition(TOPIC, 1, TopicType.RANGE_MERGE, keyPrefix), 2);
 
         await().atMost(Inbox.WAIT).until(() -> consumer.inbox().all().size() == 68
                 && probe.dead(TOPIC).size() == 3 && probe.pending(TOPIC).isEmpty() && probe.preparing(TOPIC) == 0);
@@ -164,19 +164,33 @@ public class MetricsIT {
             assertThat(value(samples, "rmq_queue_pending", perTopic)).isEqualTo(0.0);
         });
         List<Sample> samples = scrape(metrics);
-        assertThat(value(samples, "rmq_messages_sent_total", out)).isEqualTo(60.0);
-        assertThat(value(samples, "rmq_messages_merged_total", out)).isEqualTo(40.0);
-        assertThat(value(samples, "rmq_messages_delivered_total", in)).isEqualTo(68.0);
-        assertThat(value(samples, "rmq_messages_acked_total", in)).isEqualTo(58.0);
-        assertThat(value(samples, "rmq_messages_nacked_total", in)).isEqualTo(10.0);
-        assertThat(value(samples, "rmq_messages_redelivered_total", perTopic)).isEqualTo(1.0);
-        assertThat(value(samples, "rmq_messages_dead_total", perTopic)).isEqualTo(3.0);
-        assertThat(value(samples, "rmq_messages_requeued_total", perTopic)).isEqualTo(2.0);
-        assertThat(value(samples, "rmq_processing_duration_seconds_count", in)).isEqualTo(68.0);
-        assertThat(value(samples, "rmq_delivery_lateness_seconds_count", in)).isEqualTo(68.0);
-        assertThat(value(samples, "rmq_queue_inflight", perTopic)).isEqualTo(0.0);
-        assertThat(value(samples, "rmq_queue_due", perTopic)).isEqualTo(0.0);
-        assertThat(value(samples, "rmq_queue_oldest_due_age_seconds", perTopic)).isEqualTo(0.0);
+        Map<String, Double> expected = new TreeMap<>();
+        Map<String, Double> actual = new TreeMap<>();
+        BiConsumerOfExpectations expect = (name, labels, value) -> {
+            expected.put(name + labels, value);
+            actual.put(name + labels, valueOrNull(samples, name, labels));
+        };
+        expect.accept("rmq_messages_sent_total", out, 60.0);
+        expect.accept("rmq_messages_merged_total", out, 40.0);
+        expect.accept("rmq_messages_delivered_total", in, 68.0);
+        expect.accept("rmq_messages_acked_total", in, 58.0);
+        expect.accept("rmq_messages_nacked_total", in, 10.0);
+        expect.accept("rmq_messages_redelivered_total", perTopic, 1.0);
+        expect.accept("rmq_messages_dead_total", perTopic, 3.0);
+        expect.accept("rmq_messages_requeued_total", perTopic, 2.0);
+        expect.accept("rmq_processing_duration_seconds_count", in, 68.0);
+        expect.accept("rmq_delivery_lateness_seconds_count", in, 68.0);
+        expect.accept("rmq_queue_inflight", perTopic, 0.0);
+        expect.accept("rmq_queue_due", perTopic, 0.0);
+        expect.accept("rmq_queue_oldest_due_age_seconds", perTopic, 0.0);
+        // all at once, with every rmq_ line served, so that one run shows every difference
+        assertThat(actual).as("the rmq_ samples of /metrics: " + samples.stream()
+                .filter(x -> x.name().startsWith("rmq_")).toList()).isEqualTo(expected);
+    }
+
+    @FunctionalInterface
+    private interface BiConsumerOfExpectations {
+        void accept(String name, Map<String, String> labels, double value);
     }
 
     /** One line of the Prometheus text format: {@code name{label="value",...} number}. */
@@ -211,12 +225,18 @@ public class MetricsIT {
 
     /** The value of the one sample named {@code name} whose labels include {@code labels}. */
     private static double value(List<Sample> samples, String name, Map<String, String> labels) {
+        Double value = valueOrNull(samples, name, labels);
+        assertThat(value).as(name + " " + labels + " among the rmq_ samples "
+                + samples.stream().filter(s -> s.name().startsWith("rmq_")).toList()).isNotNull();
+        return value;
+    }
+
+    /** The value of the one sample named {@code name} whose labels include {@code labels}; {@code null} if not exactly one. */
+    private static Double valueOrNull(List<Sample> samples, String name, Map<String, String> labels) {
         List<Sample> matching = samples.stream()
                 .filter(s -> s.name().equals(name) && s.labels().entrySet().containsAll(labels.entrySet())
                         && (labels.containsKey("channel") || !s.labels().containsKey("channel")))
                 .toList();
-        assertThat(matching).as(name + " " + labels + " among the rmq_ samples "
-                + samples.stream().filter(s -> s.name().startsWith("rmq_")).toList()).hasSize(1);
-        return matching.get(0).value();
+        return matching.size() == 1 ? matching.get(0).value() : null;
     }
 }
