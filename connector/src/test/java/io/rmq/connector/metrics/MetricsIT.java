@@ -162,6 +162,14 @@ class MetricsIT {
         assertThat(mp.getTimer(id("rmq.processing.duration", "in")).getCount()).isEqualTo(68);
         expectedGauges.forEach((name, v) -> assertThat(mp.getGauge(id(name, null)).getValue().doubleValue())
                 .as(name).isEqualTo(v));
+
+        // stopping the application removes the gauges and ends the gauges' thread and Redis connection
+        app.close();
+        app = null;
+        assertThat(micrometer.find("rmq.queue.pending").gauges()).isEmpty();
+        assertThat(mp.getGauge(id("rmq.queue.pending", null))).isNull();
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals(TopicStateReader.THREAD_NAME));
+        await().atMost(WAIT).until(() -> redis.clientList().lines().count() == 1); // the test's own connection
     }
 
     @Test
