@@ -15,6 +15,8 @@ import io.rmq.connector.config.IncomingChannelConfig;
 import io.rmq.connector.config.PayloadType;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
+import io.rmq.connector.metrics.DeliveryMeter;
+import io.rmq.connector.metrics.IncomingMetrics;
 import io.rmq.engine.Delivery;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.TopicConsumer;
@@ -58,6 +60,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     private final IncomingChannelConfig config;
     private final CompletionStage<TopicKeys> registered;
     private final TopicConsumer consumer;
+    private final IncomingMetrics metrics;
     private final String topicName;
     private final SerialExecutor signals;
     private final ChannelStatus status;
@@ -67,9 +70,10 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     /** The subscriber until it cancels or is sent {@code onError}; {@code null} before and after. */
     private volatile Subscriber<? super Message<?>> subscriber;
 
-    IncomingRmqChannel(IncomingChannelConfig config, RmqEngine client) {
+    IncomingRmqChannel(IncomingChannelConfig config, RmqEngine client, IncomingMetrics metrics) {
         LOG.channelConfigured(config.channel(), config.toString());
         this.config = config;
+        this.metrics = metrics;
         this.topicName = config.topic().name();
         this.signals = new SerialExecutor("incoming channel '" + config.channel() + "'");
         this.registered = client.registerTopic(config.topic());
@@ -173,22 +177,32 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
         }
         IncomingRmqMetadata metadata = new IncomingRmqMetadata(config.channel(), delivery.topic(), delivery.slot(),
                 delivery.attempt(), delivery.score());
-        Message<?> message = Message.of(payload, Metadata.of(metadata), delivery::commit, delivery::rollback);
-        signals.execute(() -> emit(delivery, message));
+        DeliveryMeter meter = metrics.meter(delivery); // null without metrics: nothing more allocated
+        Message<?> message = meter == null
+                ? Message.of(payload, Metadata.of(metadata), delivery::commit, delivery::rollback)
+                : Message.of(payload, Metadata.of(metadata), meter::ack, meter::nack);
+        signals.execute(() -> emit(delivery, message, meter));
     }
 
     /** Serialized: hands a message to the subscriber, or rolls it back when there is none any more. */
-    private void emit(Delivery delivery, Message<?> message) {
+    private void emit(Delivery delivery, Message<?> message, DeliveryMeter meter) {
         Subscriber<? super Message<?>> s = subscriber;
         if (s == null) {
             delivery.rollback(RmqExceptions.ex.channelClosed(config.channel()));
             return;
         }
+        if (meter != null) {
+            meter.handedOver();
+        }
         try {
             s.onNext(message);
         } catch (RuntimeException e) {
             // rule 2.13 broken by the subscriber: treat it as a failed delivery, to be retried
-            delivery.rollback(e);
+            if (meter != null) {
+                meter.nack(e);
+            } else {
+                delivery.rollback(e);
+            }
             throw e;
         }
     }

@@ -20,6 +20,7 @@ import org.reactivestreams.Subscription;
 import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
+import io.rmq.connector.metrics.OutgoingMetrics;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.SendResult;
 import io.rmq.engine.TopicKeys;
@@ -52,6 +53,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     /** Completes when the latest send that waited for the registration was issued. */
     private CompletionStage<?> issueOrder;
     private final TopicProducer producer;
+    private final OutgoingMetrics metrics;
     private final SerialExecutor upstream;
     private final ChannelStatus status;
     private final AtomicBoolean subscribed = new AtomicBoolean();
@@ -63,9 +65,10 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     /** Closed by the connector: messages still arriving are nacked. */
     private volatile boolean closed;
 
-    OutgoingRmqChannel(OutgoingChannelConfig config, RmqEngine client) {
+    OutgoingRmqChannel(OutgoingChannelConfig config, RmqEngine client, OutgoingMetrics metrics) {
         LOG.channelConfigured(config.channel(), config.toString());
         this.config = config;
+        this.metrics = metrics;
         this.upstream = new SerialExecutor("outgoing channel '" + config.channel() + "'");
         this.registered = client.registerTopic(config.topic());
         this.issueOrder = CompletableFuture.completedFuture(null);
@@ -153,6 +156,9 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
             Throwable cause = failure == null ? null : RmqConnectorSupport.unwrap(failure);
             if (cause != null && !closed) {
                 LOG.errorSendingMessage(config.channel(), config.topic().name(), cause);
+            }
+            if (cause == null) {
+                metrics.sent(result);
             }
             settle(message, cause);
         });

@@ -27,6 +27,8 @@ import org.eclipse.microprofile.reactive.streams.operators.SubscriberBuilder;
 import io.rmq.connector.config.IncomingChannelConfig;
 import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.i18n.RmqExceptions;
+import io.rmq.connector.metrics.RmqMetrics;
+import io.rmq.engine.RmqEngine;
 
 /**
  * The {@code smallrye-redis-rmq} connector: reads a channel's configuration, creates an incoming or
@@ -65,6 +67,7 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
     public static final String CONNECTOR_NAME = "smallrye-redis-rmq";
 
     private final RedisClients clients = new RedisClients();
+    private final RmqMetrics metrics = RmqMetrics.discover();
     private final List<IncomingRmqChannel> incoming = new CopyOnWriteArrayList<>();
     private final List<OutgoingRmqChannel> outgoing = new CopyOnWriteArrayList<>();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -73,7 +76,8 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
     public PublisherBuilder<? extends Message<?>> getPublisherBuilder(Config config) {
         IncomingRmqChannel channel = open(() -> {
             IncomingChannelConfig c = IncomingChannelConfig.from(config);
-            return new IncomingRmqChannel(c, clients.acquire(c.redisUri()));
+            RmqEngine engine = clients.acquire(c.redisUri());
+            return new IncomingRmqChannel(c, engine, metrics.incoming(c.channel(), c.topic(), engine, c.redisUri()));
         });
         incoming.add(channel);
         return ReactiveStreams.fromPublisher(channel);
@@ -83,7 +87,8 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
     public SubscriberBuilder<? extends Message<?>, Void> getSubscriberBuilder(Config config) {
         OutgoingRmqChannel channel = open(() -> {
             OutgoingChannelConfig c = OutgoingChannelConfig.from(config);
-            return new OutgoingRmqChannel(c, clients.acquire(c.redisUri()));
+            RmqEngine engine = clients.acquire(c.redisUri());
+            return new OutgoingRmqChannel(c, engine, metrics.outgoing(c.channel(), c.topic(), engine, c.redisUri()));
         });
         outgoing.add(channel);
         return ReactiveStreams.fromSubscriber(channel);
@@ -129,6 +134,15 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
         join(incoming.stream().map(IncomingRmqChannel::close).toList());
         join(outgoing.stream().map(OutgoingRmqChannel::close).toList());
         clients.close();
+        metrics.close();
+    }
+
+    /**
+     * The connector's metrics (see {@code docs/operations.md}), e.g. for admin tools running in the
+     * application to count what they requeue ({@link RmqMetrics#requeued}).
+     */
+    public RmqMetrics metrics() {
+        return metrics;
     }
 
     private static void join(List<CompletionStage<Void>> stops) {

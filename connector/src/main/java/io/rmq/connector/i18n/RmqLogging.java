@@ -106,6 +106,34 @@ public final class RmqLogging {
         warn(cause, () -> "RMQ-1017: A Reactive Streams signal of " + owner + " threw; going on with the next one");
     }
 
+    // RMQ-105x: metrics (io.rmq.connector.metrics)
+
+    /** RMQ-1050 (INFO): the connector's metrics are published through these libraries. */
+    public void metricsBound(String libraries) {
+        info(() -> "RMQ-1050: The connector's metrics are published through " + libraries);
+    }
+
+    /** RMQ-1051 (WARNING): a metrics library is present but binding to it failed; the connector goes on without it. */
+    public void metricsBindingFailed(String library, Throwable cause) {
+        warn(cause, () -> "RMQ-1051: The connector's metrics cannot be published through " + library
+                + "; going on without it");
+    }
+
+    /**
+     * RMQ-1052 (WARNING): the state of a topic could not be read from Redis for its queue gauges, which
+     * show no value until a read succeeds; logged once until then.
+     */
+    public void errorReadingTopicState(String topic, String redisUri, Throwable cause) {
+        warn(cause, () -> "RMQ-1052: Could not read the state of topic '" + topic + "' from " + redisUri
+                + " for the queue gauges; they show no value until a read succeeds");
+    }
+
+    /** RMQ-1053 (WARNING): the {@code metrics} setting names something that is not a metrics library; it is ignored. */
+    public void unknownMetricsLibrary(String property, String value, String known) {
+        warn(null, () -> "RMQ-1053: '" + property + "' names '" + value + "', which is not one of " + known
+                + ", auto or none; ignoring it");
+    }
+
     private void info(Supplier<String> message) {
         logger.log(Level.INFO, message);
     }

@@ -1,0 +1,44 @@
+package io.rmq.connector.metrics;
+
+import io.rmq.engine.Delivery;
+
+/**
+ * The meters of one incoming channel: {@code rmq.messages.delivered}, {@code .acked}, {@code .nacked},
+ * {@code rmq.delivery.lateness} (timed topics) and {@code rmq.processing.duration}. Without a metrics
+ * library it is {@link #NONE}: {@link #meter} then returns {@code null} and allocates nothing.
+ * Thread-safe.
+ */
+public final class IncomingMetrics {
+
+    /** Measures nothing. */
+    public static final IncomingMetrics NONE = new IncomingMetrics(false, null, null, null, null, null);
+
+    private final boolean timed;
+    final MetricsBinding.CountRecorder delivered;
+    final MetricsBinding.CountRecorder acked;
+    final MetricsBinding.CountRecorder nacked;
+    final MetricsBinding.DurationRecorder lateness;
+    final MetricsBinding.DurationRecorder processing;
+
+    IncomingMetrics(boolean timed, MetricsBinding.CountRecorder delivered, MetricsBinding.CountRecorder acked,
+            MetricsBinding.CountRecorder nacked, MetricsBinding.DurationRecorder lateness, MetricsBinding.DurationRecorder processing) {
+        this.timed = timed;
+        this.delivered = delivered;
+        this.acked = acked;
+        this.nacked = nacked;
+        this.lateness = lateness;
+        this.processing = processing;
+    }
+
+    /**
+     * A meter for one delivery, whose {@link DeliveryMeter#ack()} and {@link DeliveryMeter#nack} the
+     * message calls instead of the delivery's own; {@code null} when nothing is measured.
+     */
+    public DeliveryMeter meter(Delivery delivery) {
+        return delivered == null ? null : new DeliveryMeter(this, delivery);
+    }
+
+    boolean timed() {
+        return timed;
+    }
+}

@@ -1,0 +1,58 @@
+package io.rmq.connector.metrics;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.rmq.engine.TopicDefinition;
+
+/**
+ * The per-topic meters of one connector: the counters {@code rmq.messages.redelivered}, {@code .dead} and
+ * {@code .requeued}, and once a channel of the topic tells which Redis it is in, the five queue gauges,
+ * all fed by one {@link TopicState}. Shared by every channel of the topic. Thread-safe.
+ */
+final class TopicMetrics {
+
+    private static final RmqMeter[] GAUGES = {RmqMeter.PENDING, RmqMeter.DUE, RmqMeter.OLDEST_DUE_AGE,
+            RmqMeter.INFLIGHT, RmqMeter.DEAD_QUEUE};
+
+    final MetricsBinding.CountRecorder redelivered;
+    final MetricsBinding.CountRecorder dead;
+    final MetricsBinding.CountRecorder requeued;
+    private final TopicDefinition topic;
+    private final List<Runnable> gaugeRemovals = new ArrayList<>(); // guarded by this
+    private boolean gauged;                                         // guarded by this
+
+    TopicMetrics(TopicDefinition topic, Meters meters) {
+        this.topic = topic;
+        MeterTags tags = MeterTags.of(topic);
+        this.redelivered = meters.counter(RmqMeter.REDELIVERED, tags);
+        this.dead = meters.counter(RmqMeter.DEAD, tags);
+        this.requeued = meters.counter(RmqMeter.REQUEUED, tags);
+    }
+
+    /** Registers the queue gauges, read from the Redis of {@code redisUri}, unless they are registered already. */
+    synchronized void gauges(String redisUri, Meters meters, TopicStateReader reader, long refreshNanos,
+            long waitNanos) {
+        if (gauged) {
+            return;
+        }
+        gauged = true;
+        TopicState state = new TopicState(topic, redisUri, reader::read, refreshNanos, waitNanos);
+        MeterTags tags = MeterTags.of(topic);
+        for (RmqMeter gauge : GAUGES) {
+            gaugeRemovals.addAll(meters.gauge(gauge, tags, () -> state.value(gauge)));
+        }
+    }
+
+    /** Removes the gauges from the registries; the counters stay (a registry keeps counting across deployments). */
+    synchronized void removeGauges() {
+        for (Runnable removal : gaugeRemovals) {
+            try {
+                removal.run();
+            } catch (RuntimeException e) {
+                // the registry is shutting down already: nothing reads the gauge any more
+            }
+        }
+        gaugeRemovals.clear();
+    }
+}
