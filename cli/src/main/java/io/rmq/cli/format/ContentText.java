@@ -30,8 +30,8 @@ public final class ContentText {
     }
 
     /**
-     * The content escaped, at most {@code maxChars} characters long (an escape is never cut in two);
-     * a shortened text ends with {@link #ELLIPSIS}.
+     * The content escaped, at most {@code maxChars} characters (code points) long, an escape never
+     * cut in two; a shortened text ends with {@link #ELLIPSIS}.
      */
     public static String preview(byte[] content, int maxChars) {
         Escaped out = new Escaped(maxChars);
@@ -75,39 +75,45 @@ public final class ContentText {
         }
     }
 
-    /** Escaped tokens up to a length; a token that does not fit ends the text with an ellipsis. */
+    /** Escaped tokens up to a length in characters (code points); a token that does not fit ends the text with an ellipsis. */
     private static final class Escaped {
         private final int maxChars;
         private final StringBuilder text = new StringBuilder();
+        private int chars;
         private int lastTokenStart;
+        private int lastTokenChars;
         private boolean full;
 
         Escaped(int maxChars) {
-            if (maxChars < ELLIPSIS.length()) {
+            if (maxChars < 1) {
                 throw new IllegalArgumentException("a preview needs at least 1 character, was " + maxChars);
             }
             this.maxChars = maxChars;
         }
 
-        void text(CharSequence chars) {
-            chars.codePoints().forEach(cp -> token(escape(cp)));
+        void text(CharSequence decoded) {
+            decoded.codePoints().forEach(cp -> token(escape(cp)));
         }
 
         void token(String token) {
             if (full) {
                 return;
             }
-            if ((long) text.length() + token.length() > maxChars) {
-                // the ellipsis needs one character: drop the last whole token if there is no room left
-                if (text.length() > maxChars - ELLIPSIS.length()) {
+            int tokenChars = token.codePointCount(0, token.length());
+            if ((long) chars + tokenChars > maxChars) {
+                // the ellipsis takes one character: drop the last whole token when there is no room left
+                if (chars == maxChars) {
                     text.setLength(lastTokenStart);
+                    chars -= lastTokenChars;
                 }
                 text.append(ELLIPSIS);
                 full = true;
                 return;
             }
             lastTokenStart = text.length();
+            lastTokenChars = tokenChars;
             text.append(token);
+            chars += tokenChars;
         }
 
         private static String escape(int cp) {
