@@ -19,6 +19,9 @@ import picocli.CommandLine.Parameters;
  */
 abstract class PendingMessageCommand extends AdminCommand {
 
+    /** The most characters of the content the report shows. */
+    static final int MEMBER_PREVIEW = 60;
+
     @Parameters(index = "0", paramLabel = "<topic>", description = "The topic.")
     String topic;
 
@@ -58,7 +61,7 @@ abstract class PendingMessageCommand extends AdminCommand {
         TopicDefinition definition = admin.topic(topic, keyPrefix);
         int slot = SlotRouter.slotOf(slotBasis, content, definition.slotAmount());
         boolean pending = act(admin, definition, content, slotBasis);
-        return new PendingReport(definition.name(), action(), slot, pending, ContentText.preview(content, 60));
+        return new PendingReport(definition.name(), action(), slot, pending, ContentText.preview(content, MEMBER_PREVIEW));
     }
 
     /**

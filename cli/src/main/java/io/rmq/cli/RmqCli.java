@@ -22,8 +22,8 @@ import picocli.CommandLine.ScopeType;
  * admin connection ({@link RmqAdmin}) for its operation and closes it.
  *
  * <p>Build the command line with {@link #commandLine()}: it is what {@link #main} runs, with the
- * exception handler that turns failures into a message on standard error and an exit status
- * ({@link ExitCodes}).
+ * handlers that turn failures and usage errors into a message on standard error and an exit status
+ * ({@link ExitCodes}). One instance per run; not thread-safe.
  */
 @Command(name = "rmq",
         scope = ScopeType.INHERIT,

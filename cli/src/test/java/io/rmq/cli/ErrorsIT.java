@@ -21,9 +21,8 @@ class ErrorsIT {
     void anUnreachablePortNamesTheUriWithoutItsPassword() throws IOException {
         String uri = "redis://operator:s3cret-pw@127.0.0.1:" + freePort();
 
-        for (String command : new String[] {"topics", "stats", "dead", "pause"}) {
-            CliRun run = command.equals("topics") ? rmq("--uri", uri, command)
-                    : command.equals("dead") ? rmq("--uri", uri, "dead", "list", "orders") : rmq("--uri", uri, command, "orders");
+        for (String[] args : new String[][] {{"topics"}, {"stats", "orders"}, {"dead", "list", "orders"}, {"pause", "orders"}}) {
+            CliRun run = rmq(withUri(uri, args));
             assertThat(run.exitCode()).as("%s", run).isEqualTo(ExitCodes.FAILED);
             assertThat(run.out()).isEmpty();
             assertThat(run.err()).startsWith("rmq: RMQ-0313 Cannot reach Redis at redis://***@127.0.0.1:")
@@ -54,23 +53,22 @@ class ErrorsIT {
 
     @Test
     void anUnknownTopicListsTheRecordedOnes(RedisTestServer server) {
-        try (QueueState orders = QueueState.of(server.uri(), new TopicDefinition("orders", 2, TopicType.FIXED_TIME));
-                QueueState prices = QueueState.of(server.uri(), new TopicDefinition("prices", 1, TopicType.PRIORITY))) {
-            for (String[] args : new String[][] {
-                {"stats", "ordres"}, {"dead", "list", "ordres"}, {"dead", "purge", "ordres", "--all"},
-                {"pending", "remove", "ordres", "x"}, {"pause", "ordres"}, {"resume", "ordres"}}) {
-                CliRun run = rmq(withUri(server.uri(), args));
-                assertThat(run.exitCode()).as("%s", run).isEqualTo(ExitCodes.FAILED);
-                assertThat(run.out()).isEmpty();
-                assertThat(run.err()).isEqualTo("rmq: RMQ-0312 Topic 'ordres' is not recorded in hash 'rmq:topics' (a topic"
-                        + " is recorded when a producer or consumer first uses it); recorded topics: orders, prices"
-                        + System.lineSeparator());
-            }
-            // another key prefix is another keyspace
-            CliRun prefixed = rmq("--uri", server.uri(), "--key-prefix", "shop:", "stats", "orders");
-            assertThat(prefixed.exitCode()).isEqualTo(ExitCodes.FAILED);
-            assertThat(prefixed.err()).contains("not recorded in hash 'shop:rmq:topics'").contains("recorded topics: none");
+        QueueState.register(server.uri(), new TopicDefinition("orders", 2, TopicType.FIXED_TIME),
+                new TopicDefinition("prices", 1, TopicType.PRIORITY));
+        for (String[] args : new String[][] {
+            {"stats", "ordres"}, {"dead", "list", "ordres"}, {"dead", "purge", "ordres", "--all"},
+            {"pending", "remove", "ordres", "x"}, {"pause", "ordres"}, {"resume", "ordres"}}) {
+            CliRun run = rmq(withUri(server.uri(), args));
+            assertThat(run.exitCode()).as("%s", run).isEqualTo(ExitCodes.FAILED);
+            assertThat(run.out()).isEmpty();
+            assertThat(run.err()).isEqualTo("rmq: RMQ-0312 Topic 'ordres' is not recorded in hash 'rmq:topics' (a topic"
+                    + " is recorded when a producer or consumer first uses it); recorded topics: orders, prices"
+                    + System.lineSeparator());
         }
+        // another key prefix is another keyspace
+        CliRun prefixed = rmq("--uri", server.uri(), "--key-prefix", "shop:", "stats", "orders");
+        assertThat(prefixed.exitCode()).isEqualTo(ExitCodes.FAILED);
+        assertThat(prefixed.err()).contains("not recorded in hash 'shop:rmq:topics'").contains("recorded topics: none");
     }
 
     private static String[] withUri(String uri, String[] args) {

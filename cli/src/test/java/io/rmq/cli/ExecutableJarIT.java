@@ -29,25 +29,23 @@ class ExecutableJarIT {
     @Test
     void theJarRunsACommandAndExitsWithItsStatus(RedisTestServer server) throws Exception {
         assertThat(JAR).as("built by the package phase").isRegularFile();
-        try (QueueState state = QueueState.of(server.uri(), new TopicDefinition("orders", 4, TopicType.FIXED_TIME))) {
-            Result topics = java("-jar", JAR.toString(), "--uri", server.uri(), "topics");
-            assertThat(topics.exitCode()).as("%s", topics).isZero();
-            assertThat(topics.out()).isEqualTo("TOPIC   TYPE        SLOTS\norders  FIXED_TIME      4\n");
-            assertThat(topics.err()).as("nothing but the output: no library logs").isEmpty();
+        QueueState.register(server.uri(), new TopicDefinition("orders", 4, TopicType.FIXED_TIME));
+        Result topics = java("-jar", JAR.toString(), "--uri", server.uri(), "topics");
+        assertThat(topics.exitCode()).as("%s", topics).isZero();
+        assertThat(topics.out()).isEqualTo("TOPIC   TYPE        SLOTS\norders  FIXED_TIME      4\n");
+        assertThat(topics.err()).as("nothing but the output: no library logs").isEmpty();
 
-            Result unknown = java("-jar", JAR.toString(), "--uri", server.uri(), "stats", "nope");
-            assertThat(unknown.exitCode()).isEqualTo(ExitCodes.FAILED);
-            assertThat(unknown.err()).startsWith("rmq: RMQ-0312 Topic 'nope' is not recorded");
-        }
+        Result unknown = java("-jar", JAR.toString(), "--uri", server.uri(), "stats", "nope");
+        assertThat(unknown.exitCode()).isEqualTo(ExitCodes.FAILED);
+        assertThat(unknown.err()).startsWith("rmq: RMQ-0312 Topic 'nope' is not recorded");
     }
 
     @Test
     void theUriDefaultsToTheEnvironment(RedisTestServer server) throws Exception {
-        try (QueueState state = QueueState.of(server.uri(), new TopicDefinition("orders", 4, TopicType.FIXED_TIME))) {
-            Result topics = javaWithEnv(server.uri(), "-jar", JAR.toString(), "--json", "topics");
-            assertThat(topics.exitCode()).as("%s", topics).isZero();
-            assertThat(topics.out()).contains("\"name\" : \"orders\"");
-        }
+        QueueState.register(server.uri(), new TopicDefinition("orders", 4, TopicType.FIXED_TIME));
+        Result topics = javaWithEnv(server.uri(), "-jar", JAR.toString(), "--json", "topics");
+        assertThat(topics.exitCode()).as("%s", topics).isZero();
+        assertThat(topics.out()).contains("\"name\" : \"orders\"");
     }
 
     private record Result(int exitCode, String out, String err) {

@@ -39,6 +39,15 @@ final class QueueState implements AutoCloseable {
         return new QueueState(engine, Futures.await(engine.registerTopic(topic)));
     }
 
+    /** Records topics in Redis, as their first producer or consumer does, and closes the engine. */
+    static void register(String redisUri, TopicDefinition... topics) {
+        try (RmqEngine engine = new RmqEngine(redisUri).start()) {
+            for (TopicDefinition topic : topics) {
+                Futures.await(engine.registerTopic(topic));
+            }
+        }
+    }
+
     TopicKeys keys() {
         return keys;
     }

@@ -35,30 +35,27 @@ class TopicsAndStatsIT {
 
     @Test
     void topicsListsEachRecordedTopicWithItsTypeAndSlots(RedisTestServer redis) {
-        try (QueueState orders = QueueState.of(redis.uri(), ORDERS);
-                QueueState prices = QueueState.of(redis.uri(), new TopicDefinition("prices", 1, TopicType.PRIORITY));
-                QueueState tenant = QueueState.of(redis.uri(),
-                        new TopicDefinition("carts", 2, TopicType.RANGE_MERGE, "tenant-a:"))) {
-            CliRun text = rmq("--uri", redis.uri(), "topics");
-            assertThat(text.exitCode()).as("%s", text).isZero();
-            assertThat(text.out().lines()).containsExactly(
-                    "TOPIC   TYPE        SLOTS",
-                    "orders  FIXED_TIME      4",
-                    "prices  PRIORITY        1");
-            assertThat(text.err()).isEmpty();
+        QueueState.register(redis.uri(), ORDERS, new TopicDefinition("prices", 1, TopicType.PRIORITY),
+                new TopicDefinition("carts", 2, TopicType.RANGE_MERGE, "tenant-a:"));
+        CliRun text = rmq("--uri", redis.uri(), "topics");
+        assertThat(text.exitCode()).as("%s", text).isZero();
+        assertThat(text.out().lines()).containsExactly(
+                "TOPIC   TYPE        SLOTS",
+                "orders  FIXED_TIME      4",
+                "prices  PRIORITY        1");
+        assertThat(text.err()).isEmpty();
 
-            // global options after the command's name, and another key prefix
-            CliRun json = rmq("topics", "--uri", redis.uri(), "--key-prefix", "tenant-a:", "--json");
-            assertThat(json.exitCode()).as("%s", json).isZero();
-            JsonNode report = json.json();
-            assertThat(report.get("keyPrefix").asText()).isEqualTo("tenant-a:");
-            assertThat(report.get("registry").asText()).isEqualTo("tenant-a:rmq:topics");
-            assertThat(report.get("topics")).hasSize(1);
-            JsonNode carts = report.get("topics").get(0);
-            assertThat(carts.get("name").asText()).isEqualTo("carts");
-            assertThat(carts.get("type").asText()).isEqualTo("RANGE_MERGE");
-            assertThat(carts.get("slotAmount").asInt()).isEqualTo(2);
-        }
+        // global options after the command's name, and another key prefix
+        CliRun json = rmq("topics", "--uri", redis.uri(), "--key-prefix", "tenant-a:", "--json");
+        assertThat(json.exitCode()).as("%s", json).isZero();
+        JsonNode report = json.json();
+        assertThat(report.get("keyPrefix").asText()).isEqualTo("tenant-a:");
+        assertThat(report.get("registry").asText()).isEqualTo("tenant-a:rmq:topics");
+        assertThat(report.get("topics")).hasSize(1);
+        JsonNode carts = report.get("topics").get(0);
+        assertThat(carts.get("name").asText()).isEqualTo("carts");
+        assertThat(carts.get("type").asText()).isEqualTo("RANGE_MERGE");
+        assertThat(carts.get("slotAmount").asInt()).isEqualTo(2);
     }
 
     @Test
