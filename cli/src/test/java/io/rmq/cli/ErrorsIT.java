@@ -8,8 +8,12 @@ import java.net.ServerSocket;
 
 import org.junit.jupiter.api.Test;
 
+import io.lettuce.core.AclCategory;
+import io.lettuce.core.AclSetuserArgs;
+import io.lettuce.core.protocol.CommandType;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicType;
+import io.rmq.testing.RedisConnections;
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;
 
@@ -49,6 +53,25 @@ class ErrorsIT {
         CliRun noScheme = rmq("--uri", "localhost:6379", "topics");
         assertThat(noScheme.exitCode()).isEqualTo(ExitCodes.FAILED);
         assertThat(noScheme.err()).startsWith("rmq: RMQ-0801 Invalid Redis URI 'localhost:6379'");
+    }
+
+    @Test
+    void anErrorReplyOfRedisNamesTheUriWithoutItsPassword(RedisTestServer server, RedisConnections redis) {
+        QueueState.register(server.uri(), new TopicDefinition("orders", 2, TopicType.FIXED_TIME));
+        // a user that may read but not run scripts, as a read-only operator account might be
+        redis.sync().aclSetuser("reader", AclSetuserArgs.Builder.on().addPassword("s3cret-pw").allKeys().allChannels()
+                .addCommand(CommandType.HELLO).addCategory(AclCategory.READ).removeCategory(AclCategory.SCRIPTING));
+        try {
+            String uri = server.uri().replace("redis://", "redis://reader:s3cret-pw@");
+            assertThat(rmq("--uri", uri, "topics").exitCode()).as("reading is allowed").isZero();
+
+            CliRun run = rmq("--uri", uri, "stats", "orders");
+            assertThat(run.exitCode()).as("%s", run).isEqualTo(ExitCodes.FAILED);
+            assertThat(run.err()).startsWith("rmq: RMQ-0807 Redis at redis://***@127.0.0.1:" + server.port()
+                    + " failed the command: NOPERM").doesNotContain("s3cret-pw");
+        } finally {
+            redis.sync().aclDeluser("reader");
+        }
     }
 
     @Test
