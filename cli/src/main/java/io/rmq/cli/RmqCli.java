@@ -1,0 +1,129 @@
+package io.rmq.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import io.rmq.cli.i18n.CliMessages;
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.support.UriCredentials;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * {@code rmq}: the operators' command-line tool for the topics of one Redis. The root command holds
+ * the global options (accepted before or after the subcommand's name); each subcommand opens one
+ * admin connection ({@link RmqAdmin}) for its operation and closes it.
+ *
+ * <p>Build the command line with {@link #commandLine()}: it is what {@link #main} runs, with the
+ * handlers that turn failures and usage errors into a message on standard error and an exit status
+ * ({@link ExitCodes}). One instance per run; not thread-safe.
+ */
+@Command(name = "rmq",
+        scope = ScopeType.INHERIT,
+        mixinStandardHelpOptions = true,
+        versionProvider = RmqCli.Version.class,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        header = "Operates the topics of a redis-rmq Redis: state, dead messages, pending messages, pause.",
+        description = "Works against any Redis the topics live in, while producers and consumers run: every change is "
+            + "one atomic script call per slot. Options may come before or after the command's name.",
+        subcommands = {
+            TopicsCommand.class,
+            StatsCommand.class,
+            DeadCommand.class,
+            PendingCommand.class,
+            PauseCommand.class,
+            ResumeCommand.class,
+            HelpCommand.class},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "0:done",
+            "1:failed: Redis unreachable or answering with an error, unknown topic, ... (stderr says why)",
+            "2:wrong command line (stderr shows the usage)",
+            "3:pending remove / due-now: the message is not pending"})
+public final class RmqCli {
+
+    /** The Redis URI when neither {@code --uri} nor {@code RMQ_REDIS_URI} gives one. */
+    public static final String DEFAULT_URI = "redis://localhost:6379";
+
+    /** Logs of the libraries below the admin API, which would only repeat what the tool reports. */
+    private static final Logger[] LIBRARY_LOGGERS = {Logger.getLogger("io.netty"), Logger.getLogger("io.lettuce"),
+        Logger.getLogger("reactor")};
+
+    @Option(names = "--uri", paramLabel = "<redis-uri>", scope = ScopeType.INHERIT,
+            defaultValue = "${env:RMQ_REDIS_URI:-" + DEFAULT_URI + "}",
+            description = {"Redis to work on: redis://[user:password@]host:port[/db], rediss://..., redis-sentinel://...",
+                "Default: the environment variable RMQ_REDIS_URI, else " + DEFAULT_URI + "."})
+    private String uri;
+
+    @Option(names = "--key-prefix", paramLabel = "<prefix>", scope = ScopeType.INHERIT, defaultValue = "",
+            description = "The key prefix of the topics (channel attribute key-prefix). Default: none.")
+    private String keyPrefix;
+
+    @Option(names = "--json", scope = ScopeType.INHERIT,
+            description = "Print one JSON document instead of text (shapes in docs/cli.md). Errors stay text on stderr.")
+    private boolean json;
+
+    /** Runs the tool and exits with its status. */
+    public static void main(String[] args) {
+        for (Logger logger : LIBRARY_LOGGERS) {
+            logger.setLevel(Level.SEVERE);
+        }
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The tool's command line, ready to {@code execute(args)}; set its out and err writers to capture them. */
+    public static CommandLine commandLine() {
+        CommandLine commandLine = new CommandLine(new RmqCli());
+        commandLine.setExecutionExceptionHandler(new FailureReporter());
+        commandLine.setParameterExceptionHandler(new UsageErrorReporter());
+        return commandLine;
+    }
+
+    /** Opens the admin connection (RMQ-0801 for a malformed URI, RMQ-0313 when Redis cannot be reached). */
+    RmqAdmin connect() {
+        try {
+            return RmqAdmin.connect(uri);
+        } catch (IllegalArgumentException e) {
+            String masked = displayUri();
+            // Lettuce's reason may quote the URI, password included
+            String reason = String.valueOf(e.getMessage());
+            reason = uri.isEmpty() ? reason : reason.replace(uri, masked);
+            throw CliMessages.ex.badRedisUri(masked, reason);
+        }
+    }
+
+    /** The URI without credentials. */
+    String displayUri() {
+        return UriCredentials.mask(uri);
+    }
+
+    String keyPrefix() {
+        return keyPrefix;
+    }
+
+    boolean json() {
+        return json;
+    }
+
+    /** The version of the module, as Maven wrote it into {@code version.properties}. */
+    static final class Version implements IVersionProvider {
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties properties = new Properties();
+            try (InputStream in = RmqCli.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    properties.load(in);
+                }
+            }
+            return new String[] {"rmq (redis-rmq command-line tool) " + properties.getProperty("version", "unknown")};
+        }
+    }
+}

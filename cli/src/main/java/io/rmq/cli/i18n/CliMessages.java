@@ -1,0 +1,52 @@
+package io.rmq.cli.i18n;
+
+/**
+ * The command-line tool's own texts, each with a stable id ({@code RMQ-08xx}): errors the tool
+ * raises itself, before or around the admin API (whose errors, {@code RMQ-03xx}, are shown as they
+ * are). Use the shared instance {@link #ex}; thread-safe.
+ */
+public final class CliMessages {
+
+    /** The shared instance. */
+    public static final CliMessages ex = new CliMessages();
+
+    private CliMessages() {
+    }
+
+    /** RMQ-0801: the Redis URI cannot be parsed; both texts must already be free of credentials. */
+    public IllegalArgumentException badRedisUri(String maskedUri, String reason) {
+        return new IllegalArgumentException("RMQ-0801 Invalid Redis URI '" + maskedUri + "': " + reason
+                + " (expected e.g. redis://[user:password@]host:6379[/database], rediss://..., redis-sentinel://...)");
+    }
+
+    /** RMQ-0802: an {@code --older-than} value is neither a duration nor a time. */
+    public String badTimeBound(String text) {
+        return "RMQ-0802 '" + text + "' is neither a duration (90s, 15m, 2h, 7d, 500ms, PT1H30M, P7D) nor an ISO-8601"
+                + " time (2025-01-31T12:00:00Z, 2025-01-31T13:00:00+01:00)";
+    }
+
+    /** RMQ-0803: an option's number is out of range. */
+    public String notPositive(String option, long value) {
+        return "RMQ-0803 " + option + " must be at least 1, was " + value;
+    }
+
+    /** RMQ-0804: a {@code --member-base64} value is not Base64. */
+    public String badBase64(String text) {
+        return "RMQ-0804 '" + text + "' is not Base64 (as 'contentBase64' of 'dead list --json' gives it)";
+    }
+
+    /** RMQ-0805: a command failed in a way no catalogue describes (a bug, or an unexpected reply). */
+    public String unexpectedFailure(Throwable failure) {
+        return "RMQ-0805 Unexpected failure: " + failure;
+    }
+
+    /** RMQ-0806: a {@code --cursor} value is malformed. */
+    public String badCursor(String reason) {
+        return "RMQ-0806 " + reason + " (use the cursor that the previous page printed)";
+    }
+
+    /** RMQ-0807: Redis answered a command with an error or the connection failed during it. */
+    public String redisFailed(String maskedUri, String reason) {
+        return "RMQ-0807 Redis at " + maskedUri + " failed the command: " + reason;
+    }
+}
