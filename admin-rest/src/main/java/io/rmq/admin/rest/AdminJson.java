@@ -23,9 +23,7 @@ import io.rmq.engine.admin.TopicStats;
 
 /**
  * The JSON answers of the admin endpoints, built member by member so that their order and their
- * nulls are what {@code docs/admin-rest.md} shows. The shapes of topics, stats, a dead-message page
- * and a requeue or purge report are those of the command line's {@code --json} output. Every
- * member is always present; an unknown or absent value is {@code null}. Times are ISO-8601 UTC
+ * nulls are what {@code docs/admin-rest.md} shows. Every member is always present; an unknown or absent value is {@code null}. Times are ISO-8601 UTC
  * strings, durations milliseconds. Message contents are bytes: {@code contentBase64} holds them
  * exactly, {@code content} as text when they are valid UTF-8 ({@code null} otherwise). Stateless.
  */

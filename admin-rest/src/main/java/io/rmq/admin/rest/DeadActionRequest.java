@@ -42,7 +42,7 @@ import io.rmq.engine.admin.DeadSelection;
  */
 record DeadActionRequest(DeadSelection selection, String description, boolean dryRun, int rate) {
 
-    /** Messages per second a requeue moves when the request gives no rate (as the command line does). */
+    /** Messages per second a requeue moves when the request gives no rate. */
     static final int DEFAULT_RATE = 100;
     /** The highest rate a request may give. */
     static final int MAX_RATE = 1_000_000;
@@ -141,7 +141,7 @@ record DeadActionRequest(DeadSelection selection, String description, boolean dr
         }
     }
 
-    /** The selection in words, as the command line's report gives it. */
+    /** The selection in words, for the answer and the audit log. */
     static String describe(DeadSelection selection) {
         if (selection instanceof DeadSelection.Members m) {
             return m.members().size() + (m.members().size() == 1 ? " member" : " members");
