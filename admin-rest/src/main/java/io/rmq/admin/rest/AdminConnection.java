@@ -37,9 +37,10 @@ public class AdminConnection {
             try {
                 admin = RmqAdmin.connect(redisUri);
             } catch (IllegalArgumentException malformed) {
+                // not chained: its message may hold the credentials
                 String masked = UriCredentials.mask(redisUri);
                 throw new IllegalStateException(msg.badRedisUri(AdminSettings.REDIS_URI, masked,
-                        String.valueOf(malformed.getMessage()).replace(redisUri, masked)), malformed);
+                        String.valueOf(malformed.getMessage()).replace(redisUri, masked)));
             }
             uri = redisUri;
             log.connected(admin.displayUri());
