@@ -20,12 +20,18 @@ import io.rmq.connector.OutgoingRmqMetadata;
  * {@value #WORK_MILLIS} ms per task takes the highest pending priority next (the topic has one slot
  * and the channel pops one task at a time, so the order is strict). A task queued again while it is
  * pending merges with it, and its last priority stands.
+ *
+ * <p>A task whose text starts with {@value #FAILING} fails at once, on every delivery: it is retried
+ * ({@code max-retries=2}) and then lands in the dead queue, where the admin endpoints show it
+ * (docs/liberty.md).
  */
 @ApplicationScoped
 public class TaskBoard {
 
     static final String TOPIC = "tasks";
     static final long WORK_MILLIS = 1_000;
+    /** Tasks that start with this fail. */
+    static final String FAILING = "fail";
 
     @Inject
     @Channel("tasks-out")
@@ -43,6 +49,10 @@ public class TaskBoard {
     @Incoming("tasks")
     public CompletionStage<Void> work(Message<String> task) {
         double priority = task.getMetadata(IncomingRmqMetadata.class).orElseThrow().getScore();
+        if (task.getPayload().startsWith(FAILING)) {
+            log.record(task, "priority " + priority + ": fails on purpose");
+            return task.nack(new IllegalStateException("cannot do '" + task.getPayload() + "'"));
+        }
         log.record(task, "priority " + priority + ": the highest pending; working on it for " + WORK_MILLIS + " ms");
         return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(WORK_MILLIS, TimeUnit.MILLISECONDS))
                 .thenCompose(done -> task.ack());

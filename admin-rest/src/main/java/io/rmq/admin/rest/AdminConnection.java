@@ -1,0 +1,61 @@
+package io.rmq.admin.rest;
+
+import static io.rmq.admin.rest.i18n.AdminRestLogging.log;
+import static io.rmq.admin.rest.i18n.AdminRestMessages.msg;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.support.UriCredentials;
+
+/**
+ * The endpoints' one Redis connection, an {@link RmqAdmin}: opened by the first request that needs
+ * it, opened again to another Redis when the configured URI changes, closed when the application
+ * stops. A connection that could not be opened is tried again by the next request; one that breaks
+ * later reconnects by itself (Lettuce). Thread-safe: requests share the connection.
+ */
+@ApplicationScoped
+public class AdminConnection {
+
+    /** Guarded by {@code this}. */
+    private RmqAdmin admin;
+    /** The URI {@link #admin} was opened with; guarded by {@code this}. */
+    private String uri;
+
+    /**
+     * The admin of the Redis at {@code redisUri}, connected on first use. Waits while another request
+     * connects.
+     *
+     * @throws IllegalStateException when Redis cannot be reached (RMQ-0313), or the URI is malformed (RMQ-0915)
+     */
+    synchronized RmqAdmin admin(String redisUri) {
+        if (admin != null && !redisUri.equals(uri)) {
+            close(); // the configuration now names another Redis; requests still on the old one fail with 503
+        }
+        if (admin == null) {
+            try {
+                admin = RmqAdmin.connect(redisUri);
+            } catch (IllegalArgumentException malformed) {
+                // not chained: its message may hold the credentials
+                String masked = UriCredentials.mask(redisUri);
+                throw new IllegalStateException(msg.badRedisUri(AdminSettings.REDIS_URI, masked,
+                        String.valueOf(malformed.getMessage()).replace(redisUri, masked)));
+            }
+            uri = redisUri;
+            log.connected(admin.displayUri());
+        }
+        return admin;
+    }
+
+    /** Closes the connection, if open. */
+    @PreDestroy
+    synchronized void close() {
+        if (admin != null) {
+            admin.close();
+            log.disconnected(admin.displayUri());
+            admin = null;
+            uri = null;
+        }
+    }
+}

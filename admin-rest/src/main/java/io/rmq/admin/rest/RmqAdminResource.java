@@ -1,0 +1,276 @@
+package io.rmq.admin.rest;
+
+import static io.rmq.admin.rest.i18n.AdminRestLogging.log;
+import static io.rmq.admin.rest.i18n.AdminRestMessages.msg;
+
+import java.security.Principal;
+import java.time.Instant;
+
+import jakarta.annotation.security.DeclareRoles;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Application;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+
+import org.eclipse.microprofile.config.Config;
+
+import io.rmq.engine.SlotRouter;
+import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.admin.DeadCursor;
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.support.UriCredentials;
+
+/**
+ * The admin endpoints, one per operation of {@link RmqAdmin}, under
+ * {@code <context root><application path>/admin} ({@code /rmq/admin} by default, see
+ * {@link RmqAdminApplication}):
+ *
+ * <table>
+ *   <caption>Endpoints</caption>
+ *   <tr><td>{@code GET topics}</td><td>the recorded topics</td></tr>
+ *   <tr><td>{@code GET topics/{topic}/stats}</td><td>each slot's counts and the totals</td></tr>
+ *   <tr><td>{@code GET topics/{topic}/dead?cursor=&limit=}</td><td>a page of dead messages</td></tr>
+ *   <tr><td>{@code POST topics/{topic}/dead/requeue}</td><td>requeue a selection ({@link DeadActionRequest})</td></tr>
+ *   <tr><td>{@code POST topics/{topic}/dead/purge}</td><td>delete a selection</td></tr>
+ *   <tr><td>{@code POST topics/{topic}/pending/remove}</td><td>delete a pending message ({@link PendingMessageRequest})</td></tr>
+ *   <tr><td>{@code POST topics/{topic}/pending/due-now}</td><td>make a pending message due now</td></tr>
+ *   <tr><td>{@code POST topics/{topic}/pause}, {@code .../resume}</td><td>pause or resume consumption cluster-wide</td></tr>
+ * </table>
+ *
+ * Answers are JSON ({@link AdminJson}); failures are answered as {@link AdminAnswers} says. A request
+ * body is read as JSON whatever its content type. Every change is logged with the user's name
+ * (RMQ-0951). The role {@value RmqAdminApplication#ROLE} is required for all. One instance per request.
+ */
+@Path("admin")
+@RequestScoped
+@RolesAllowed(RmqAdminApplication.ROLE)
+@DeclareRoles(RmqAdminApplication.ROLE)
+@Produces(MediaType.APPLICATION_JSON)
+public class RmqAdminResource {
+
+    /** Dead messages per page when the request gives no {@code limit}. */
+    static final int DEFAULT_PAGE_SIZE = 20;
+    /** The most dead messages one page may hold. */
+    static final int MAX_PAGE_SIZE = 1000;
+
+    @Inject
+    AdminConnection connection;
+
+    @Inject
+    Config config;
+
+    @Context
+    Application application;
+
+    @Context
+    SecurityContext security;
+
+    @GET
+    @Path("topics")
+    public Response topics() {
+        return answer("Listing the topics", redis -> AdminJson.topics(redis.admin().displayUri(), redis.keyPrefix(),
+                redis.admin().topics(redis.keyPrefix())));
+    }
+
+    @GET
+    @Path("topics/{topic}/stats")
+    public Response stats(@PathParam("topic") String topic) {
+        return answer("Reading the stats of topic '" + topic + "'", redis -> {
+            TopicDefinition definition = redis.topic(topic);
+            return AdminJson.stats(redis.admin().stats(definition));
+        });
+    }
+
+    @GET
+    @Path("topics/{topic}/dead")
+    public Response dead(@PathParam("topic") String topic, @QueryParam("cursor") @DefaultValue("0:0") String cursor,
+            @QueryParam("limit") @DefaultValue("" + DEFAULT_PAGE_SIZE) String limit) {
+        return answer("Listing dead messages of topic '" + topic + "'", redis -> {
+            int pageSize = pageSize(limit);
+            TopicDefinition definition = redis.topic(topic);
+            DeadCursor from = cursor(cursor, definition);
+            return AdminJson.deadPage(definition, from, redis.admin().dead(definition, from, pageSize));
+        });
+    }
+
+    @POST
+    @Path("topics/{topic}/dead/requeue")
+    @Consumes(MediaType.WILDCARD)
+    public Response requeue(@PathParam("topic") String topic, String body) {
+        return answer("Requeuing dead messages of topic '" + topic + "'", redis -> {
+            DeadActionRequest request = DeadActionRequest.requeue(body, Instant.now());
+            TopicDefinition definition = redis.topic(topic);
+            if (request.dryRun()) {
+                return AdminJson.deadAction(definition, "requeue", request, redis.admin().countDead(definition, request.selection()));
+            }
+            long count = redis.admin().requeueDead(definition, request.selection(), request.rate());
+            audit("requeued dead messages", definition, count + " (selection: " + request.description() + ", at most "
+                    + request.rate() + "/s)");
+            return AdminJson.deadAction(definition, "requeue", request, count);
+        });
+    }
+
+    @POST
+    @Path("topics/{topic}/dead/purge")
+    @Consumes(MediaType.WILDCARD)
+    public Response purge(@PathParam("topic") String topic, String body) {
+        return answer("Purging dead messages of topic '" + topic + "'", redis -> {
+            DeadActionRequest request = DeadActionRequest.purge(body, Instant.now());
+            TopicDefinition definition = redis.topic(topic);
+            if (request.dryRun()) {
+                return AdminJson.deadAction(definition, "purge", request, redis.admin().countDead(definition, request.selection()));
+            }
+            long count = redis.admin().purgeDead(definition, request.selection());
+            audit("purged dead messages", definition, count + " (selection: " + request.description() + ")");
+            return AdminJson.deadAction(definition, "purge", request, count);
+        });
+    }
+
+    @POST
+    @Path("topics/{topic}/pending/remove")
+    @Consumes(MediaType.WILDCARD)
+    public Response removePending(@PathParam("topic") String topic, String body) {
+        return answer("Removing a pending message of topic '" + topic + "'", redis -> {
+            PendingMessageRequest request = PendingMessageRequest.read(body);
+            TopicDefinition definition = redis.topic(topic);
+            int slot = SlotRouter.slotOf(request.slotBasis(), request.content(), definition.slotAmount());
+            boolean pending = redis.admin().removePending(definition, request.content(), request.slotBasis());
+            audit("removed a pending message", definition, "slot " + slot + ", " + (pending ? "removed" : "was not pending"));
+            return AdminJson.pending(definition, "remove", slot, pending);
+        });
+    }
+
+    @POST
+    @Path("topics/{topic}/pending/due-now")
+    @Consumes(MediaType.WILDCARD)
+    public Response makeDueNow(@PathParam("topic") String topic, String body) {
+        return answer("Making a pending message of topic '" + topic + "' due", redis -> {
+            PendingMessageRequest request = PendingMessageRequest.read(body);
+            TopicDefinition definition = redis.topic(topic);
+            int slot = SlotRouter.slotOf(request.slotBasis(), request.content(), definition.slotAmount());
+            boolean pending = redis.admin().makeDueNow(definition, request.content(), request.slotBasis());
+            audit("made a pending message due now", definition, "slot " + slot + ", " + (pending ? "due now" : "was not pending"));
+            return AdminJson.pending(definition, "due-now", slot, pending);
+        });
+    }
+
+    @POST
+    @Path("topics/{topic}/pause")
+    public Response pause(@PathParam("topic") String topic) {
+        return answer("Pausing topic '" + topic + "'", redis -> {
+            TopicDefinition definition = redis.topic(topic);
+            redis.admin().pause(definition);
+            audit("paused consumption", definition, slots(definition));
+            return AdminJson.paused(definition, true);
+        });
+    }
+
+    @POST
+    @Path("topics/{topic}/resume")
+    public Response resume(@PathParam("topic") String topic) {
+        return answer("Resuming topic '" + topic + "'", redis -> {
+            TopicDefinition definition = redis.topic(topic);
+            redis.admin().resume(definition);
+            audit("resumed consumption", definition, slots(definition));
+            return AdminJson.paused(definition, false);
+        });
+    }
+
+    /** What an endpoint does with the Redis of the configuration. */
+    private interface Operation {
+        JsonObject run(Redis redis);
+    }
+
+    /**
+     * Runs {@code operation} against the configured Redis and answers with its JSON, or with the
+     * error its failure maps to. Only under {@link RmqAdminApplication}'s path (see its class comment).
+     */
+    private Response answer(String description, Operation operation) {
+        if (!(application instanceof RmqAdminApplication)) {
+            return AdminAnswers.error(Response.Status.NOT_FOUND, msg.notHere(RmqAdminApplication.class.getName()));
+        }
+        Redis redis = new Redis(AdminSettings.from(config));
+        try {
+            return AdminAnswers.ok(operation.run(redis));
+        } catch (RuntimeException e) {
+            return AdminAnswers.failed(description, UriCredentials.mask(redis.settings.redisUri()), e);
+        }
+    }
+
+    private void audit(String action, TopicDefinition topic, String outcome) {
+        Principal user = security.getUserPrincipal();
+        log.changed(user == null ? "?" : user.getName(), action, topic.name(), outcome);
+    }
+
+    private static String slots(TopicDefinition topic) {
+        return topic.slotAmount() == 1 ? "its slot" : "all " + topic.slotAmount() + " slots";
+    }
+
+    private static int pageSize(String limit) {
+        try {
+            int n = Integer.parseInt(limit.strip());
+            if (n >= 1 && n <= MAX_PAGE_SIZE) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw msg.outOfRange("limit", limit, 1, MAX_PAGE_SIZE);
+    }
+
+    private static DeadCursor cursor(String text, TopicDefinition topic) {
+        try {
+            DeadCursor cursor = DeadCursor.parse(text.strip());
+            if (cursor.slot() < topic.slotAmount()) {
+                return cursor;
+            }
+        } catch (IllegalArgumentException e) {
+            // reported below
+        }
+        throw msg.badCursor(text, topic.slotAmount());
+    }
+
+    /** The Redis of this request's configuration, connected on first use, and the key prefix of its topics. */
+    private final class Redis {
+
+        private final AdminSettings settings;
+        private RmqAdmin admin;
+
+        Redis(AdminSettings settings) {
+            this.settings = settings;
+        }
+
+        RmqAdmin admin() {
+            if (admin == null) {
+                admin = connection.admin(settings.redisUri());
+            }
+            return admin;
+        }
+
+        String keyPrefix() {
+            return settings.keyPrefix();
+        }
+
+        /** The recorded topic; {@link AdminAnswers.UnknownTopicException} (404) when it is not recorded. */
+        TopicDefinition topic(String name) {
+            try {
+                return admin().topic(name, settings.keyPrefix());
+            } catch (IllegalArgumentException rmq0312) {
+                throw new AdminAnswers.UnknownTopicException(rmq0312);
+            }
+        }
+    }
+}
