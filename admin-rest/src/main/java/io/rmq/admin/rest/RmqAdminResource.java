@@ -9,6 +9,9 @@ import java.time.Instant;
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.CDI;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.Consumes;
@@ -27,6 +30,7 @@ import jakarta.ws.rs.core.SecurityContext;
 
 import org.eclipse.microprofile.config.Config;
 
+import io.rmq.connector.RedisRmqConnector;
 import io.rmq.engine.SlotRouter;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.admin.DeadCursor;
@@ -106,6 +110,21 @@ public class RmqAdminResource {
         });
     }
 
+    /**
+     * Counts a requeue in the connector's metrics ({@code rmq.messages.requeued}) when the application
+     * has the connector and a metrics library; looked up at call time, so the endpoints work without them.
+     */
+    private static void countRequeued(TopicDefinition topic, long count) {
+        try {
+            Instance<RedisRmqConnector> connectors = CDI.current().select(RedisRmqConnector.class, Any.Literal.INSTANCE);
+            if (connectors.isResolvable()) {
+                connectors.get().metrics().requeued(topic, count);
+            }
+        } catch (LinkageError | IllegalStateException e) {
+            // no Reactive Messaging API or no CDI container here: nothing to count
+        }
+    }
+
     @POST
     @Path("topics/{topic}/dead/requeue")
     @Consumes(MediaType.WILDCARD)
@@ -117,6 +136,7 @@ public class RmqAdminResource {
                 return AdminJson.deadAction(definition, "requeue", request, redis.admin().countDead(definition, request.selection()));
             }
             long count = redis.admin().requeueDead(definition, request.selection(), request.rate());
+            countRequeued(definition, count);
             audit("requeued dead messages", definition, count + " (selection: " + request.description() + ", at most "
                     + request.rate() + "/s)");
             return AdminJson.deadAction(definition, "requeue", request, count);
