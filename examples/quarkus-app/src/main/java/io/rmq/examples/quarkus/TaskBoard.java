@@ -1,0 +1,51 @@
+package io.rmq.examples.quarkus;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Emitter;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
+
+import io.rmq.connector.IncomingRmqMetadata;
+import io.rmq.connector.OutgoingRmqMetadata;
+
+/**
+ * Priorities ({@code PRIORITY}): tasks are queued with a priority, and a worker that takes
+ * {@value #WORK_MILLIS} ms per task takes the highest pending priority next (the topic has one slot
+ * and the channel pops one task at a time, so the order is strict). A task queued again while it is
+ * pending merges with it, and its last priority stands.
+ */
+@ApplicationScoped
+public class TaskBoard {
+
+    static final String TOPIC = "tasks";
+    static final long WORK_MILLIS = 1_000;
+
+    @Inject
+    @Channel("tasks-out")
+    Emitter<String> tasks;
+
+    @Inject
+    ReceivedLog log;
+
+    /** Queues a task; returns once Redis has stored it (or merged it into the same pending task). */
+    public void queue(String task, double priority) {
+        Sending.sendAndWait(tasks, task, Metadata.of(OutgoingRmqMetadata.builder().withPriority(priority).build()));
+    }
+
+    /** The worker: one task at a time, each taking a while; the task is acked when the work is done. */
+    @Incoming("tasks")
+    public CompletionStage<Void> work(Message<String> task) {
+        double priority = task.getMetadata(IncomingRmqMetadata.class).orElseThrow().getScore();
+        log.record(task, "priority " + priority + ": the highest pending; working on it for " + WORK_MILLIS + " ms");
+        return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(WORK_MILLIS, TimeUnit.MILLISECONDS))
+                .thenCompose(done -> task.ack());
+    }
+}
