@@ -3,6 +3,7 @@ package io.rmq.engine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,6 +27,7 @@ final class Settlement implements Delivery.Settler {
     private static final int COMMITS_PER_CALL = 1024;
 
     private final Map<Integer, SlotBatcher<Delivery>> commits = new ConcurrentHashMap<>();
+    private final Set<CompletableFuture<Void>> rollbacks = ConcurrentHashMap.newKeySet();
 
     /** @param deliveredFinished told when a message that was in the listener's hands is settled */
     Settlement(TopicScripts scripts, HeldMessages held, Consumer<Delivery> deliveredFinished) {
@@ -36,16 +38,27 @@ final class Settlement implements Delivery.Settler {
 
     @Override
     public CompletionStage<Void> commit(Delivery d) {
-        if (settle(d)) {
+        int left = d.finish();
+        if (left >= 0) {
+            // queued before the delivery counts as settled: a stopping consumer flushes it before it closes
             commits.computeIfAbsent(d.slot(), s -> new SlotBatcher<>(COMMITS_PER_CALL, batch -> commitNow(s, batch)))
                     .add(d);
+            settled(d, left);
         }
         return CompletableFuture.completedFuture(null);
     }
 
     @Override
     public CompletionStage<Void> rollback(Delivery d, Throwable reason) {
-        return settle(d) ? held.rollback(d, reason) : CompletableFuture.completedFuture(null);
+        int left = d.finish();
+        if (left < 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> done = held.rollback(d, reason).toCompletableFuture();
+        rollbacks.add(done);
+        done.whenComplete((v, f) -> rollbacks.remove(done));
+        settled(d, left);
+        return done;
     }
 
     /** One commit call; a failed one leaves the messages to be redelivered after their deadline (at least once). */
@@ -62,22 +75,18 @@ final class Settlement implements Delivery.Settler {
         });
     }
 
-    /** Finishes a delivery; false when it was finished already. */
-    private boolean settle(Delivery d) {
-        int left = d.finish();
-        if (left < 0) {
-            return false;
-        }
+    /** A delivery was finished, leaving state {@code left}: one in the listener's hands frees its place. */
+    private void settled(Delivery d, int left) {
         if (left == Delivery.DELIVERED) {
             held.deliveredSettled();
             deliveredFinished.accept(d);
         }
-        return true;
     }
 
-    /** Completes when every commit made so far has been sent and answered. */
+    /** Completes when every commit and rollback made so far has been answered. */
     CompletionStage<Void> flushed() {
-        return CompletableFuture.allOf(commits.values().stream()
-                .map(c -> c.flushed().toCompletableFuture()).toArray(CompletableFuture[]::new));
+        List<CompletableFuture<?>> all = new ArrayList<>(rollbacks);
+        commits.values().forEach(c -> all.add(c.flushed().toCompletableFuture()));
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
     }
 }

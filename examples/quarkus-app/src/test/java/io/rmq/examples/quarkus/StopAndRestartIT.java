@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import io.rmq.embedded.EmbeddedRedis;
@@ -39,9 +38,6 @@ class StopAndRestartIT {
      * waits in the prepare queue, and the next run processes nothing twice.
      */
     @Test
-    @Disabled("the engine commits the last message in process after the consumer reported itself stopped, so the "
-            + "connector may close the Redis connection first (RMQ-0101 'Connection closed'): the message then stays in the "
-            + "prepare queue and is redelivered after its deadline; see docs/quarkus.md")
     void aStoppedApplicationCommitsWhatItProcessesAndItsNextRunTakesTheRest() {
         try (EmbeddedRedis redis = EmbeddedRedis.start()) {
             Runs runs = stopWhileBusyAndRestart(redis, "restart-strict");
