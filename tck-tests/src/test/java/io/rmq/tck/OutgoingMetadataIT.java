@@ -1,189 +1,19 @@
 package io.rmq.tck;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.zip.CRC32;
-
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-
-import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.rmq.connector.OutgoingRmqMetadata;
 import io.rmq.tck.deployment.TckDeployment;
-import io.rmq.tck.support.Outbox;
-import io.rmq.tck.support.RedisProbe;
+import io.rmq.tck.rules.OutgoingMetadataRules;
 
-/**
- * Outgoing channels: a message is acked once Redis has stored it, where its metadata (or the
- * channel's defaults) says; a message whose payload or metadata cannot be used for the topic is
- * nacked with a reason naming the channel, and nothing is written. No incoming channel here: what
- * was written stays in Redis to be looked at.
- */
+/** The rules of {@link OutgoingMetadataRules}, in a deployment of their own. */
 @ExtendWith(ArquillianExtension.class)
-public class OutgoingMetadataIT {
-
-    static final int ROUTED_SLOTS = 8;
+public class OutgoingMetadataIT extends OutgoingMetadataRules {
 
     @Deployment
     public static WebArchive deployment() {
-        return TckDeployment.of(OutgoingMetadataIT.class)
-                .outgoing("tasks-out", "topic", "tasks", "topic-type", "PRIORITY", "slot-amount", 1)
-                .outgoing("routine-tasks-out", "topic", "tasks", "topic-type", "PRIORITY", "slot-amount", 1, "priority", 7)
-                .outgoing("prices-out", "topic", "prices", "topic-type", "RANGE_MERGE", "slot-amount", 1)
-                .outgoing("timeouts-out", "topic", "timeouts", "topic-type", "FIXED_TIME", "slot-amount", 1)
-                .outgoing("routed-out", "topic", "routed", "topic-type", "FIXED_TIME", "slot-amount", ROUTED_SLOTS)
-                .build();
-    }
-
-    /** The application's emitters. */
-    @ApplicationScoped
-    public static class Producers {
-        @Inject
-        @Channel("tasks-out")
-        Emitter<Object> tasks;
-
-        @Inject
-        @Channel("routine-tasks-out")
-        Emitter<Object> routineTasks;
-
-        @Inject
-        @Channel("prices-out")
-        Emitter<Object> prices;
-
-        @Inject
-        @Channel("timeouts-out")
-        Emitter<Object> timeouts;
-
-        @Inject
-        @Channel("routed-out")
-        Emitter<Object> routed;
-
-        public Emitter<Object> tasks() {
-            return tasks;
-        }
-
-        public Emitter<Object> routineTasks() {
-            return routineTasks;
-        }
-
-        public Emitter<Object> prices() {
-            return prices;
-        }
-
-        public Emitter<Object> timeouts() {
-            return timeouts;
-        }
-
-        public Emitter<Object> routed() {
-            return routed;
-        }
-    }
-
-    @Inject
-    Producers producers;
-
-    @Inject
-    RedisProbe probe;
-
-    @Test
-    public void aMessageIsAckedOnceRedisHoldsItWithTheScoreItsMetadataGives() {
-        Outbox.sendAndAwaitAck(producers.tasks(), "refund order-9", OutgoingRmqMetadata.builder().withPriority(42.5).build());
-        assertThat(probe.pendingScore("tasks", "refund order-9")).isEqualTo(42.5);
-
-        Instant at = Instant.ofEpochMilli(probe.redisTimeMillis() + 3_600_000);
-        Outbox.sendAndAwaitAck(producers.timeouts(), "close:order-9", OutgoingRmqMetadata.builder().withDeliverAt(at).build());
-        assertThat(probe.pendingScore("timeouts", "close:order-9")).isEqualTo((double) at.toEpochMilli());
-
-        Outbox.sendAndAwaitAck(producers.timeouts(), "raw-bytes:é".getBytes(StandardCharsets.UTF_8),
-                OutgoingRmqMetadata.builder().withDeliverAt(at).build());
-        assertThat(probe.pendingScore("timeouts", "raw-bytes:é")).as("a byte[] payload is the member as it is").isNotNull();
-    }
-
-    @Test
-    public void theChannelPriorityAppliesToAMessageWithoutOne() {
-        Outbox.sendAndAwaitAck(producers.routineTasks(), "water the plants", null);
-        assertThat(probe.pendingScore("tasks", "water the plants")).isEqualTo(7.0);
-    }
-
-    @Test
-    public void aFixedTimeMessageWithoutATimeIsDueAtOnce() {
-        long before = probe.redisTimeMillis();
-        Outbox.sendAndAwaitAck(producers.timeouts(), "close:order-10", null);
-        assertThat(probe.pendingScore("timeouts", "close:order-10")).isBetween(before - 1_000.0, probe.redisTimeMillis() + 0.0);
-    }
-
-    @Test
-    public void thePriorityIsRequiredWhenTheChannelHasNone() {
-        Throwable reason = Outbox.sendAndAwaitNack(producers.tasks(), "no priority", null);
-        assertThat(reason).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'tasks-out'").hasMessageContaining("PRIORITY").hasMessageContaining("'priority'");
-        assertThat(probe.pendingScore("tasks", "no priority")).as("nothing written").isNull();
-    }
-
-    @Test
-    public void theTimeRangeIsRequiredWhenTheChannelHasNone() {
-        Throwable reason = Outbox.sendAndAwaitNack(producers.prices(), "refresh:sku-1", null);
-        assertThat(reason).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'prices-out'").hasMessageContaining("RANGE_MERGE").hasMessageContaining("'time-range'");
-        assertThat(probe.redis().exists(probe.storeKey("prices", 0))).as("nothing written").isZero();
-    }
-
-    @Test
-    public void metadataForAnotherTopicTypeIsRefused() {
-        Throwable deliverAtForPriority = Outbox.sendAndAwaitNack(producers.tasks(), "misrouted-1",
-                OutgoingRmqMetadata.builder().withPriority(1).withDeliverAt(Instant.now()).build());
-        assertThat(deliverAtForPriority).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'tasks-out'").hasMessageContaining("delivery time");
-
-        Throwable priorityForFixedTime = Outbox.sendAndAwaitNack(producers.timeouts(), "misrouted-2",
-                OutgoingRmqMetadata.builder().withPriority(5).build());
-        assertThat(priorityForFixedTime).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'timeouts-out'").hasMessageContaining("priority");
-
-        Throwable rangeForFixedTime = Outbox.sendAndAwaitNack(producers.timeouts(), "misrouted-3",
-                OutgoingRmqMetadata.builder().withTimeRange(Duration.ofSeconds(1)).build());
-        assertThat(rangeForFixedTime).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'timeouts-out'").hasMessageContaining("time range");
-
-        assertThat(probe.pendingScore("tasks", "misrouted-1")).isNull();
-        assertThat(probe.pendingScore("timeouts", "misrouted-2")).isNull();
-        assertThat(probe.pendingScore("timeouts", "misrouted-3")).isNull();
-    }
-
-    @Test
-    public void aPayloadThatIsNeitherStringNorBytesIsRefusedWithoutACodec() {
-        Throwable reason = Outbox.sendAndAwaitNack(producers.timeouts(), 42, null);
-        assertThat(reason).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'timeouts-out'").hasMessageContaining("java.lang.Integer").hasMessageContaining("'codec'");
-        assertThat(probe.pendingScore("timeouts", "42")).isNull();
-    }
-
-    @Test
-    public void theSlotBasisChoosesTheSlotByCrc32() {
-        Outbox.sendAndAwaitAck(producers.routed(), "close:order-4711", OutgoingRmqMetadata.builder().withSlotBasis("order-4711").build());
-        int slot = crc32Slot("order-4711", ROUTED_SLOTS);
-        assertThat(probe.redis().zscore(probe.storeKey("routed", slot), "close:order-4711")).isNotNull();
-
-        // without a slot basis, the content chooses
-        Outbox.sendAndAwaitAck(producers.routed(), "close:order-4712", null);
-        assertThat(probe.redis().zscore(probe.storeKey("routed", crc32Slot("close:order-4712", ROUTED_SLOTS)), "close:order-4712"))
-                .isNotNull();
-    }
-
-    /** The documented routing: {@code CRC32(UTF-8 bytes) mod slotAmount}. */
-    private static int crc32Slot(String basis, int slots) {
-        CRC32 crc = new CRC32();
-        crc.update(basis.getBytes(StandardCharsets.UTF_8));
-        return (int) (crc.getValue() % slots);
+        return TckDeployment.of(OutgoingMetadataIT.class).channels(CHANNELS).build();
     }
 }

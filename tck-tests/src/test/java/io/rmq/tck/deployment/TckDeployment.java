@@ -15,13 +15,15 @@ import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
+import io.rmq.tck.rules.ContractChannels;
 import io.rmq.tck.support.RedisProbe;
 import io.rmq.testing.RedisTestServer;
 
 /**
  * Builds the application a contract test deploys: a WAR as a user would build it, with
  * <ul>
- *   <li>the test class and its nested beans, and the in-container support ({@code io.rmq.tck.support});</li>
+ *   <li>the test class and its nested beans, the rule class it extends (if any) with its nested beans, and the
+ *       in-container support ({@code io.rmq.tck.support}, {@link ContractChannels});</li>
  *   <li>{@code WEB-INF/beans.xml} and {@code META-INF/microprofile-config.properties} holding the
  *       channels of the test, the Redis URI and a key prefix of the deployment's own (connector-level
  *       attributes {@code mp.messaging.connector.smallrye-redis-rmq.redis-uri} and {@code .key-prefix});</li>
@@ -36,7 +38,7 @@ import io.rmq.testing.RedisTestServer;
 public final class TckDeployment {
 
     /** The connector under test. */
-    public static final String CONNECTOR = "smallrye-redis-rmq";
+    public static final String CONNECTOR = ContractChannels.CONNECTOR;
     /** The system property naming the directory of the deployments' libraries. */
     public static final String LIBS_PROPERTY = "rmq.tck.libs";
 
@@ -80,12 +82,18 @@ public final class TckDeployment {
 
     /** An incoming channel of this connector, with attribute/value pairs. */
     public TckDeployment incoming(String channel, Object... attributes) {
-        return channel("incoming", channel, attributes);
+        return channels(ContractChannels.declare().incoming(channel, attributes));
     }
 
     /** An outgoing channel of this connector, with attribute/value pairs. */
     public TckDeployment outgoing(String channel, Object... attributes) {
-        return channel("outgoing", channel, attributes);
+        return channels(ContractChannels.declare().outgoing(channel, attributes));
+    }
+
+    /** The channels a contract rule class declares. */
+    public TckDeployment channels(ContractChannels channels) {
+        config.putAll(channels.properties());
+        return this;
     }
 
     /** Any other configuration property; replaces a value set before. */
@@ -94,25 +102,18 @@ public final class TckDeployment {
         return this;
     }
 
-    private TckDeployment channel(String direction, String channel, Object... attributes) {
-        if (attributes.length % 2 != 0) {
-            throw new IllegalArgumentException("attribute/value pairs expected: " + Arrays.toString(attributes));
-        }
-        String prefix = "mp.messaging." + direction + "." + channel + ".";
-        config.put(prefix + "connector", CONNECTOR);
-        for (int i = 0; i < attributes.length; i += 2) {
-            config.put(prefix + attributes[i], String.valueOf(attributes[i + 1]));
-        }
-        return this;
-    }
-
     /** The WAR. */
     public WebArchive build() {
+        Class<?> rules = testClass.getSuperclass();
         WebArchive war = ShrinkWrap.create(WebArchive.class, name + ".war")
                 .addClass(testClass) // with its nested classes: the test's beans
+                .addClass(ContractChannels.class)
                 .addPackage(RedisProbe.class.getPackage())
                 .addAsWebInfResource(new StringAsset(BEANS_XML), "beans.xml")
                 .addAsResource(new StringAsset(properties()), "META-INF/microprofile-config.properties");
+        if (rules != Object.class) {
+            war.addClass(rules); // a contract rule class (io.rmq.tck.rules), with its beans
+        }
         for (File lib : libraries()) {
             if (isBeanArchive(lib)) {
                 // as an archive, so that a container that reads the WAR's structure (Weld embedded) sees its beans.xml
