@@ -37,6 +37,7 @@ import io.rmq.engine.SlotRouter;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicKeys;
 import io.rmq.engine.TopicType;
+import io.rmq.examples.story.OrderTimeouts;
 
 /**
  * The admin endpoints of {@code io.rmq:rmq-admin-rest} in the Liberty example, over HTTP, as an

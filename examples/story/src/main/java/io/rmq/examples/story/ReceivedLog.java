@@ -1,4 +1,4 @@
-package io.rmq.examples.liberty;
+package io.rmq.examples.story;
 
 import java.time.Instant;
 import java.util.ArrayDeque;

@@ -1,4 +1,4 @@
-package io.rmq.examples.liberty;
+package io.rmq.examples.story;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -11,6 +11,7 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
 
 import io.rmq.connector.IncomingRmqMetadata;
 import io.rmq.connector.OutgoingRmqMetadata;
@@ -22,13 +23,13 @@ import io.rmq.connector.OutgoingRmqMetadata;
  * pending merges with it, and its last priority stands.
  *
  * <p>A task whose text starts with {@value #FAILING} fails at once, on every delivery: it is retried
- * ({@code max-retries=2}) and then lands in the dead queue, where the admin endpoints show it
- * (docs/liberty.md).
+ * ({@code max-retries}) and then lands in the dead queue, where the admin tools show it (docs/liberty.md,
+ * docs/cli.md).
  */
 @ApplicationScoped
 public class TaskBoard {
 
-    static final String TOPIC = "tasks";
+    public static final String TOPIC = "tasks";
     static final long WORK_MILLIS = 1_000;
     /** Tasks that start with this fail. */
     static final String FAILING = "fail";
@@ -40,12 +41,12 @@ public class TaskBoard {
     @Inject
     ReceivedLog log;
 
-    /** Queues a task. */
+    /** Queues a task; returns once Redis has stored it (or merged it into the same pending task). */
     public void queue(String task, double priority) {
-        Sending.sendAndWait(tasks, task, OutgoingRmqMetadata.builder().withPriority(priority).build());
+        Sending.sendAndWait(tasks, task, Metadata.of(OutgoingRmqMetadata.builder().withPriority(priority).build()));
     }
 
-    /** The worker: one task at a time, each taking a while. */
+    /** The worker: one task at a time, each taking a while; the task is acked when the work is done. */
     @Incoming("tasks")
     public CompletionStage<Void> work(Message<String> task) {
         double priority = task.getMetadata(IncomingRmqMetadata.class).orElseThrow().getScore();

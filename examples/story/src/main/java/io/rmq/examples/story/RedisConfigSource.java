@@ -1,8 +1,8 @@
-package io.rmq.examples.liberty;
+package io.rmq.examples.story;
 
 import java.util.Map;
-import java.util.Set;
 import java.util.logging.Logger;
+import java.util.Set;
 
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
@@ -12,13 +12,20 @@ import io.rmq.embedded.EmbeddedRedis;
  * Supplies the connector's Redis URI, {@value #REDIS_URI}, when no other configuration does: the
  * environment variable or system property {@value EmbeddedRedis#EXTERNAL_URI} when it is set, and
  * otherwise the URI of an {@link EmbeddedRedis} that it starts on first use. The embedded Redis is
- * stopped when the application stops ({@link EmbeddedRedisLifecycle}) or, at the latest, when the
- * server's JVM exits; there is one per application (class loader).
+ * stopped when the application stops ({@link EmbeddedRedisLifecycle}) or, at the latest, when the JVM
+ * exits; there is one per application (class loader).
  *
  * <p>Its ordinal, {@value #ORDINAL}, is below every standard source (system properties 400,
- * environment 300, {@code microprofile-config.properties} 100), so setting the property anywhere
- * else wins and no Redis is started. Registered in
- * {@code META-INF/services/org.eclipse.microprofile.config.spi.ConfigSource}. Thread-safe.
+ * environment 300, Quarkus's {@code application.properties} 250, {@code microprofile-config.properties} 100), so setting the property anywhere else wins
+ * and no Redis is started. Registered in
+ * {@code META-INF/services/org.eclipse.microprofile.config.spi.ConfigSource}. The channels are created
+ * when the application starts, so the URI must be known then: a config source is the one place that
+ * is read early enough.
+ *
+ * <p><b>It lists no property names.</b> It answers a lookup of {@value #REDIS_URI}, which is how the
+ * connector reads it, but {@link #getPropertyNames()} is empty: Quarkus also loads the application's
+ * config sources while it builds the application ({@code quarkus:build}) and reads the value of every
+ * property they list, which would start a Redis in the build. Thread-safe.
  */
 public class RedisConfigSource implements ConfigSource {
 
@@ -31,14 +38,16 @@ public class RedisConfigSource implements ConfigSource {
     /** Started on first use; guarded by the class. */
     private static EmbeddedRedis embedded;
 
+    /** None: see the class comment. */
     @Override
     public Set<String> getPropertyNames() {
-        return Set.of(REDIS_URI);
+        return Set.of();
     }
 
+    /** None: see the class comment. */
     @Override
     public Map<String, String> getProperties() {
-        return Map.of(REDIS_URI, getValue(REDIS_URI));
+        return Map.of();
     }
 
     @Override

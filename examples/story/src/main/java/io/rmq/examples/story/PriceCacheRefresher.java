@@ -1,4 +1,4 @@
-package io.rmq.examples.quarkus;
+package io.rmq.examples.story;
 
 import java.time.Instant;
 import java.util.concurrent.CompletionStage;
@@ -27,7 +27,7 @@ import io.rmq.connector.OutgoingRmqMetadata;
 @ApplicationScoped
 public class PriceCacheRefresher {
 
-    static final String TOPIC = "price-refresh";
+    public static final String TOPIC = "price-refresh";
     static final String REQUEST_PREFIX = "refresh-price:";
 
     @Inject

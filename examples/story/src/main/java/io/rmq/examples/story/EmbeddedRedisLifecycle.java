@@ -1,4 +1,4 @@
-package io.rmq.examples.liberty;
+package io.rmq.examples.story;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Destroyed;

@@ -1,9 +1,9 @@
-package io.rmq.examples.quarkus;
+package io.rmq.examples.story;
 
 import java.time.Instant;
 
 /**
- * One message as a consumer of the example received it (serialized as JSON by Jackson).
+ * One message as a consumer of the example received it (serialized as JSON by the runtime: JSON-B on Open Liberty, Jackson on Quarkus).
  *
  * @param channel    the incoming channel
  * @param payload    the payload

@@ -1,4 +1,4 @@
-package io.rmq.examples.liberty;
+package io.rmq.examples.story;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -7,10 +7,12 @@ import java.util.concurrent.TimeoutException;
 
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
 
-import io.rmq.connector.OutgoingRmqMetadata;
-
-/** Sends a message and waits until the connector has stored it in Redis (acked) or refused it (nacked). */
+/**
+ * Sends a message and waits until it is settled: acked once the connector has stored it in Redis (or
+ * merged it), nacked when the connector refuses it. Called from the REST resource's worker threads.
+ */
 final class Sending {
 
     private static final long WAIT_SECONDS = 10;
@@ -24,15 +26,14 @@ final class Sending {
      * @throws IllegalArgumentException with the connector's reason when it refuses the message
      * @throws IllegalStateException    when Redis does not answer in time, or fails
      */
-    static void sendAndWait(Emitter<String> emitter, String payload, OutgoingRmqMetadata metadata) {
+    static void sendAndWait(Emitter<String> emitter, String payload, Metadata metadata) {
         CompletableFuture<Void> stored = new CompletableFuture<>();
-        emitter.send(Message.of(payload)
-                .addMetadata(metadata)
-                .withAck(() -> {
+        emitter.send(Message.of(payload, metadata,
+                () -> {
                     stored.complete(null);
                     return CompletableFuture.completedFuture(null);
-                })
-                .withNack(reason -> {
+                },
+                reason -> {
                     stored.completeExceptionally(reason);
                     return CompletableFuture.completedFuture(null);
                 }));

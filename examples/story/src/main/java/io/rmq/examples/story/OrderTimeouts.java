@@ -1,4 +1,4 @@
-package io.rmq.examples.quarkus;
+package io.rmq.examples.story;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -24,7 +24,7 @@ import io.rmq.connector.OutgoingRmqMetadata;
 @ApplicationScoped
 public class OrderTimeouts {
 
-    static final String TOPIC = "order-timeouts";
+    public static final String TOPIC = "order-timeouts";
     static final String COMMAND_PREFIX = "close-unpaid:";
 
     @Inject

@@ -1,10 +1,11 @@
-package io.rmq.examples.quarkus;
+package io.rmq.examples.story;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Supplier;
 
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -27,10 +28,13 @@ import jakarta.ws.rs.core.Response;
  *   <li>{@code GET /api/received}: what the consumers received, oldest first; {@code DELETE} forgets it.</li>
  * </ul>
  * A message the connector refuses is answered with 400 and its reason; Redis not answering with 503.
- * The sending methods wait for Redis and so run on Quarkus's worker threads (they return a
+ * The paths are relative: each application puts them under {@code /api} (Open Liberty: the
+ * {@code @ApplicationPath} of its {@code Application}; Quarkus: {@code quarkus.rest.path}). The
+ * sending methods wait for Redis, so on Quarkus they run on worker threads (they return a
  * {@link Response}, not a reactive type).
  */
-@Path("/api")
+@Path("/")
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class ExampleResource {
 
