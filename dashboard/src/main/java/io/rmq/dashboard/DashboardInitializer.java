@@ -51,7 +51,12 @@ public final class DashboardInitializer implements ServletContainerInitializer {
         servlet.setServletSecurity(new ServletSecurityElement(new HttpConstraintElement(
                 jakarta.servlet.annotation.ServletSecurity.TransportGuarantee.NONE, RmqAdminApplication.ROLE)));
         context.declareRoles(RmqAdminApplication.ROLE);
-        log.serving(context.getContextPath() + settings.path(), RmqAdminApplication.ROLE, settings.sample().toSeconds(),
+        log.serving(root(context.getContextPath()) + settings.path(), RmqAdminApplication.ROLE, settings.sample().toSeconds(),
                 settings.history().toMinutes());
+    }
+
+    /** The context path to put before an absolute path: empty for the root context, which some containers give as "/". */
+    static String root(String contextPath) {
+        return contextPath == null || contextPath.equals("/") ? "" : contextPath;
     }
 }

@@ -63,13 +63,13 @@ final class DashboardServlet extends HttpServlet {
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("Content-Security-Policy", POLICY);
         if (path == null || path.isEmpty()) {
-            response.sendRedirect(request.getContextPath() + settings.path() + "/");
+            response.sendRedirect(DashboardInitializer.root(request.getContextPath()) + settings.path() + "/");
         } else if (path.equals("/")) {
             file(response, "index.html");
         } else if (path.startsWith("/static/") && STATIC_NAME.matcher(path.substring(8)).matches()) {
             file(response, path.substring(8));
         } else if (path.equals("/api/config")) {
-            json(response, config(request.getContextPath()));
+            json(response, config(DashboardInitializer.root(request.getContextPath())));
         } else if (path.equals("/api/rates")) {
             json(response, rates());
         } else if (path.equals("/api/lateness")) {

@@ -48,7 +48,12 @@ final class LatenessView {
                         + LATENESS + " timers are recorded where messages are consumed)");
             }
             JsonArrayBuilder out = Json.createArrayBuilder();
-            timers.forEach((id, timer) -> out.add(timer(id, timer)));
+            // channels of PRIORITY topics have the timer too, but never record in it
+            timers.forEach((id, timer) -> {
+                if (timer.getCount() > 0) {
+                    out.add(timer(id, timer));
+                }
+            });
             return Json.createObjectBuilder().add("available", true).add("timers", out).build();
         } catch (LinkageError | IllegalStateException e) {
             return unavailable("the application has no MicroProfile Metrics (or no CDI container)");
@@ -62,7 +67,7 @@ final class LatenessView {
         Snapshot snapshot = timer.getSnapshot();
         JsonObjectBuilder percentiles = Json.createObjectBuilder();
         for (Snapshot.PercentileValue p : snapshot.percentileValues()) {
-            percentiles.add("p" + format(p.getPercentile() * 100), millis(p.getValue()));
+            percentiles.add("p" + format(p.getPercentile() * 100), millis(p.getValue())); // p50, p99.9, ...
         }
         Map<String, String> tags = id.getTags();
         return Json.createObjectBuilder()
@@ -80,7 +85,7 @@ final class LatenessView {
     }
 
     private static String format(double percent) {
-        return percent == Math.rint(percent) ? Long.toString((long) percent) : Double.toString(percent).replace('.', '_');
+        return percent == Math.rint(percent) ? Long.toString((long) percent) : Double.toString(Math.round(percent * 100) / 100.0);
     }
 
     private static JsonObject unavailable(String reason) {
