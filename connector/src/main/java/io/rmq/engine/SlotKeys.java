@@ -18,16 +18,18 @@ import java.nio.charset.StandardCharsets;
  * <li>failures hash (member to {@code <deliveries>\t<priority>\t<last failure>}, while it is retried or
  * dead): {@code failures{<prefix><topic>_<slot>}}</li>
  * <li>pause flag (exists while consumption is paused): {@code paused{<prefix><topic>_<slot>}}</li>
+ * <li>counters hash (cumulative counts for operators: sent, merged, delivered, acked, nacked, dead, released,
+ * requeued, purged, trimmed; one {@code HINCRBY} per script call and outcome): {@code counters{<prefix><topic>_<slot>}}</li>
  * </ul>
  */
 public record SlotKeys(int slot, String store, String prepare, String dead, String attempts, String origin,
-        String owner, String failures, String paused) {
+        String owner, String failures, String paused, String counters) {
 
     static SlotKeys of(TopicDefinition topic, int slot) {
         String base = topic.keyPrefix() + topic.name() + "_" + slot;
         return new SlotKeys(slot, base, "prepare{" + base + "}", "dead{" + base + "}",
                 "attempts{" + base + "}", "origin{" + base + "}", "owner{" + base + "}", "failures{" + base + "}",
-                "paused{" + base + "}");
+                "paused{" + base + "}", "counters{" + base + "}");
     }
 
     static byte[] bytes(String s) {

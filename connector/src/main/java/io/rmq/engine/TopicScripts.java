@@ -33,6 +33,7 @@ final class TopicScripts {
     private static final int FAILURES = 6;
     private static final int PAUSED = 7;
     private static final int SLOT = 8;
+    private static final int COUNTERS = 9;
 
     private final Supplier<ScriptRunner> scripts;
     private final TopicKeys keys;
@@ -80,7 +81,8 @@ final class TopicScripts {
         for (int s = 0; s < slots; s++) {
             SlotKeys k = keys.slot(s);
             slotKeys[s] = new byte[][] { bytes(k.store()), bytes(k.prepare()), bytes(k.attempts()), bytes(k.origin()),
-                    bytes(k.dead()), bytes(k.owner()), bytes(k.failures()), bytes(k.paused()), number(s) };
+                    bytes(k.dead()), bytes(k.owner()), bytes(k.failures()), bytes(k.paused()), number(s),
+                    bytes(k.counters()) };
         }
     }
 
@@ -116,7 +118,7 @@ final class TopicScripts {
             args[3 + 2 * i] = bytes(sends.get(i).value());
             args[4 + 2 * i] = sends.get(i).member();
         }
-        return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE] }, args)
+        return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE], k[COUNTERS] }, args)
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 0; i + 1 < reply.size(); i += 2) {
@@ -136,7 +138,8 @@ final class TopicScripts {
      */
     CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker) {
         byte[][] k = slotKeys[slot];
-        return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED] },
+        return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED],
+                k[COUNTERS] },
                 type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker))
                 .thenApply(TopicScripts::popReply);
     }
@@ -160,8 +163,8 @@ final class TopicScripts {
         for (int i = 0; i < members.size(); i++) {
             args[2 + i] = members.get(i);
         }
-        return run(RedisScript.COMMIT, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES] },
-                args);
+        return run(RedisScript.COMMIT, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES],
+                k[COUNTERS] }, args);
     }
 
     /**
@@ -199,7 +202,8 @@ final class TopicScripts {
     private CompletionStage<RollbackReply> runRollback(int slot, byte[][] args) {
         byte[][] k = slotKeys[slot];
         return this.<List<Object>>run(RedisScript.ROLLBACK,
-                new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES] }, args)
+                new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES],
+                        k[COUNTERS] }, args)
                 .thenApply(r -> new RollbackReply((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
     }
 
@@ -216,7 +220,7 @@ final class TopicScripts {
             args[2 + 2 * i] = members.get(i).content();
             args[3 + 2 * i] = members.get(i).rawScore();
         }
-        return run(RedisScript.RELEASE, new byte[][] { k[STORE], k[PREPARE], k[ORIGIN] }, args);
+        return run(RedisScript.RELEASE, new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS] }, args);
     }
 
     /** {@code extend.lua}: deadline = now + prepare timeout for these members; the number extended. */
@@ -235,7 +239,7 @@ final class TopicScripts {
      */
     CompletionStage<Long> trimDead(int slot, long maxCount, long maxAgeMillis, int limit) {
         byte[][] k = slotKeys[slot];
-        return this.<List<Object>>run(RedisScript.TRIM_DEAD, new byte[][] { k[DEAD], k[ATTEMPTS], k[FAILURES] },
+        return this.<List<Object>>run(RedisScript.TRIM_DEAD, new byte[][] { k[DEAD], k[ATTEMPTS], k[FAILURES], k[COUNTERS] },
                 number(maxCount), number(maxAgeMillis), number(limit))
                 .thenApply(r -> (Long) r.get(0) + (Long) r.get(1));
     }

@@ -27,6 +27,7 @@ import io.rmq.engine.admin.DeadMessage;
 import io.rmq.engine.admin.DeadPage;
 import io.rmq.engine.admin.DeadSelection;
 import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.admin.SlotCounters;
 import io.rmq.engine.admin.SlotStats;
 import io.rmq.engine.admin.TopicStats;
 import io.rmq.testing.Invariant;
@@ -180,6 +181,12 @@ class RmqAdminIT {
         Invariant.holdsFor(Duration.ofMillis(500), "no message delivered twice",
                 () -> deliveries.values().stream().allMatch(n -> n == 1) && deliveries.size() == 600);
         assertThat(admin.stats(keys.topic()).dead()).isZero();
+        // the commits are gathered and sent after the hand-over: wait for the last one
+        await().atMost(WAIT).until(() -> admin.stats(keys.topic()).counters().acked() == 600);
+        SlotCounters counted = admin.stats(keys.topic()).counters();
+        assertThat(List.of(counted.sent(), counted.merged(), counted.requeued(), counted.nacked(), counted.dead()))
+                .as("sent, merged, requeued, nacked, dead, over all slots").containsExactly(300L, 0L, 300L, 0L, 0L);
+        assertThat(counted.delivered()).as("popped, prefetched ones included").isEqualTo(600 + counted.released());
         consumer.close();
     }
 
@@ -203,6 +210,8 @@ class RmqAdminIT {
                 .isEqualTo(1);
         assertThat(admin.stats(keys.topic()).dead()).isZero();
         assertThat(admin.stats(keys.topic()).pending()).isEqualTo(2);
+        assertThat(admin.stats(keys.topic()).counters()).as("a dry run counts nothing")
+                .isEqualTo(new SlotCounters(0, 0, 0, 0, 0, 0, 0, 2, 2, 0));
     }
 
     @Test

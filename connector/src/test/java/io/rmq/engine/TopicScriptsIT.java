@@ -4,6 +4,7 @@ import static io.rmq.testing.Bytes.utf8;
 import static io.rmq.testing.Futures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.util.List;
 
@@ -54,6 +55,8 @@ class TopicScriptsIT {
 
         assertThat(results).containsExactly(new SendResult(true, SLOT, at), new SendResult(false, SLOT, at - 5));
         assertThat(sync.zscore(KEYS.store(), "m")).isEqualTo(at - 5);
+        assertThat(sync.hgetall(KEYS.counters())).as("one count per outcome of the call")
+                .containsOnly(entry("sent", "2"), entry("merged", "1"));
     }
 
     @Test
@@ -74,6 +77,10 @@ class TopicScriptsIT {
             assertThat(m.attempt()).isEqualTo(1);
         });
         assertThat(sync.zrange(KEYS.prepare(), 0, -1)).containsExactly("a");
+        assertThat(sync.hgetall(KEYS.counters())).containsOnly(entry("delivered", "1"));
+
+        await(scripts.pop(SLOT, 5, 30_000, 0, null));
+        assertThat(sync.hgetall(KEYS.counters())).as("a pop of nothing counts nothing").containsOnly(entry("delivered", "1"));
     }
 
     @Test
@@ -96,6 +103,8 @@ class TopicScriptsIT {
         assertThat(sync.zrange(KEYS.dead(), 0, -1)).containsExactly("r");
         assertThat(sync.hget(KEYS.failures(), "r")).isEqualTo("1\t\tjava.lang.IllegalStateException: no");
         assertThat(sync.zscore(KEYS.store(), "e")).isEqualTo(at);
+        assertThat(sync.hgetall(KEYS.counters())).containsOnly(entry("delivered", "4"), entry("acked", "1"),
+                entry("nacked", "1"), entry("dead", "1"), entry("released", "1"));
     }
 
     @Test
@@ -110,6 +119,7 @@ class TopicScriptsIT {
         assertThat(reply.total()).isEqualTo(1);
         assertThat(sync.zrange(KEYS.prepare(), 0, -1)).containsExactly("held");
         assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("expired");
+        assertThat(sync.hgetall(KEYS.counters())).as("an expired delivery counts as nacked").containsOnly(entry("nacked", "1"));
     }
 
     @Test
@@ -126,6 +136,7 @@ class TopicScriptsIT {
         assertThat(deleted).as("one by age, two by count").isEqualTo(3L);
         assertThat(sync.zrange(KEYS.dead(), 0, -1)).containsExactly("recent-2", "recent-3", "recent-4");
         assertThat(sync.hexists(KEYS.failures(), "ancient")).isFalse();
+        assertThat(sync.hgetall(KEYS.counters())).containsOnly(entry("trimmed", "3"));
     }
 
     @Test

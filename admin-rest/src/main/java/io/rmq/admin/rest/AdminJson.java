@@ -18,6 +18,7 @@ import io.rmq.engine.TopicKeys;
 import io.rmq.engine.admin.DeadCursor;
 import io.rmq.engine.admin.DeadMessage;
 import io.rmq.engine.admin.DeadPage;
+import io.rmq.engine.admin.SlotCounters;
 import io.rmq.engine.admin.SlotStats;
 import io.rmq.engine.admin.TopicStats;
 
@@ -65,8 +66,19 @@ final class AdminJson {
                         .add("dead", stats.dead())
                         .add("paused", stats.paused())
                         .add("pausedSlots", stats.slots().stream().filter(SlotStats::paused).count()))
+                .add("counters", counters(stats.counters()))
                 .add("slots", slots)
                 .build();
+    }
+
+    /** What the scripts counted, cluster-wide, since the topic was first used: sent, merged, delivered, ... */
+    private static JsonObjectBuilder counters(SlotCounters counters) {
+        JsonObjectBuilder out = Json.createObjectBuilder();
+        long[] values = counters.values();
+        for (int i = 0; i < values.length; i++) {
+            out.add(SlotCounters.NAMES.get(i), values[i]);
+        }
+        return out;
     }
 
     private static JsonObjectBuilder slot(SlotStats s) {

@@ -44,7 +44,8 @@ final class AdminScripts {
     /** {@code stats.lua}. */
     CompletionStage<List<Object>> stats(int slot) {
         SlotKeys k = keys.slot(slot);
-        return scripts.run(RedisScript.STATS, keys(k.store(), k.prepare(), k.dead(), k.owner(), k.paused()), type);
+        return scripts.run(RedisScript.STATS, keys(k.store(), k.prepare(), k.dead(), k.owner(), k.paused(),
+                k.counters()), type);
     }
 
     /** {@code dead_page.lua}. */
@@ -67,7 +68,8 @@ final class AdminScripts {
         } else {
             args.addAll(List.of(bytes("all"), new byte[0]));
         }
-        return scripts.<List<Object>>run(RedisScript.ACT_ON_DEAD, keys(k.store(), k.dead(), k.attempts(), k.failures()),
+        return scripts.<List<Object>>run(RedisScript.ACT_ON_DEAD, keys(k.store(), k.dead(), k.attempts(), k.failures(),
+                k.counters()),
                 args.toArray(byte[][]::new))
                 .thenApply(r -> new DeadActed((Long) r.get(0), (Long) r.get(1)));
     }

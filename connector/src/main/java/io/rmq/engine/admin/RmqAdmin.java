@@ -45,6 +45,8 @@ public final class RmqAdmin implements AutoCloseable {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
     /** The most messages a requeue or purge moves per script call: bounds the time Redis is busy with one. */
     static final int MAX_PER_CALL = 500;
+    /** Where the counters start in a {@code stats.lua} reply. */
+    private static final int STATS_COUNTERS = 9;
 
     private final RedisClient client;
     private final StatefulRedisConnection<byte[], byte[]> connection;
@@ -109,7 +111,7 @@ public final class RmqAdmin implements AutoCloseable {
         return topic.get();
     }
 
-    /** Each slot's pending, due, oldest due age, in-flight and dead counts, pause flag and owner. */
+    /** Each slot's pending, due, oldest due age, in-flight and dead counts, pause flag, owner and counters. */
     public TopicStats stats(TopicDefinition topic) {
         AdminScripts admin = scripts(topic);
         List<CompletionStage<List<Object>>> replies = new ArrayList<>();
@@ -122,8 +124,12 @@ public final class RmqAdmin implements AutoCloseable {
             String worker = text((byte[]) r.get(6));
             Optional<SlotOwner> owner = worker.isEmpty() ? Optional.empty()
                     : Optional.of(new SlotOwner(worker, (Long) r.get(7), Instant.ofEpochMilli((Long) r.get(8))));
+            List<Long> counted = new ArrayList<>(SlotCounters.NAMES.size());
+            for (int i = STATS_COUNTERS; i < STATS_COUNTERS + SlotCounters.NAMES.size(); i++) {
+                counted.add(i < r.size() ? (Long) r.get(i) : 0L);
+            }
             slots.add(new SlotStats(slot, (Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3),
-                    (Long) r.get(4), (Long) r.get(5) == 1L, owner));
+                    (Long) r.get(4), (Long) r.get(5) == 1L, owner, SlotCounters.of(counted)));
         }
         return new TopicStats(topic, slots);
     }

@@ -14,7 +14,14 @@ import java.util.Optional;
  * @param dead               messages in the dead queue
  * @param paused             whether consumption of the slot is paused
  * @param owner              the slot's owner under serial consumption, if any was recorded
+ * @param counters           what the scripts have counted in the slot (cluster-wide, kept in Redis)
  */
 public record SlotStats(int slot, long pending, long due, long oldestDueAgeMillis, long inFlight, long dead,
-        boolean paused, Optional<SlotOwner> owner) {
+        boolean paused, Optional<SlotOwner> owner, SlotCounters counters) {
+
+    /** A slot's state with nothing counted ({@link SlotCounters#ZERO}). */
+    public SlotStats(int slot, long pending, long due, long oldestDueAgeMillis, long inFlight, long dead,
+            boolean paused, Optional<SlotOwner> owner) {
+        this(slot, pending, due, oldestDueAgeMillis, inFlight, dead, paused, owner, SlotCounters.ZERO);
+    }
 }

@@ -35,6 +35,11 @@ public record TopicStats(TopicDefinition topic, List<SlotStats> slots) {
         return slots.stream().mapToLong(SlotStats::dead).sum();
     }
 
+    /** The counters of all slots, added up (cluster-wide). */
+    public SlotCounters counters() {
+        return slots.stream().map(SlotStats::counters).reduce(SlotCounters.ZERO, SlotCounters::plus);
+    }
+
     /** Whether consumption is paused: every slot is (a pause or resume under way shows as partly paused, false). */
     public boolean paused() {
         return !slots.isEmpty() && slots.stream().allMatch(SlotStats::paused);

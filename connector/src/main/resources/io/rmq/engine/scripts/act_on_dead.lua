@@ -11,6 +11,8 @@
   KEYS[2]  dead queue      dead{<prefix><topic>_<slot>}
   KEYS[3]  attempts hash   attempts{<prefix><topic>_<slot>}
   KEYS[4]  failures hash   failures{<prefix><topic>_<slot>}
+  KEYS[5]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
+                           field requeued or purged (members that left the dead queue)
 
   ARGV[1]  action          requeue | purge | count
   ARGV[2]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
@@ -29,6 +31,7 @@ local storeKey    = KEYS[1]
 local deadKey     = KEYS[2]
 local attemptsKey = KEYS[3]
 local failuresKey = KEYS[4]
+local countersKey = KEYS[5]
 local action      = ARGV[1]
 local topicType   = ARGV[2]
 local wakeChannel = ARGV[3]
@@ -79,6 +82,9 @@ for _, member in ipairs(selected) do
       redis.call('ZADD', storeKey, score, member)
     end
   end
+end
+if countersKey and #selected > 0 then
+  redis.call('HINCRBY', countersKey, action == 'requeue' and 'requeued' or 'purged', #selected)
 end
 if action == 'requeue' and #selected > merged then
   redis.call('PUBLISH', wakeChannel, slot .. ':0')

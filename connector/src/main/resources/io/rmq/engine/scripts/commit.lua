@@ -12,6 +12,8 @@
   KEYS[4]  origin hash     origin{<prefix><topic>_<slot>}
   KEYS[5]  owner hash      owner{<prefix><topic>_<slot>} (read only: its handover field)
   KEYS[6]  failures hash   failures{<prefix><topic>_<slot>}: member -> its last failure
+  KEYS[7]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
+                           field acked (members committed)
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic>
   ARGV[2]  slot            the slot number, echoed in the wake notice
@@ -25,6 +27,7 @@ local attemptsKey = KEYS[3]
 local originKey   = KEYS[4]
 local ownerKey    = KEYS[5]
 local failuresKey = KEYS[6]
+local countersKey = KEYS[7]
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
 
@@ -45,4 +48,5 @@ if committed > 0 and not wake and redis.call('HEXISTS', ownerKey, 'handover') ==
   wake = true
 end
 if wake then redis.call('PUBLISH', wakeChannel, slot .. ':0') end
+if countersKey and committed > 0 then redis.call('HINCRBY', countersKey, 'acked', committed) end
 return committed

@@ -23,6 +23,8 @@
   KEYS[5]  owner hash      owner{<prefix><topic>_<slot>}: epoch, worker, since (Redis ms) and, while
                            a handover is pending, handover = 1
   KEYS[6]  pause flag      paused{<prefix><topic>_<slot>}: exists while consumption is paused
+  KEYS[7]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
+                           field delivered (members popped)
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  count           most members to move (>= 0); 0 only claims the slot (the ownership step)
@@ -55,6 +57,7 @@ local attemptsKey = KEYS[3]
 local originKey   = KEYS[4]
 local ownerKey    = KEYS[5]
 local pausedKey   = KEYS[6]
+local countersKey = KEYS[7]
 local topicType   = ARGV[1]
 local count       = tonumber(ARGV[2])
 local timeout     = tonumber(ARGV[3])
@@ -128,6 +131,8 @@ for _ = 1, 4 do
   end
   if popped >= count or #candidates < 2 * want then break end
 end
+
+if countersKey and popped > 0 then redis.call('HINCRBY', countersKey, 'delivered', popped) end
 
 if popped < count then
   local nextDelay = -1

@@ -11,6 +11,8 @@
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
   KEYS[3]  origin hash     origin{<prefix><topic>_<slot>}
+  KEYS[4]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
+                           field released (members returned undelivered)
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic>
   ARGV[2]  slot            the slot number, echoed in the wake notice "<slot>:0"
@@ -21,6 +23,7 @@
 local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
 local originKey   = KEYS[3]
+local countersKey = KEYS[4]
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
 
@@ -36,4 +39,5 @@ for i = 3, #ARGV - 1, 2 do
   end
 end
 if released > 0 then redis.call('PUBLISH', wakeChannel, slot .. ':0') end
+if countersKey and released > 0 then redis.call('HINCRBY', countersKey, 'released', released) end
 return released

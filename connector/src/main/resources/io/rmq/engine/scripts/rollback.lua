@@ -29,6 +29,8 @@
   KEYS[5]  dead queue      dead{<prefix><topic>_<slot>}
   KEYS[6]  owner hash      owner{<prefix><topic>_<slot>} (read only: its handover field)
   KEYS[7]  failures hash   failures{<prefix><topic>_<slot>}: member -> "<deliveries>\t<priority>\t<failure>"
+  KEYS[8]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
+                           fields nacked (failed or expired deliveries rolled back) and dead (of those, dead)
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  max retries     deliveries after the first before the dead queue (>= 0)
@@ -53,6 +55,7 @@ local originKey   = KEYS[4]
 local deadKey     = KEYS[5]
 local ownerKey    = KEYS[6]
 local failuresKey = KEYS[7]
+local countersKey = KEYS[8]
 local topicType   = ARGV[1]
 local maxRetries  = tonumber(ARGV[2])
 local backoffBase = tonumber(ARGV[3])
@@ -123,5 +126,9 @@ if requeued + merged + dead > 0 and redis.call('HEXISTS', ownerKey, 'handover') 
 end
 if wakeDelay ~= nil then
   redis.call('PUBLISH', wakeChannel, slot .. ':' .. string.format('%d', wakeDelay))
+end
+if countersKey and requeued + merged + dead > 0 then
+  redis.call('HINCRBY', countersKey, 'nacked', requeued + merged + dead)
+  if dead > 0 then redis.call('HINCRBY', countersKey, 'dead', dead) end
 end
 return { requeued, merged, dead }

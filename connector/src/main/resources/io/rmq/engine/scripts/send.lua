@@ -16,6 +16,8 @@
 
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
+  KEYS[3]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
+                           fields sent (every message of the call) and merged (of those, merged)
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  value           RANGE_MERGE: time range in ms (> 0); PRIORITY: the priority;
@@ -34,6 +36,7 @@ if redis.replicate_commands then redis.replicate_commands() end
 
 local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
+local countersKey = KEYS[3]
 local topicType   = ARGV[1]
 local wakeChannel = ARGV[4]
 local slot        = ARGV[5]
@@ -103,8 +106,11 @@ local function send(value, member)
 end
 
 local result = {}
+local stored = 0
 local function sendAndReport(value, member)
-  result[#result + 1] = send(value, member)
+  local status = send(value, member)
+  stored = stored + status
+  result[#result + 1] = status
   result[#result + 1] = redis.call('ZSCORE', storeKey, member)
 end
 sendAndReport(ARGV[2], ARGV[3])
@@ -113,5 +119,10 @@ for i = 6, #ARGV, 2 do
 end
 if wakeDelay ~= nil then
   redis.call('PUBLISH', wakeChannel, slot .. ':' .. string.format('%d', wakeDelay))
+end
+if countersKey then
+  local sent = #result / 2
+  redis.call('HINCRBY', countersKey, 'sent', sent)
+  if sent > stored then redis.call('HINCRBY', countersKey, 'merged', sent - stored) end
 end
 return result

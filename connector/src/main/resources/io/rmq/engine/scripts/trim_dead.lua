@@ -5,6 +5,8 @@
   KEYS[1]  dead queue      dead{<prefix><topic>_<slot>}
   KEYS[2]  attempts hash   attempts{<prefix><topic>_<slot>}
   KEYS[3]  failures hash   failures{<prefix><topic>_<slot>}
+  KEYS[4]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
+                           field trimmed (members deleted)
 
   ARGV[1]  max count       most members to keep (>= 0)
   ARGV[2]  max age         ms; members that died before now - max age are deleted (> 0)
@@ -15,6 +17,7 @@
 local deadKey     = KEYS[1]
 local attemptsKey = KEYS[2]
 local failuresKey = KEYS[3]
+local countersKey = KEYS[4]
 local maxCount    = tonumber(ARGV[1])
 local maxAge      = tonumber(ARGV[2])
 local limit       = tonumber(ARGV[3])
@@ -37,4 +40,5 @@ local excess = redis.call('ZCARD', deadKey) - maxCount
 if excess > 0 and byAge < limit then
   byCount = delete(redis.call('ZRANGE', deadKey, 0, math.min(excess, limit - byAge) - 1))
 end
+if countersKey and byAge + byCount > 0 then redis.call('HINCRBY', countersKey, 'trimmed', byAge + byCount) end
 return { byAge, byCount }

@@ -1,0 +1,463 @@
+/*
+ * The RMQ dashboard's page. It reads the admin endpoints (topics, stats, dead pages) and the dashboard's own
+ * read-only answers (rates sampled on the server, lateness), and acts only through the admin endpoints
+ * (requeue, purge, pause, resume), each after a confirmation that says the count first.
+ * URLs are built on location.origin, so a page opened with credentials in its address still works.
+ */
+(function () {
+  'use strict';
+
+  const REFRESH_MS = 3000;
+  const COLORS = { sent: '#2458d3', merged: '#7a5af8', delivered: '#0e9384', acked: '#12b76a', nacked: '#f79009',
+    dead: '#d92d20', released: '#98a2b3', requeued: '#2e90fa', purged: '#667085', trimmed: '#c4320a' };
+  const CHARTED = ['sent', 'merged', 'delivered', 'acked', 'nacked', 'dead'];
+  const number = new Intl.NumberFormat('en-US');
+
+  const state = {
+    config: null, topics: [], stats: {}, selected: null, cursor: '0:0', next: null, deadTotal: null,
+    rates: null, ratesChart: null, slotsChart: null, timer: null, busy: false
+  };
+
+  const $ = (id) => document.getElementById(id);
+  const base = (path) => new URL(path, location.origin).toString();
+
+  async function call(method, path, body) {
+    const response = await fetch(base(path), {
+      method: method, credentials: 'same-origin', cache: 'no-store',
+      headers: body === undefined ? { 'Accept': 'application/json' } : { 'Accept': 'application/json', 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body)
+    });
+    let json = null;
+    try { json = await response.json(); } catch (e) { /* not JSON: reported below */ }
+    if (!response.ok) {
+      const message = json && json.message ? json.message : (response.status + ' ' + response.statusText);
+      throw new Error(message);
+    }
+    return json;
+  }
+
+  const admin = (path) => state.config.adminPath + path;
+  const topicPath = (topic) => admin('/topics/' + encodeURIComponent(topic));
+
+  function showError(message) {
+    const e = $('error');
+    e.textContent = message;
+    e.hidden = !message;
+  }
+
+  function notify(message) {
+    const n = $('notice');
+    n.textContent = message;
+    n.hidden = false;
+    clearTimeout(notify.timer);
+    notify.timer = setTimeout(() => { n.hidden = true; }, 8000);
+  }
+
+  function age(ms) {
+    if (!ms) return '–';
+    if (ms < 1000) return ms + ' ms';
+    const s = ms / 1000;
+    if (s < 60) return s.toFixed(1) + ' s';
+    const m = Math.floor(s / 60);
+    if (m < 60) return m + ' min ' + Math.floor(s % 60) + ' s';
+    const h = Math.floor(m / 60);
+    if (h < 48) return h + ' h ' + (m % 60) + ' min';
+    return Math.floor(h / 24) + ' d ' + (h % 24) + ' h';
+  }
+
+  function cell(row, field, text, value) {
+    const td = document.createElement('td');
+    if (field) td.dataset.field = field;
+    if (value !== undefined) td.dataset.value = value;
+    td.textContent = text;
+    row.appendChild(td);
+    return td;
+  }
+
+  function button(label, onClick, danger) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = label;
+    if (danger) b.className = 'danger';
+    b.addEventListener('click', onClick);
+    return b;
+  }
+
+  // ---- confirmation: the count first, then what happens --------------------------------------------------
+  function confirmAction(text, detail) {
+    return new Promise((resolve) => {
+      const dialog = $('confirm');
+      $('confirm-text').textContent = text;
+      $('confirm-detail').textContent = detail || '';
+      const done = (answer) => {
+        $('confirm-ok').onclick = null;
+        $('confirm-cancel').onclick = null;
+        dialog.onclose = null;
+        if (dialog.open) dialog.close();
+        resolve(answer);
+      };
+      $('confirm-ok').onclick = () => done(true);
+      $('confirm-cancel').onclick = () => done(false);
+      dialog.onclose = () => done(false);
+      dialog.showModal();
+    });
+  }
+
+  const plural = (n, one, many) => number.format(n) + ' ' + (n === 1 ? one : many);
+
+  async function deadAction(action, selection, what) {
+    const topic = state.selected;
+    try {
+      const dry = await call('POST', topicPath(topic) + '/dead/' + action, Object.assign({ dryRun: true }, selection));
+      if (dry.count === 0) {
+        notify('No dead message of topic \'' + topic + '\' matches: nothing to ' + action + '.');
+        return;
+      }
+      const verb = action === 'requeue' ? 'Requeue' : 'Purge';
+      const detail = action === 'requeue'
+        ? 'They go back to their slots with a fresh attempt count (due now, or with their priority), at most '
+          + number.format(dry.ratePerSecond) + ' per second.'
+        : 'They are deleted with what is recorded about them. This cannot be undone.';
+      const ok = await confirmAction(verb + ' ' + plural(dry.count, 'dead message', 'dead messages') + ' of topic \''
+        + topic + '\' (' + what + ')?', detail);
+      if (!ok) return;
+      const done = await call('POST', topicPath(topic) + '/dead/' + action, selection);
+      notify((action === 'requeue' ? 'Requeued ' : 'Purged ') + plural(done.count, 'dead message', 'dead messages')
+        + ' of topic \'' + topic + '\'.');
+      state.cursor = '0:0';
+      state.deadTotal = null;
+      await refresh();
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  async function pauseOrResume(topic, pause) {
+    const ok = await confirmAction((pause ? 'Pause' : 'Resume') + ' consumption of topic \'' + topic + '\' ('
+      + plural((state.stats[topic] || {}).slotAmount || 0, 'slot', 'slots') + ') on every consumer of the cluster?',
+      pause ? 'Producers go on storing messages; nothing is delivered until it is resumed.'
+        : 'Consumers pick the due messages up at once.');
+    if (!ok) return;
+    try {
+      await call('POST', topicPath(topic) + (pause ? '/pause' : '/resume'));
+      notify('Topic \'' + topic + '\' ' + (pause ? 'paused' : 'resumed') + '.');
+      await refresh();
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  // ---- topics ----------------------------------------------------------------------------------------------
+  function lastRate(topic, name) {
+    const r = state.rates;
+    if (!r || !r.topics[topic] || r.topics[topic].length === 0) return null;
+    const points = r.topics[topic];
+    return points[points.length - 1][1 + r.counters.indexOf(name)];
+  }
+
+  function rateText(value) {
+    return value === null ? '–' : (value >= 100 ? number.format(Math.round(value)) : value.toFixed(1));
+  }
+
+  function renderTopics() {
+    const body = $('topics-table').tBodies[0];
+    body.textContent = '';
+    $('no-topics').hidden = state.topics.length > 0;
+    for (const t of state.topics) {
+      const s = state.stats[t.name];
+      const row = body.insertRow();
+      row.dataset.topic = t.name;
+      if (t.name === state.selected) row.classList.add('selected');
+      const name = document.createElement('td');
+      const link = document.createElement('a');
+      link.className = 'topic-link';
+      link.textContent = t.name;
+      link.addEventListener('click', () => select(t.name));
+      name.appendChild(link);
+      row.appendChild(name);
+      cell(row, 'type', t.type);
+      cell(row, 'slotAmount', number.format(t.slotAmount), t.slotAmount);
+      if (!s) {
+        cell(row, null, 'reading…').colSpan = 9;
+        continue;
+      }
+      const totals = s.totals;
+      cell(row, 'pending', number.format(totals.pending), totals.pending);
+      cell(row, 'due', number.format(totals.due), totals.due);
+      cell(row, 'oldestDue', t.type === 'PRIORITY' ? 'n/a' : age(totals.oldestDueAgeMillis), totals.oldestDueAgeMillis);
+      cell(row, 'inFlight', number.format(totals.inFlight), totals.inFlight);
+      cell(row, 'dead', number.format(totals.dead), totals.dead);
+      const paused = totals.paused ? 'paused' : (totals.pausedSlots > 0 ? 'partly paused (' + totals.pausedSlots + ')' : 'running');
+      cell(row, 'paused', paused, totals.paused);
+      if (totals.paused) row.classList.add('paused');
+      cell(row, 'sent', rateText(lastRate(t.name, 'sent')));
+      cell(row, 'acked', rateText(lastRate(t.name, 'acked')));
+      const actions = cell(row, 'actions', '');
+      actions.appendChild(button(totals.paused ? 'Resume' : 'Pause', () => pauseOrResume(t.name, !totals.paused), !totals.paused));
+    }
+  }
+
+  function select(topic) {
+    if (state.selected !== topic) {
+      state.selected = topic;
+      state.cursor = '0:0';
+      state.deadTotal = null;
+    }
+    $('rates-topic').value = topic;
+    refresh();
+  }
+
+  // ---- the selected topic: slots, owners, dead messages --------------------------------------------------
+  function renderDetail() {
+    const s = state.selected && state.stats[state.selected];
+    $('topic-detail').hidden = !s;
+    if (!s) return;
+    $('detail-topic').textContent = s.topic;
+    $('detail-type').textContent = s.type + ', ' + plural(s.slotAmount, 'slot', 'slots');
+    $('dead-total').textContent = number.format(s.totals.dead);
+    const labels = s.slots.map((slot) => String(slot.slot));
+    const data = {
+      labels: labels,
+      datasets: [
+        { label: 'pending', data: s.slots.map((x) => x.pending), backgroundColor: '#2458d3' },
+        { label: 'in flight', data: s.slots.map((x) => x.inFlight), backgroundColor: '#12b76a' },
+        { label: 'dead', data: s.slots.map((x) => x.dead), backgroundColor: '#d92d20' }
+      ]
+    };
+    if (window.Chart) {
+      if (!state.slotsChart) {
+        state.slotsChart = new Chart($('slots-chart'), {
+          type: 'bar', data: data,
+          options: { animation: false, maintainAspectRatio: false, scales: { x: { stacked: true, title: { display: true, text: 'slot' } },
+            y: { stacked: true, beginAtZero: true, ticks: { precision: 0 } } } }
+        });
+      } else {
+        state.slotsChart.data = data;
+        state.slotsChart.update();
+      }
+    }
+    const owners = $('owners-table').tBodies[0];
+    owners.textContent = '';
+    let any = false;
+    for (const slot of s.slots) {
+      if (!slot.owner) continue;
+      any = true;
+      const row = owners.insertRow();
+      cell(row, 'slot', String(slot.slot));
+      cell(row, 'worker', slot.owner.worker);
+      cell(row, 'epoch', String(slot.owner.epoch));
+      cell(row, 'since', new Date(slot.owner.since).toLocaleString());
+    }
+    $('owners-table').hidden = !any;
+    $('no-owners').hidden = any;
+  }
+
+  async function loadDead() {
+    const topic = state.selected;
+    const page = await call('GET', topicPath(topic) + '/dead?limit=20&cursor=' + encodeURIComponent(state.cursor));
+    if (topic !== state.selected) return;
+    state.next = page.next;
+    $('dead-next').disabled = !page.next;
+    const body = $('dead-table').tBodies[0];
+    body.textContent = '';
+    $('no-dead').hidden = page.messages.length > 0;
+    page.messages.forEach((m) => {
+      const row = body.insertRow();
+      row.dataset.member = m.contentBase64;
+      if (m.content !== null) row.dataset.content = m.content;
+      const pick = document.createElement('input');
+      pick.type = 'checkbox';
+      pick.className = 'dead-pick';
+      pick.addEventListener('change', updateSelection);
+      row.insertCell().appendChild(pick);
+      cell(row, 'slot', String(m.slot));
+      cell(row, 'diedAt', new Date(m.diedAt).toLocaleString(), m.diedAt);
+      cell(row, 'deliveries', m.deliveries === undefined ? '–' : String(m.deliveries));
+      cell(row, 'lastFailure', m.lastFailure === undefined ? '–' : m.lastFailure).className = 'failure';
+      const text = m.content === null ? '(binary, ' + atob(m.contentBase64).length + ' bytes)' : m.content;
+      cell(row, 'content', text.length > 200 ? text.slice(0, 200) + '…' : text).className = 'content';
+      const actions = cell(row, 'actions', '');
+      const one = { membersBase64: [m.contentBase64] };
+      actions.appendChild(button('Requeue', () => deadAction('requeue', one, 'this message')));
+      actions.appendChild(button('Purge', () => deadAction('purge', one, 'this message'), true));
+    });
+    $('dead-select-all').checked = false;
+    updateSelection();
+  }
+
+  function picked() {
+    return Array.from(document.querySelectorAll('#dead-table tbody tr'))
+      .filter((row) => row.querySelector('.dead-pick').checked).map((row) => row.dataset.member);
+  }
+
+  function updateSelection() {
+    const n = picked().length;
+    $('requeue-selected').disabled = n === 0;
+    $('purge-selected').disabled = n === 0;
+  }
+
+  // ---- rates -------------------------------------------------------------------------------------------
+  function series(topic) {
+    const r = state.rates;
+    if (!r) return [];
+    if (topic) return r.topics[topic] || [];
+    // all topics: add up the points of one sampling round (same sample index)
+    const step = r.sampleSeconds * 1000;
+    const byRound = new Map();
+    for (const points of Object.values(r.topics)) {
+      for (const p of points) {
+        const round = Math.round(p[0] / step);
+        const sum = byRound.get(round) || [round * step].concat(new Array(r.counters.length).fill(0));
+        for (let i = 1; i < p.length; i++) sum[i] += p[i];
+        byRound.set(round, sum);
+      }
+    }
+    return Array.from(byRound.keys()).sort((a, b) => a - b).map((k) => byRound.get(k));
+  }
+
+  function renderRates() {
+    const r = state.rates;
+    if (!r) return;
+    const select = $('rates-topic');
+    const known = new Set(Array.from(select.options).map((o) => o.value));
+    for (const topic of Object.keys(r.topics)) {
+      if (!known.has(topic)) select.add(new Option(topic, topic));
+    }
+    const points = series(select.value);
+    const labels = points.map((p) => new Date(p[0]).toLocaleTimeString());
+    const datasets = CHARTED.map((name) => ({
+      label: name, data: points.map((p) => p[1 + r.counters.indexOf(name)]), borderColor: COLORS[name],
+      backgroundColor: COLORS[name], pointRadius: 0, borderWidth: 2, tension: 0.2
+    }));
+    if (window.Chart) {
+      if (!state.ratesChart) {
+        state.ratesChart = new Chart($('rates-chart'), {
+          type: 'line', data: { labels: labels, datasets: datasets },
+          options: { animation: false, maintainAspectRatio: false, interaction: { mode: 'index', intersect: false },
+            scales: { y: { beginAtZero: true, title: { display: true, text: 'per second' } }, x: { ticks: { maxTicksLimit: 10 } } } }
+        });
+      } else {
+        state.ratesChart.data.labels = labels;
+        state.ratesChart.data.datasets.forEach((d, i) => { d.data = datasets[i].data; });
+        state.ratesChart.update();
+      }
+    }
+    const head = $('rates-now').tHead.rows[0];
+    const row = $('rates-now').tBodies[0].rows[0];
+    head.textContent = '';
+    row.textContent = '';
+    const last = points.length ? points[points.length - 1] : null;
+    r.counters.forEach((name, i) => {
+      const th = document.createElement('th');
+      th.textContent = name + '/s';
+      head.appendChild(th);
+      cell(row, 'rate-' + name, last ? rateText(last[1 + i]) : '–');
+    });
+    $('rates-hint').textContent = r.failure ? 'The last sample failed: ' + r.failure
+      : (points.length ? 'Sampled every ' + r.sampleSeconds + ' s on the server from the counters kept in Redis.'
+        : 'The first rates appear after two samples (' + (2 * r.sampleSeconds) + ' s).');
+  }
+
+  // ---- lateness ----------------------------------------------------------------------------------------
+  function renderLateness(l) {
+    const box = $('lateness');
+    box.textContent = '';
+    if (!l.available) {
+      const p = document.createElement('p');
+      p.className = 'hint';
+      p.textContent = l.reason;
+      box.appendChild(p);
+      return;
+    }
+    const table = document.createElement('table');
+    table.className = 'compact';
+    const names = l.timers.length ? Object.keys(l.timers[0].percentilesMillis) : [];
+    const head = table.createTHead().insertRow();
+    ['Topic', 'Channel', 'Deliveries', 'Mean'].concat(names).concat(['Max']).forEach((h) => {
+      const th = document.createElement('th');
+      th.textContent = h;
+      head.appendChild(th);
+    });
+    const body = table.createTBody();
+    for (const t of l.timers) {
+      const row = body.insertRow();
+      cell(row, 'topic', t.topic);
+      cell(row, 'channel', t.channel);
+      cell(row, 'count', number.format(t.count));
+      cell(row, 'mean', t.meanMillis + ' ms');
+      names.forEach((n) => cell(row, n, (t.percentilesMillis[n] === undefined ? '–' : t.percentilesMillis[n] + ' ms')));
+      cell(row, 'max', t.maxMillis + ' ms');
+    }
+    box.appendChild(table);
+  }
+
+  // ---- refresh -----------------------------------------------------------------------------------------
+  async function refresh() {
+    if (state.busy) return;
+    state.busy = true;
+    try {
+      const listing = await call('GET', admin('/topics'));
+      $('redis').textContent = listing.redis;
+      $('key-prefix').textContent = listing.keyPrefix === '' ? '(none)' : listing.keyPrefix;
+      state.topics = listing.topics;
+      const stats = await Promise.all(listing.topics.map((t) => call('GET', topicPath(t.name) + '/stats')));
+      state.stats = {};
+      stats.forEach((s) => { state.stats[s.topic] = s; });
+      try {
+        state.rates = await call('GET', state.config.dashboardPath + '/api/rates');
+      } catch (e) { /* shown as missing rates */ }
+      renderTopics();
+      renderRates();
+      renderDetail();
+      if (state.selected && state.stats[state.selected]) {
+        const dead = state.stats[state.selected].totals.dead;
+        if (dead !== state.deadTotal && picked().length === 0) {
+          state.deadTotal = dead;
+          await loadDead();
+        }
+      }
+      renderLateness(await call('GET', state.config.dashboardPath + '/api/lateness'));
+      $('refreshed').textContent = new Date().toLocaleTimeString();
+      $('refreshed').dataset.at = String(Date.now());
+      showError('');
+    } catch (e) {
+      showError('Cannot refresh: ' + e.message);
+    } finally {
+      state.busy = false;
+    }
+  }
+
+  function schedule() {
+    clearInterval(state.timer);
+    if ($('auto-refresh').checked) state.timer = setInterval(refresh, REFRESH_MS);
+  }
+
+  async function start() {
+    $('refresh-seconds').textContent = String(REFRESH_MS / 1000);
+    try {
+      state.config = await call('GET', location.pathname.replace(/\/$/, '') + '/api/config');
+    } catch (e) {
+      showError('Cannot start: ' + e.message);
+      return;
+    }
+    $('history-minutes').textContent = String(state.config.historyMinutes);
+    $('auto-refresh').addEventListener('change', schedule);
+    $('rates-topic').addEventListener('change', renderRates);
+    $('requeue-selected').addEventListener('click', () => deadAction('requeue', { membersBase64: picked() }, 'selected'));
+    $('purge-selected').addEventListener('click', () => deadAction('purge', { membersBase64: picked() }, 'selected'));
+    $('requeue-all').addEventListener('click', () => deadAction('requeue', { all: true }, 'all'));
+    $('purge-all').addEventListener('click', () => deadAction('purge', { all: true }, 'all'));
+    $('dead-first').addEventListener('click', () => { state.cursor = '0:0'; loadDead().catch((e) => showError(e.message)); });
+    $('dead-next').addEventListener('click', () => {
+      if (state.next) { state.cursor = state.next; loadDead().catch((e) => showError(e.message)); }
+    });
+    $('dead-select-all').addEventListener('change', (e) => {
+      document.querySelectorAll('#dead-table .dead-pick').forEach((box) => { box.checked = e.target.checked; });
+      updateSelection();
+    });
+    await refresh();
+    schedule();
+  }
+
+  document.addEventListener('DOMContentLoaded', start);
+}());
