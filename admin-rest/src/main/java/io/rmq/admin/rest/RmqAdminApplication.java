@@ -25,7 +25,8 @@ import jakarta.ws.rs.core.Application;
  * this module's too (Jakarta REST 3.1, section 2.3.2): there the admin resource answers 404, so the
  * endpoints are reachable under this application's path only.
  *
- * <p>Every endpoint requires the container role {@value #ROLE}.
+ * <p>Every endpoint requires the container role {@value #ROLE}; every request that changes something, the
+ * header {@value CrossSiteGuard#HEADER} ({@link CrossSiteGuard}).
  */
 @ApplicationPath(RmqAdminApplication.DEFAULT_PATH)
 @DeclareRoles(RmqAdminApplication.ROLE)
@@ -38,6 +39,6 @@ public class RmqAdminApplication extends Application {
 
     @Override
     public Set<Class<?>> getClasses() {
-        return Set.of(AdminGate.class, RmqAdminResource.class);
+        return Set.of(AdminGate.class, CrossSiteGuard.class, RmqAdminResource.class);
     }
 }

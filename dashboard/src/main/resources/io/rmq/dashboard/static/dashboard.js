@@ -24,7 +24,10 @@
   async function call(method, path, body) {
     const response = await fetch(base(path), {
       method: method, credentials: 'same-origin', cache: 'no-store',
-      headers: body === undefined ? { 'Accept': 'application/json' } : { 'Accept': 'application/json', 'Content-Type': 'application/json' },
+      // X-Requested-By: the admin endpoints refuse a change without it (a page of another site cannot send it)
+      headers: Object.assign({ 'Accept': 'application/json' },
+        method === 'GET' ? {} : { 'X-Requested-By': 'rmq-dashboard' },
+        body === undefined ? {} : { 'Content-Type': 'application/json' }),
       body: body === undefined ? undefined : JSON.stringify(body)
     });
     let json = null;

@@ -102,4 +102,10 @@ public final class AdminRestMessages {
     public String notHere(String applicationClass) {
         return "RMQ-0916 The RMQ admin endpoints answer only under the path of " + applicationClass;
     }
+
+    /** RMQ-0930: a request that changes something came without the header that shows it is not cross-site. */
+    public String crossSiteHeaderMissing(String method, String header) {
+        return "RMQ-0930 A " + method + " to the RMQ admin endpoints must carry the header " + header
+                + " (any value, e.g. '" + header + ": rmq'): without it the request could come from a page of another site";
+    }
 }

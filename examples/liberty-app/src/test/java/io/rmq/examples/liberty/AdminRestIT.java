@@ -90,6 +90,16 @@ class AdminRestIT {
     }
 
     @Test
+    void aChangeWithoutTheClientHeaderIsRefusedAsPossiblyCrossSite() throws Exception {
+        // what a form of another site can make a logged-in browser send: credentials, a plain body, no custom header
+        HttpResponse<String> forged = send("POST", ADMIN + "/topics/tasks/pause", OPS, "{}", false);
+        assertThat(forged.statusCode()).isEqualTo(403);
+        assertThat(forged.body()).contains("RMQ-0930").contains("X-Requested-By");
+        assertThat(stats("tasks").getJsonObject("totals").getBoolean("paused")).as("nothing changed").isFalse();
+        assertThat(send("GET", ADMIN + "/topics", OPS, null, false).statusCode()).as("reads need no header").isEqualTo(200);
+    }
+
+    @Test
     void onlyTheRoleRmqAdminGetsIn() throws Exception {
         HttpResponse<String> anonymous = call("GET", "/topics", null, null);
         assertThat(anonymous.statusCode()).isEqualTo(401);
@@ -373,6 +383,12 @@ class AdminRestIT {
 
     private static HttpResponse<String> send(String method, String url, String authorization, String body)
             throws IOException, InterruptedException {
+        return send(method, url, authorization, body, true);
+    }
+
+    /** {@code asClient}: with the header {@code X-Requested-By} on a request that changes something, as a client sends it. */
+    private static HttpResponse<String> send(String method, String url, String authorization, String body, boolean asClient)
+            throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
                 .timeout(Duration.ofSeconds(30))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
@@ -381,6 +397,9 @@ class AdminRestIT {
         }
         if (authorization != null) {
             request.header("Authorization", authorization);
+        }
+        if (asClient && !method.equals("GET")) {
+            request.header("X-Requested-By", "AdminRestIT");
         }
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
