@@ -1,4 +1,4 @@
-package io.rmq.examples.story;
+package io.rmq.examples.redis;
 
 import java.util.Map;
 import java.util.logging.Logger;

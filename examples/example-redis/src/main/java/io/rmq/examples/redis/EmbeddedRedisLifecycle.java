@@ -1,4 +1,4 @@
-package io.rmq.examples.story;
+package io.rmq.examples.redis;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Destroyed;
