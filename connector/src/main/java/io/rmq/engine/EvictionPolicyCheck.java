@@ -48,7 +48,9 @@ final class EvictionPolicyCheck implements RmqClient.Listener {
         String policy = values == null ? null : values.get(SETTING);
         if (policy == null) {
             EngineLogging.log.evictionPolicyNotChecked(client.displayUri(), "CONFIG GET returned no " + SETTING);
-        } else if (!isSafe(policy)) {
+        } else if (isSafe(policy)) {
+            EngineLogging.log.evictionPolicySafe(client.displayUri(), policy);
+        } else {
             EngineLogging.log.evictionPolicyUnsafe(client.displayUri(), policy);
         }
     }

@@ -165,6 +165,12 @@ public final class EngineLogging {
                 + "messages; set maxmemory-policy noeviction (or a volatile-* policy: the connector's keys have no TTL)");
     }
 
+    /** RMQ-0144 (FINE): Redis's eviction policy leaves the connector's keys alone. */
+    public void evictionPolicySafe(String uri, String policy) {
+        log(Level.FINE, null, () -> "RMQ-0144 Redis at " + uri + " has maxmemory-policy " + policy
+                + ", which never evicts the connector's keys (they have no TTL)");
+    }
+
     /** RMQ-0143 (INFO): the eviction policy could not be read (the user may not run CONFIG GET); not an error. */
     public void evictionPolicyNotChecked(String uri, String reason) {
         log(Level.INFO, null, () -> "RMQ-0143 Could not check the maxmemory-policy of Redis at " + uri + " (" + reason
