@@ -50,8 +50,9 @@ class SecretsNotLoggedIT {
     private static final String WRONG_IN_URI = "WrongUriPw-77a0c3";
     private static final String WRONG_ATTRIBUTE = "WrongAttrPw-19f2e8";
     private static final String ZOOKEEPER_PASSWORD = "ZkPw-a8c4d0";
+    private static final String WRONG_ZOOKEEPER_PASSWORD = "WrongZkPw-2e6b71";
     private static final List<String> SECRETS = List.of(REDIS_PASSWORD, WRONG_IN_URI, WRONG_ATTRIBUTE,
-            ZOOKEEPER_PASSWORD);
+            ZOOKEEPER_PASSWORD, WRONG_ZOOKEEPER_PASSWORD);
 
     private final Capture capture = new Capture();
     private SecuredRedis redis;
@@ -85,6 +86,16 @@ class SecretsNotLoggedIT {
                         "zookeeper-rebalance-delay", 0)
                 .start()) {
             sendAndReceive(app, "with-uri-password");
+        }
+
+        // the wrong ZooKeeper password: the topic's znodes belong to the right one, so ZooKeeper says NoAuth
+        try (WeldApp app = app("redis://:" + REDIS_PASSWORD + "@" + host, "in-uri")
+                .incoming("in", RMQ, "topic", "in-uri", "topic-type", "PRIORITY", "slot-amount", 2,
+                        "poll-interval", 200, "zookeeper-connect", zooKeeper.connectString(),
+                        "zookeeper-session-timeout", ZooKeeperTestServer.MAX_SESSION_TIMEOUT_MS,
+                        "zookeeper-username", "workers", "zookeeper-password", WRONG_ZOOKEEPER_PASSWORD)
+                .start()) {
+            await().atMost(WAIT).until(() -> capture.count("RMQ-0240") > 0);
         }
 
         // the password as an attribute
@@ -122,7 +133,7 @@ class SecretsNotLoggedIT {
 
         capture.stop();
         String everything = capture.text();
-        assertThat(everything).contains("RMQ-0001", "RMQ-0140", "RMQ-0330", "RMQ-0202", "redis-password");
+        assertThat(everything).contains("RMQ-0001", "RMQ-0140", "RMQ-0240", "RMQ-0330", "RMQ-0202", "redis-password");
         for (String secret : SECRETS) {
             assertThat(everything).as("captured output mentions the secret " + secret).doesNotContain(secret);
         }

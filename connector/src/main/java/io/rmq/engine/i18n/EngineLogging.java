@@ -285,6 +285,16 @@ public final class EngineLogging {
         log(Level.WARNING, null, () -> "RMQ-0218 Replacing the unreadable slot assignment at " + path + ": " + reason);
     }
 
+    /** RMQ-0240 (SEVERE): ZooKeeper refuses a worker the topic's znodes (another user's, or no credentials). */
+    public void zooKeeperAccessDenied(String connect, String consumer, String topic, String path, String user) {
+        log(Level.SEVERE, null, () -> "RMQ-0240 ZooKeeper at " + connect + " refused consumer " + consumer
+                + " access to " + path + " of topic '" + topic + "' (NoAuth): "
+                + (user == null ? "the consumer has no ZooKeeper credentials"
+                        : "the znodes belong to another user than '" + user + "', or the password is wrong")
+                + "; set zookeeper-username and zookeeper-password as every consumer of the topic does (see "
+                + "docs/security.md); until then this consumer pops no slot");
+    }
+
     /** RMQ-0220 (FINE): a consumer owns a slot and waits for the previous owner's messages. */
     public void awaitingHandover(String consumer, int slot, String topic, long epoch, long inFlight) {
         log(Level.FINE, null, () -> "RMQ-0220 Consumer " + consumer + " owns slot " + slot + " of topic '" + topic

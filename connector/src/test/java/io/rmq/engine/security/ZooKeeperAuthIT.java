@@ -29,6 +29,8 @@ import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicKeys;
 import io.rmq.engine.TopicType;
 import io.rmq.engine.coordination.CoordinationOptions;
+import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.testing.LogRecorder;
 import io.rmq.testing.RedisTestServer;
 import io.rmq.testing.ZooKeeperTestServer;
 
@@ -106,6 +108,20 @@ class ZooKeeperAuthIT {
                 assertThatThrownBy(() -> anonymous.getData().forPath(assignment)).isInstanceOf(KeeperException.class);
             }
             assertThat(consumer.assignedSlots()).hasSize(4);
+
+            // a consumer with the wrong password is told so, and takes no slot from the legitimate one
+            CoordinationOptions wrong = coordination.toBuilder().digestCredentials(USER, "not-" + PASSWORD).build();
+            try (LogRecorder log = LogRecorder.record(EngineLogging.LOGGER_NAME);
+                    TopicConsumer impostor = engine.consumer(keys,
+                            ConsumerOptions.builder().coordination(wrong).build(), "zk-impostor")) {
+                impostor.start(received::add);
+                impostor.request(10);
+                String line = log.await("refusing the impostor", m -> m.startsWith("RMQ-0240"), 1, WAIT).get(0);
+                assertThat(line).contains("zk-impostor", topicNode + "/workers", "zookeeper-password")
+                        .doesNotContain(PASSWORD);
+                assertThat(impostor.assignedSlots()).isEmpty();
+                assertThat(consumer.assignedSlots()).hasSize(4);
+            }
         }
     }
 
