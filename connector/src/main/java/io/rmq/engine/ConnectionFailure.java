@@ -38,6 +38,7 @@ public enum ConnectionFailure {
 
     /** Logs a failed connection attempt (RMQ-0140, RMQ-0141 or RMQ-0003); another follows after {@code delayMillis}. */
     void log(String displayUri, int attempt, String reason, long delayMillis) {
+        reason = sentence(reason);
         switch (this) {
             case CREDENTIALS -> EngineLogging.log.redisRefusedCredentials(displayUri, attempt, reason, delayMillis);
             case TLS -> EngineLogging.log.redisTlsFailed(displayUri, attempt, reason, delayMillis);
@@ -47,10 +48,17 @@ public enum ConnectionFailure {
 
     /** The exception for a connection that could not be opened (RMQ-0330, RMQ-0331 or RMQ-0313). */
     public IllegalStateException exception(String displayUri, String reason) {
+        reason = sentence(reason);
         return switch (this) {
             case CREDENTIALS -> EngineExceptions.ex.redisRefusedCredentials(displayUri, reason);
             case TLS -> EngineExceptions.ex.redisTlsFailed(displayUri, reason);
             default -> EngineExceptions.ex.adminCannotReachRedis(displayUri, reason);
         };
+    }
+
+    /** The reason without its final period, since the messages go on after it ({@code WRONGPASS ... disabled.}). */
+    private static String sentence(String reason) {
+        String r = String.valueOf(reason).strip();
+        return r.endsWith(".") ? r.substring(0, r.length() - 1) : r;
     }
 }
