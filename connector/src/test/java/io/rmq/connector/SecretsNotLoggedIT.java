@@ -110,10 +110,6 @@ class SecretsNotLoggedIT {
         // wrong passwords, in the URI and as an attribute: refused, said clearly, retried
         int refusedBefore = capture.count("RMQ-0140");
         try (WeldApp app = app("redis://:" + WRONG_IN_URI + "@" + host, "wrong-uri").start()) {
-            ConnectorBeans.Sender sender = app.get(ConnectorBeans.Sender.class);
-            Throwable failure = catchThrowable(() -> sender.send("lost?", null).toCompletableFuture()
-                    .get(5, TimeUnit.SECONDS));
-            capture.thrown(failure);
             await().atMost(WAIT).until(() -> capture.count("RMQ-0140") > refusedBefore);
         }
         int refusedAfterUri = capture.count("RMQ-0140");
