@@ -2,11 +2,14 @@ package io.rmq.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Properties;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import io.rmq.cli.i18n.CliMessages;
+import io.rmq.engine.RedisAccess;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.support.UriCredentials;
 import picocli.CommandLine;
@@ -50,6 +53,13 @@ import picocli.CommandLine.ScopeType;
             "3:pending remove / due-now: the message is not pending"})
 public final class RmqCli {
 
+    /** The environment variable of the Redis ACL user: {@value}. */
+    public static final String USER_ENV = "RMQ_REDIS_USERNAME";
+    /** The environment variable of the Redis password: {@value}. */
+    public static final String PASSWORD_ENV = "RMQ_REDIS_PASSWORD";
+    /** The environment variable of the trusted CA file: {@value}. */
+    public static final String CA_FILE_ENV = "RMQ_REDIS_TLS_CA_FILE";
+
     /** The Redis URI when neither {@code --uri} nor {@code RMQ_REDIS_URI} gives one. */
     public static final String DEFAULT_URI = "redis://localhost:6379";
 
@@ -62,6 +72,23 @@ public final class RmqCli {
             description = {"Redis to work on: redis://[user:password@]host:port[/db], rediss://..., redis-sentinel://...",
                 "Default: the environment variable RMQ_REDIS_URI, else " + DEFAULT_URI + "."})
     private String uri;
+
+    @Option(names = "--user", paramLabel = "<name>", scope = ScopeType.INHERIT,
+            defaultValue = "${env:" + USER_ENV + "}",
+            description = {"Redis ACL user to log in as, with a password from --password or " + PASSWORD_ENV + ".",
+                "Default: the environment variable " + USER_ENV + ", else the user of the URI, if any."})
+    private String user;
+
+    @Option(names = "--password", scope = ScopeType.INHERIT, interactive = true, arity = "0",
+            description = {"Prompt for the Redis password (never given on the command line).",
+                "Default: the environment variable " + PASSWORD_ENV + ", else the password of the URI, if any."})
+    private char[] password;
+
+    @Option(names = "--tls-ca-file", paramLabel = "<pem-file>", scope = ScopeType.INHERIT,
+            defaultValue = "${env:" + CA_FILE_ENV + "}",
+            description = {"PEM file of the certificate authorities trusted for a rediss:// Redis.",
+                "Default: the environment variable " + CA_FILE_ENV + ", else the JVM's trust store."})
+    private Path tlsCaFile;
 
     @Option(names = "--key-prefix", paramLabel = "<prefix>", scope = ScopeType.INHERIT, defaultValue = "",
             description = "The key prefix of the topics (channel attribute key-prefix). Default: none.")
@@ -89,8 +116,12 @@ public final class RmqCli {
 
     /** Opens the admin connection (RMQ-0801 for a malformed URI, RMQ-0313 when Redis cannot be reached). */
     RmqAdmin connect() {
+        if (tlsCaFile != null && !Files.isReadable(tlsCaFile)) {
+            throw CliMessages.ex.unreadableCaFile(tlsCaFile.toString());
+        }
         try {
-            return RmqAdmin.connect(uri);
+            return RmqAdmin.connect(RedisAccess.builder(uri).username(user).password(password())
+                    .trustedCertificates(tlsCaFile).build());
         } catch (IllegalArgumentException e) {
             String masked = displayUri();
             // Lettuce's reason may quote the URI, password included
@@ -98,6 +129,15 @@ public final class RmqCli {
             reason = uri.isEmpty() ? reason : reason.replace(uri, masked);
             throw CliMessages.ex.badRedisUri(masked, reason);
         }
+    }
+
+    /** The password: prompted for ({@code --password}), else from {@value #PASSWORD_ENV}; {@code null} for none. */
+    private String password() {
+        if (password != null) {
+            return new String(password);
+        }
+        String fromEnvironment = System.getenv(PASSWORD_ENV);
+        return fromEnvironment == null || fromEnvironment.isEmpty() ? null : fromEnvironment;
     }
 
     /** The URI without credentials. */

@@ -3,12 +3,13 @@ package io.rmq.connector;
 import java.util.HashMap;
 import java.util.Map;
 
+import io.rmq.engine.RedisAccess;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.engine.RmqEngine;
 
 /**
- * The Redis clients of one connector: one started {@link RmqEngine} per distinct {@code redis-uri}
- * (compared as written), shared by every channel that uses it, all closed, with their connections
+ * The Redis clients of one connector: one started {@link RmqEngine} per distinct Redis access
+ * ({@code redis-uri} as written, with the credentials and trusted certificates given apart from it), shared by every channel that uses it, all closed, with their connections
  * and threads, by {@link #close()}.
  *
  * <p>Owned by the {@link RedisRmqConnector}, which closes it after its channels: being the only
@@ -18,22 +19,22 @@ import io.rmq.engine.RmqEngine;
  */
 final class RedisClients implements AutoCloseable {
 
-    private final Map<String, RmqEngine> clients = new HashMap<>();
+    private final Map<RedisAccess, RmqEngine> clients = new HashMap<>();
     private boolean closed;
 
     /**
-     * The started client for {@code redisUri}, created on first use.
+     * The started client for {@code access}, created on first use.
      *
      * @throws IllegalStateException when the clients were closed, that is, the connector stopped
      */
-    synchronized RmqEngine acquire(String redisUri) {
+    synchronized RmqEngine acquire(RedisAccess access) {
         if (closed) {
             throw RmqExceptions.ex.connectorStopped(RedisRmqConnector.CONNECTOR_NAME);
         }
-        return clients.computeIfAbsent(redisUri, uri -> new RmqEngine(uri).start());
+        return clients.computeIfAbsent(access, a -> new RmqEngine(a).start());
     }
 
-    /** How many clients are open, that is, how many distinct Redis URIs are in use. */
+    /** How many clients are open, that is, how many distinct Redis accesses are in use. */
     synchronized int openClients() {
         return clients.size();
     }

@@ -24,6 +24,7 @@ import org.eclipse.microprofile.reactive.streams.operators.PublisherBuilder;
 import org.eclipse.microprofile.reactive.streams.operators.ReactiveStreams;
 import org.eclipse.microprofile.reactive.streams.operators.SubscriberBuilder;
 
+import io.rmq.engine.RedisAccess;
 import io.rmq.connector.config.IncomingChannelConfig;
 import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.i18n.RmqExceptions;
@@ -35,7 +36,7 @@ import io.rmq.engine.RmqEngine;
  * outgoing channel over the shared Redis client for its URI, and closes them all at shutdown:
  * incoming channels first, gracefully, then outgoing ones, then the clients.
  *
- * <p><b>Shared clients.</b> The connector owns one Redis client per distinct {@code redis-uri}
+ * <p><b>Shared clients.</b> The connector owns one Redis client per distinct {@code redis-uri} and credentials
  * ({@link RedisClients}), shared by the channels that use it. Owning them, rather than sharing them
  * with another bean, is what makes the shutdown order hold on every container: the channels stop
  * (committing what was processed, releasing what was prefetched) while the clients still work, even
@@ -76,8 +77,8 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
     public PublisherBuilder<? extends Message<?>> getPublisherBuilder(Config config) {
         IncomingRmqChannel channel = open(() -> {
             IncomingChannelConfig c = IncomingChannelConfig.from(config);
-            RmqEngine engine = clients.acquire(c.redisUri());
-            return new IncomingRmqChannel(c, engine, metrics.incoming(c.channel(), c.topic(), engine, c.redisUri()));
+            RmqEngine engine = clients.acquire(c.redisAccess());
+            return new IncomingRmqChannel(c, engine, metrics.incoming(c.channel(), c.topic(), engine, c.redisAccess()));
         });
         incoming.add(channel);
         return ReactiveStreams.fromPublisher(channel);
@@ -87,8 +88,8 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
     public SubscriberBuilder<? extends Message<?>, Void> getSubscriberBuilder(Config config) {
         OutgoingRmqChannel channel = open(() -> {
             OutgoingChannelConfig c = OutgoingChannelConfig.from(config);
-            RmqEngine engine = clients.acquire(c.redisUri());
-            return new OutgoingRmqChannel(c, engine, metrics.outgoing(c.channel(), c.topic(), engine, c.redisUri()));
+            RmqEngine engine = clients.acquire(c.redisAccess());
+            return new OutgoingRmqChannel(c, engine, metrics.outgoing(c.channel(), c.topic(), engine, c.redisAccess()));
         });
         outgoing.add(channel);
         return ReactiveStreams.fromSubscriber(channel);

@@ -17,6 +17,7 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -74,15 +75,32 @@ final class RmqClient implements AutoCloseable {
 
     /** @param scheduler runs the connection attempts; not shut down by {@link #close()} */
     RmqClient(RedisURI uri, ScheduledExecutorService scheduler) {
+        this(uri, UriCredentials.mask(uri.toString()), null, scheduler);
+    }
+
+    /** @param scheduler runs the connection attempts; not shut down by {@link #close()} */
+    RmqClient(RedisAccess access, ScheduledExecutorService scheduler) {
+        this(access.redisUri(), access.displayUri(), access.sslOptions().orElse(null), scheduler);
+    }
+
+    private RmqClient(RedisURI uri, String displayUri, SslOptions ssl, ScheduledExecutorService scheduler) {
         this.uri = Objects.requireNonNull(uri, "uri");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
-        this.displayUri = UriCredentials.mask(uri.toString());
+        this.displayUri = displayUri;
         this.redisClient = RedisClient.create();
-        redisClient.setOptions(ClientOptions.builder()
+        ClientOptions.Builder options = ClientOptions.builder()
                 .autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .timeoutOptions(TimeoutOptions.enabled(DEFAULT_COMMAND_TIMEOUT))
-                .build());
+                .timeoutOptions(TimeoutOptions.enabled(DEFAULT_COMMAND_TIMEOUT));
+        if (ssl != null) {
+            options.sslOptions(ssl);
+        }
+        redisClient.setOptions(options.build());
+    }
+
+    /** The scheduler that runs the connection attempts. */
+    ScheduledExecutorService scheduler() {
+        return scheduler;
     }
 
     /** Registers a listener; register before {@link #start()} to hear the first connection. */
@@ -118,7 +136,13 @@ final class RmqClient implements AutoCloseable {
         }
         CompletableFuture.runAsync(() -> {
             StatefulRedisConnection<byte[], byte[]> c = redisClient.connect(ByteArrayCodec.INSTANCE, uri);
-            StatefulRedisPubSubConnection<String, String> p = redisClient.connectPubSub(StringCodec.UTF8, uri);
+            StatefulRedisPubSubConnection<String, String> p;
+            try {
+                p = redisClient.connectPubSub(StringCodec.UTF8, uri);
+            } catch (RuntimeException e) {
+                c.close(); // a half-open client would keep reconnecting in the background
+                throw e;
+            }
             p.addListener(new RedisPubSubAdapter<>() {
                 @Override
                 public void message(String channel, String message) {
@@ -142,7 +166,7 @@ final class RmqClient implements AutoCloseable {
             } else {
                 firstAttempt.complete(false);
                 long delay = Math.min(30_000, 500L * (1L << Math.min(attempt - 1, 6)));
-                LOG.redisUnreachable(displayUri, attempt, rootMessage(failure), delay);
+                ConnectionFailure.of(failure).log(displayUri, attempt, rootMessage(failure), delay);
                 scheduler.schedule(() -> connect(attempt + 1), delay, TimeUnit.MILLISECONDS);
             }
         });

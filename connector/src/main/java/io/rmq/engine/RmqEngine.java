@@ -78,13 +78,26 @@ public final class RmqEngine implements AutoCloseable {
      *                 with credentials if needed
      */
     public RmqEngine(String redisUri) {
-        this(RedisURI.create(Objects.requireNonNull(redisUri, "redisUri")));
+        this(RedisAccess.of(Objects.requireNonNull(redisUri, "redisUri")));
     }
 
     public RmqEngine(RedisURI uri) {
-        Objects.requireNonNull(uri, "uri");
-        this.housekeeping = Executors.newScheduledThreadPool(1, DaemonThreads.numbered("rmq-housekeeping-"));
-        this.client = new RmqClient(uri, housekeeping);
+        this(new RmqClient(Objects.requireNonNull(uri, "uri"), housekeepingThread()));
+    }
+
+    /** An engine for the Redis of {@code access}: its URI, credentials and trusted certificates. */
+    public RmqEngine(RedisAccess access) {
+        this(new RmqClient(Objects.requireNonNull(access, "access"), housekeepingThread()));
+    }
+
+    private static ScheduledExecutorService housekeepingThread() {
+        return Executors.newScheduledThreadPool(1, DaemonThreads.numbered("rmq-housekeeping-"));
+    }
+
+    private RmqEngine(RmqClient client) {
+        this.housekeeping = client.scheduler();
+        this.client = client;
+        client.addListener(new EvictionPolicyCheck(client));
         this.wakeBus = new WakeBus(client);
         this.zooKeeperSessions = new ZooKeeperSessions(housekeeping);
         this.sweepers = new ExpiredMessageSweeper.Sweepers(housekeeping, client::isConnected, events);

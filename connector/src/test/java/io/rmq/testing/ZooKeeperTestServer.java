@@ -2,6 +2,7 @@ package io.rmq.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Map;
 
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
@@ -38,6 +39,25 @@ public final class ZooKeeperTestServer implements AutoCloseable {
             return new ZooKeeperTestServer(new TestingServer(spec, true));
         } catch (Exception e) {
             throw new IllegalStateException("cannot start a ZooKeeper test server", e);
+        }
+    }
+
+    /**
+     * Starts a server on a free port that requires every client to authenticate with the {@code digest}
+     * scheme before any other request ({@code enforce.auth.enabled}); an unauthenticated client is
+     * disconnected at its first request.
+     */
+    public static ZooKeeperTestServer startRequiringAuthentication() {
+        Map<String, Object> enforce = Map.of("enforce.auth.enabled", "true", "enforce.auth.schemes", "digest");
+        InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, TICK_MS, -1, enforce);
+        try {
+            return new ZooKeeperTestServer(new TestingServer(spec, true));
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start a ZooKeeper test server", e);
+        } finally {
+            // ZooKeeper turns unknown settings into JVM-wide system properties: keep them from other servers
+            System.clearProperty("zookeeper.enforce.auth.enabled");
+            System.clearProperty("zookeeper.enforce.auth.schemes");
         }
     }
 

@@ -6,6 +6,7 @@ import static io.rmq.admin.rest.i18n.AdminRestMessages.msg;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.rmq.engine.RedisAccess;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.support.UriCredentials;
 
@@ -20,29 +21,31 @@ public class AdminConnection {
 
     /** Guarded by {@code this}. */
     private RmqAdmin admin;
-    /** The URI {@link #admin} was opened with; guarded by {@code this}. */
-    private String uri;
+    /** The settings {@link #admin} was opened with; guarded by {@code this}. */
+    private RedisAccess access;
 
     /**
-     * The admin of the Redis at {@code redisUri}, connected on first use. Waits while another request
+     * The admin of the Redis of {@code settings}, connected on first use. Waits while another request
      * connects.
      *
-     * @throws IllegalStateException when Redis cannot be reached (RMQ-0313), or the URI is malformed (RMQ-0915)
+     * @throws IllegalStateException when Redis cannot be reached (RMQ-0313), refuses the credentials (RMQ-0330),
+     *                               fails the TLS handshake (RMQ-0331), or the URI is malformed (RMQ-0915)
      */
-    synchronized RmqAdmin admin(String redisUri) {
-        if (admin != null && !redisUri.equals(uri)) {
-            close(); // the configuration now names another Redis; requests still on the old one fail with 503
+    synchronized RmqAdmin admin(AdminSettings settings) {
+        RedisAccess wanted;
+        try {
+            wanted = settings.redisAccess();
+        } catch (IllegalArgumentException malformed) {
+            // RedisAccess's message never shows the credentials
+            throw new IllegalStateException(msg.badRedisUri(AdminSettings.REDIS_URI,
+                    UriCredentials.mask(settings.redisUri()), String.valueOf(malformed.getMessage())));
+        }
+        if (admin != null && !wanted.equals(access)) {
+            close(); // the configuration now names another Redis or user; requests still on the old one fail with 503
         }
         if (admin == null) {
-            try {
-                admin = RmqAdmin.connect(redisUri);
-            } catch (IllegalArgumentException malformed) {
-                // not chained: its message may hold the credentials
-                String masked = UriCredentials.mask(redisUri);
-                throw new IllegalStateException(msg.badRedisUri(AdminSettings.REDIS_URI, masked,
-                        String.valueOf(malformed.getMessage()).replace(redisUri, masked)));
-            }
-            uri = redisUri;
+            admin = RmqAdmin.connect(wanted);
+            access = wanted;
             log.connected(admin.displayUri());
         }
         return admin;
@@ -55,7 +58,7 @@ public class AdminConnection {
             admin.close();
             log.disconnected(admin.displayUri());
             admin = null;
-            uri = null;
+            access = null;
         }
     }
 }

@@ -275,7 +275,7 @@ public class RmqAdminResource {
 
         RmqAdmin admin() {
             if (admin == null) {
-                admin = connection.admin(settings.redisUri());
+                admin = connection.admin(settings);
             }
             return admin;
         }

@@ -35,6 +35,27 @@ class AdminSettingsTest {
     }
 
     @Test
+    void credentialsComeWithTheUriTheyWereGivenFor() {
+        AdminSettings connectors = AdminSettings.from(config(Map.of(
+                "mp.messaging.connector.smallrye-redis-rmq.redis-uri", "rediss://cache:6380",
+                "mp.messaging.connector.smallrye-redis-rmq.redis-username", "app",
+                "mp.messaging.connector.smallrye-redis-rmq.redis-password", "app-secret",
+                "mp.messaging.connector.smallrye-redis-rmq.redis-tls-ca-file", "/etc/rmq/ca.pem")));
+        assertThat(connectors).isEqualTo(new AdminSettings(false, "rediss://cache:6380", "", "app", "app-secret",
+                "/etc/rmq/ca.pem"));
+        assertThat(connectors.redisAccess().redisUri().getUsername()).isEqualTo("app");
+        assertThat(connectors.toString()).doesNotContain("app-secret");
+
+        AdminSettings own = AdminSettings.from(config(Map.of(
+                "rmq.admin.redis-uri", "redis://other:6379",
+                "rmq.admin.redis-username", "ops",
+                "rmq.admin.redis-password", "ops-secret",
+                "mp.messaging.connector.smallrye-redis-rmq.redis-password", "app-secret")));
+        assertThat(own).isEqualTo(new AdminSettings(false, "redis://other:6379", "", "ops", "ops-secret", null));
+        assertThat(own.toString()).doesNotContain("ops-secret");
+    }
+
+    @Test
     void onlyTrueTurnsThemOn() {
         assertThat(AdminSettings.enabled(config(Map.of("rmq.admin.enabled", "true")))).isTrue();
         assertThat(AdminSettings.enabled(config(Map.of("rmq.admin.enabled", "false")))).isFalse();

@@ -49,4 +49,10 @@ public final class CliMessages {
     public String redisFailed(String maskedUri, String reason) {
         return "RMQ-0807 Redis at " + maskedUri + " failed the command: " + reason;
     }
+
+    /** RMQ-0808: the {@code --tls-ca-file} cannot be read. */
+    public IllegalArgumentException unreadableCaFile(String file) {
+        return new IllegalArgumentException("RMQ-0808 The --tls-ca-file '" + file + "' does not exist or cannot be read"
+                + " (a PEM file of the certificate authorities that sign the server's certificate is required)");
+    }
 }

@@ -4,8 +4,16 @@ import io.rmq.connector.RmqCodec;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicType;
+import io.rmq.engine.RedisAccess;
+import io.rmq.engine.support.UriCredentials;
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -195,6 +203,87 @@ final class ChannelAttributes {
         RedisUris.problem(uri).ifPresent(reason ->
                 problem(RmqAttribute.REDIS_URI, uri, reason + "; " + RedisUris.REQUIREMENT));
         return uri;
+    }
+
+    /**
+     * How to reach and log in to Redis: {@code redis-uri}, {@code redis-username}, {@code redis-password},
+     * {@code redis-tls-ca-file}; {@code null} when one of them has a problem (recorded).
+     */
+    RedisAccess redisAccess() {
+        int before = problems.size();
+        String uri = redisUri();
+        Optional<String> username = raw(RmqAttribute.REDIS_USERNAME);
+        Optional<String> password = secret(RmqAttribute.REDIS_PASSWORD);
+        Optional<Path> caFile = raw(RmqAttribute.REDIS_TLS_CA_FILE).flatMap(this::certificateFile);
+        if (username.isPresent() && password.isEmpty()) {
+            problem(RmqAttribute.REDIS_PASSWORD, null, "a password is required when redis-username is set");
+        }
+        if (password.isPresent() && UriCredentials.hasUserInfo(uri)) {
+            problem(RmqAttribute.REDIS_PASSWORD, password.get(), "redis-uri carries credentials already; give them "
+                    + "either in redis-uri or in redis-username and redis-password");
+        }
+        if (problems.size() > before) {
+            return null;
+        }
+        try {
+            return RedisAccess.builder(uri).username(username.orElse(null)).password(password.orElse(null))
+                    .trustedCertificates(caFile.orElse(null)).build();
+        } catch (IllegalArgumentException e) {
+            problem(RmqAttribute.REDIS_URI, uri, e.getMessage());
+            return null;
+        }
+    }
+
+    /** The value of a secret attribute, as given (not trimmed); empty when not set. */
+    Optional<String> secret(RmqAttribute attribute) {
+        try {
+            return config.getOptionalValue(attribute.attributeName(), String.class).filter(s -> !s.isEmpty());
+        } catch (RuntimeException e) {
+            // the reason is not shown: a converter's message may quote the value
+            problem(attribute, null, "it cannot be read (" + e.getClass().getSimpleName() + ")");
+            return Optional.empty();
+        }
+    }
+
+    /** The file of {@code redis-tls-ca-file} when it holds at least one PEM certificate, else empty (recorded). */
+    private Optional<Path> certificateFile(String value) {
+        Path file = Path.of(value);
+        String requirement = "a readable PEM file of X.509 certificates (the authorities that sign the server's"
+                + " certificate) is required";
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            problem(RmqAttribute.REDIS_TLS_CA_FILE, value, "the file does not exist or cannot be read; " + requirement);
+            return Optional.empty();
+        }
+        try (InputStream in = Files.newInputStream(file)) {
+            if (CertificateFactory.getInstance("X.509").generateCertificates(in).isEmpty()) {
+                problem(RmqAttribute.REDIS_TLS_CA_FILE, value, "the file holds no certificate; " + requirement);
+                return Optional.empty();
+            }
+            return Optional.of(file);
+        } catch (IOException | CertificateException e) {
+            problem(RmqAttribute.REDIS_TLS_CA_FILE, value, "the file cannot be read as certificates (" + e.getMessage()
+                    + "); " + requirement);
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The ZooKeeper digest credentials {@code user:password} of {@code zookeeper-username} and
+     * {@code zookeeper-password}, or empty when neither is set (or one lacks the other: recorded).
+     */
+    Optional<String[]> zooKeeperCredentials() {
+        Optional<String> username = raw(RmqAttribute.ZOOKEEPER_USERNAME);
+        Optional<String> password = secret(RmqAttribute.ZOOKEEPER_PASSWORD);
+        if (username.isPresent() != password.isPresent()) {
+            RmqAttribute missing = username.isPresent() ? RmqAttribute.ZOOKEEPER_PASSWORD : RmqAttribute.ZOOKEEPER_USERNAME;
+            problem(missing, null, "zookeeper-username and zookeeper-password are required together");
+            return Optional.empty();
+        }
+        if (username.isPresent() && username.get().contains(":")) {
+            problem(RmqAttribute.ZOOKEEPER_USERNAME, username.get(), "a user name without ':' is required");
+            return Optional.empty();
+        }
+        return username.map(u -> new String[] {u, password.get()});
     }
 
     /** The topic, or {@code null} when one of its attributes has a problem (already recorded). */

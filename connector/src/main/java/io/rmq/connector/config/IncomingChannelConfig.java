@@ -1,6 +1,7 @@
 package io.rmq.connector.config;
 
 import io.rmq.connector.RmqCodec;
+import io.rmq.engine.RedisAccess;
 import io.rmq.engine.ConsumerOptions;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.coordination.CoordinationOptions;
@@ -22,18 +23,18 @@ import org.eclipse.microprofile.config.Config;
 public final class IncomingChannelConfig {
 
     private final String channel;
-    private final String redisUri;
+    private final RedisAccess redisAccess;
     private final TopicDefinition topic;
     private final ConsumerOptions consumerOptions;
     private final PayloadType payloadType;
     private final Optional<String> codecClassName;
     private final Optional<RmqCodec> codec;
 
-    private IncomingChannelConfig(String channel, String redisUri, TopicDefinition topic,
+    private IncomingChannelConfig(String channel, RedisAccess redisAccess, TopicDefinition topic,
             ConsumerOptions consumerOptions, PayloadType payloadType, Optional<String> codecClassName,
             Optional<RmqCodec> codec) {
         this.channel = channel;
-        this.redisUri = redisUri;
+        this.redisAccess = redisAccess;
         this.topic = topic;
         this.consumerOptions = consumerOptions;
         this.payloadType = payloadType;
@@ -65,7 +66,7 @@ public final class IncomingChannelConfig {
 
     /** Reads every attribute; {@code null} when there are problems (recorded in {@code attributes}). */
     private static IncomingChannelConfig read(ChannelAttributes a) {
-        String redisUri = a.redisUri();
+        RedisAccess redisAccess = a.redisAccess();
         TopicDefinition topic = a.topic();
         ConsumerOptions.Builder options = ConsumerOptions.builder();
         apply(a, RmqAttribute.MAX_RETRIES, a.integer(RmqAttribute.MAX_RETRIES), options::maxRetries);
@@ -84,7 +85,7 @@ public final class IncomingChannelConfig {
         if (a.hasProblems()) {
             return null;
         }
-        return new IncomingChannelConfig(a.channel(), redisUri, topic, options.build(), payloadType, codecClassName,
+        return new IncomingChannelConfig(a.channel(), redisAccess, topic, options.build(), payloadType, codecClassName,
                 codec);
     }
 
@@ -109,6 +110,10 @@ public final class IncomingChannelConfig {
                 builder::connectionTimeout);
         apply(a, RmqAttribute.ZOOKEEPER_REBALANCE_DELAY, a.millis(RmqAttribute.ZOOKEEPER_REBALANCE_DELAY),
                 builder::rebalanceDelay);
+        Optional<String[]> credentials = a.zooKeeperCredentials();
+        if (credentials.isPresent()) {
+            builder.digestCredentials(credentials.get()[0], credentials.get()[1]);
+        }
         return connect.isPresent() ? builder.build() : null;
     }
 
@@ -132,7 +137,12 @@ public final class IncomingChannelConfig {
 
     /** The Lettuce URI of the Redis server, credentials included (never log it; see {@link #toString()}). */
     public String redisUri() {
-        return redisUri;
+        return redisAccess.uri();
+    }
+
+    /** How to reach and log in to Redis: the URI, the credentials given apart and the trusted certificates. */
+    public RedisAccess redisAccess() {
+        return redisAccess;
     }
 
     /** The topic consumed. */
@@ -206,7 +216,7 @@ public final class IncomingChannelConfig {
     /** The configuration with the Redis credentials masked. */
     @Override
     public String toString() {
-        return "IncomingChannelConfig[channel=" + channel + ", redisUri=" + RedisUris.maskCredentials(redisUri)
+        return "IncomingChannelConfig[channel=" + channel + ", redis=" + redisAccess
                 + ", topic=" + topic + ", " + consumerOptions + ", payloadType=" + payloadType.attributeValue()
                 + ", codec=" + codecClassName.orElse("none") + "]";
     }

@@ -1,6 +1,7 @@
 package io.rmq.connector.config;
 
 import io.rmq.connector.RmqCodec;
+import io.rmq.engine.RedisAccess;
 import io.rmq.engine.TopicDefinition;
 import java.time.Duration;
 import java.util.List;
@@ -22,7 +23,7 @@ public final class OutgoingChannelConfig {
     public static final int DEFAULT_MAX_INFLIGHT = 1024;
 
     private final String channel;
-    private final String redisUri;
+    private final RedisAccess redisAccess;
     private final TopicDefinition topic;
     private final Optional<Duration> defaultTimeRange;
     private final OptionalDouble defaultPriority;
@@ -30,11 +31,11 @@ public final class OutgoingChannelConfig {
     private final Optional<String> codecClassName;
     private final Optional<RmqCodec> codec;
 
-    private OutgoingChannelConfig(String channel, String redisUri, TopicDefinition topic,
+    private OutgoingChannelConfig(String channel, RedisAccess redisAccess, TopicDefinition topic,
             Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority, int maxInflight,
             Optional<String> codecClassName, Optional<RmqCodec> codec) {
         this.channel = channel;
-        this.redisUri = redisUri;
+        this.redisAccess = redisAccess;
         this.topic = topic;
         this.defaultTimeRange = defaultTimeRange;
         this.defaultPriority = defaultPriority;
@@ -66,7 +67,7 @@ public final class OutgoingChannelConfig {
     }
 
     private static OutgoingChannelConfig read(ChannelAttributes a) {
-        String redisUri = a.redisUri();
+        RedisAccess redisAccess = a.redisAccess();
         TopicDefinition topic = a.topic();
         Optional<Duration> timeRange = a.optionalMillis(RmqAttribute.TIME_RANGE);
         OptionalDouble priority = a.optionalFiniteDouble(RmqAttribute.PRIORITY);
@@ -76,7 +77,7 @@ public final class OutgoingChannelConfig {
         if (a.hasProblems()) {
             return null;
         }
-        return new OutgoingChannelConfig(a.channel(), redisUri, topic, timeRange, priority, maxInflight,
+        return new OutgoingChannelConfig(a.channel(), redisAccess, topic, timeRange, priority, maxInflight,
                 codecClassName, codec);
     }
 
@@ -87,7 +88,12 @@ public final class OutgoingChannelConfig {
 
     /** The Lettuce URI of the Redis server, credentials included (never log it; see {@link #toString()}). */
     public String redisUri() {
-        return redisUri;
+        return redisAccess.uri();
+    }
+
+    /** How to reach and log in to Redis: the URI, the credentials given apart and the trusted certificates. */
+    public RedisAccess redisAccess() {
+        return redisAccess;
     }
 
     /** The topic written to. */
@@ -123,7 +129,7 @@ public final class OutgoingChannelConfig {
     /** The configuration with the Redis credentials masked. */
     @Override
     public String toString() {
-        return "OutgoingChannelConfig[channel=" + channel + ", redisUri=" + RedisUris.maskCredentials(redisUri)
+        return "OutgoingChannelConfig[channel=" + channel + ", redis=" + redisAccess
                 + ", topic=" + topic + ", defaultTimeRange=" + defaultTimeRange.map(d -> d.toMillis() + " ms")
                         .orElse("none")
                 + ", defaultPriority=" + (defaultPriority.isPresent() ? defaultPriority.getAsDouble() : "none")

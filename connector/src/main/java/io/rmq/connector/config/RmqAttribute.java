@@ -25,6 +25,15 @@ public enum RmqAttribute {
     REDIS_URI("redis-uri", INCOMING_AND_OUTGOING, ValueType.STRING, "redis://localhost:6379",
             "Lettuce URI of the Redis server: `redis://`, `rediss://` (TLS), `redis-sentinel://` or "
                     + "`rediss-sentinel://`, credentials included (`redis://user:password@host:6379/0`)"),
+    REDIS_USERNAME("redis-username", INCOMING_AND_OUTGOING, ValueType.STRING, null, "none",
+            "Redis ACL user to log in as (Redis 6+), with `redis-password`; instead of credentials in `redis-uri` "
+                    + "(see `docs/security.md`)"),
+    REDIS_PASSWORD("redis-password", INCOMING_AND_OUTGOING, ValueType.STRING, null, "none",
+            "Redis password (of `redis-username`, else of the `default` user), e.g. from a secret or an environment "
+                    + "variable through MicroProfile Config; never logged"),
+    REDIS_TLS_CA_FILE("redis-tls-ca-file", INCOMING_AND_OUTGOING, ValueType.STRING, null, "the JVM's trust store",
+            "PEM file of the certificate authorities trusted to sign the certificate of a `rediss://` server, whose "
+                    + "host name is verified too"),
     TOPIC("topic", INCOMING_AND_OUTGOING, ValueType.STRING, null, "the channel name",
             "Topic name: letters, digits and `._:-` only"),
     TOPIC_TYPE("topic-type", INCOMING_AND_OUTGOING, ValueType.STRING, null, "mandatory",
@@ -81,6 +90,11 @@ public enum RmqAttribute {
             String.valueOf(CoordinationOptions.DEFAULT_REBALANCE_DELAY.toMillis()), 0, Integer.MAX_VALUE,
             "Time the leader waits after consumers join or leave before it reassigns slots, >= 0, so that a burst "
                     + "of changes moves slots once"),
+    ZOOKEEPER_USERNAME("zookeeper-username", INCOMING, ValueType.STRING, null, "none",
+            "ZooKeeper digest user, with `zookeeper-password`: the session authenticates and the connector's znodes "
+                    + "get an ACL that only this user may read and change; every consumer of a topic must use the same"),
+    ZOOKEEPER_PASSWORD("zookeeper-password", INCOMING, ValueType.STRING, null, "none",
+            "ZooKeeper digest password of `zookeeper-username`; never logged"),
     PAYLOAD_TYPE("payload-type", INCOMING, ValueType.STRING, PayloadType.STRING.attributeValue(),
             "Payload of received messages: `string` (UTF-8 `String`) or `bytes` (`byte[]`); ignored when "
                     + "`codec` is set"),
@@ -204,10 +218,18 @@ public enum RmqAttribute {
 
     /**
      * The value as it may appear in messages and logs: credentials in a {@code redis-uri} are masked,
-     * other values are returned unchanged.
+     * a password is {@code ***}, other values are returned unchanged.
      */
     public String displayValue(String value) {
+        if (isSecret()) {
+            return "***";
+        }
         return this == REDIS_URI ? RedisUris.maskCredentials(value) : value;
+    }
+
+    /** Whether the value is a secret, never shown: the passwords. */
+    public boolean isSecret() {
+        return this == REDIS_PASSWORD || this == ZOOKEEPER_PASSWORD;
     }
 
     /** The attribute with the given name. */

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
+import io.rmq.engine.RedisAccess;
 import io.rmq.engine.EngineEvents;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.TopicDefinition;
@@ -66,25 +67,25 @@ public final class RmqMetrics implements AutoCloseable {
      * The counters of an outgoing channel; also registers its topic's meters.
      *
      * @param engine   the engine the channel writes through
-     * @param redisUri the URI the engine was opened with, for the queue gauges' own connection
+     * @param redis the access the engine was opened with, for the queue gauges' own connection
      */
-    public OutgoingMetrics outgoing(String channel, TopicDefinition topic, RmqEngine engine, String redisUri) {
+    public OutgoingMetrics outgoing(String channel, TopicDefinition topic, RmqEngine engine, RedisAccess redis) {
         Meters m = bound();
         if (m.isEmpty()) {
             return OutgoingMetrics.NONE;
         }
-        watchTopic(m, topic, engine, redisUri);
+        watchTopic(m, topic, engine, redis);
         MeterTags tags = MeterTags.of(topic, logicalChannel(channel));
         return new OutgoingMetrics(m.counter(RmqMeter.SENT, tags), m.counter(RmqMeter.MERGED, tags));
     }
 
     /** The meters of an incoming channel; also registers its topic's meters. */
-    public IncomingMetrics incoming(String channel, TopicDefinition topic, RmqEngine engine, String redisUri) {
+    public IncomingMetrics incoming(String channel, TopicDefinition topic, RmqEngine engine, RedisAccess redis) {
         Meters m = bound();
         if (m.isEmpty()) {
             return IncomingMetrics.NONE;
         }
-        watchTopic(m, topic, engine, redisUri);
+        watchTopic(m, topic, engine, redis);
         MeterTags tags = MeterTags.of(topic, logicalChannel(channel));
         return new IncomingMetrics(topic.type().isTimed(), m.counter(RmqMeter.DELIVERED, tags),
                 m.counter(RmqMeter.ACKED, tags), m.counter(RmqMeter.NACKED, tags),
@@ -120,8 +121,8 @@ public final class RmqMetrics implements AutoCloseable {
         return topics.computeIfAbsent(MeterTags.topicTag(topic), tag -> new TopicMetrics(topic, m));
     }
 
-    private void watchTopic(Meters m, TopicDefinition topic, RmqEngine engine, String redisUri) {
-        topic(m, topic).gauges(redisUri, m, reader, refreshNanos, waitNanos);
+    private void watchTopic(Meters m, TopicDefinition topic, RmqEngine engine, RedisAccess redis) {
+        topic(m, topic).gauges(redis, m, reader, refreshNanos, waitNanos);
         watched.computeIfAbsent(engine, e -> {
             EngineEvents listener = new EngineCounting(m);
             e.addListener(listener);

@@ -3,6 +3,7 @@ package io.rmq.connector.metrics;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.rmq.engine.RedisAccess;
 import io.rmq.engine.TopicDefinition;
 
 /**
@@ -30,14 +31,14 @@ final class TopicMetrics {
         this.requeued = meters.counter(RmqMeter.REQUEUED, tags);
     }
 
-    /** Registers the queue gauges, read from the Redis of {@code redisUri}, unless they are registered already. */
-    synchronized void gauges(String redisUri, Meters meters, TopicStateReader reader, long refreshNanos,
+    /** Registers the queue gauges, read from the Redis of {@code redis}, unless they are registered already. */
+    synchronized void gauges(RedisAccess redis, Meters meters, TopicStateReader reader, long refreshNanos,
             long waitNanos) {
         if (gauged) {
             return;
         }
         gauged = true;
-        TopicState state = new TopicState(topic, redisUri, reader::read, refreshNanos, waitNanos);
+        TopicState state = new TopicState(topic, redis, reader::read, refreshNanos, waitNanos);
         MeterTags tags = MeterTags.of(topic);
         for (RmqMeter gauge : GAUGES) {
             gaugeRemovals.addAll(meters.gauge(gauge, tags, () -> state.value(gauge)));

@@ -6,10 +6,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.rmq.engine.RedisAccess;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.admin.TopicStats;
-import io.rmq.engine.support.UriCredentials;
 
 /**
  * The state of one topic as its gauges show it, read from Redis lazily and at a bounded rate: when a
@@ -26,7 +26,7 @@ final class TopicState {
     private static final RmqLogging LOG = RmqLogging.log;
 
     private final TopicDefinition topic;
-    private final String redisUri;
+    private final RedisAccess redis;
     private final Source reader;
     private final long refreshNanos;
     private final long waitNanos;
@@ -39,12 +39,12 @@ final class TopicState {
     /** Where the state comes from: {@link TopicStateReader#read}. */
     @FunctionalInterface
     interface Source {
-        CompletableFuture<TopicStats> read(String redisUri, TopicDefinition topic);
+        CompletableFuture<TopicStats> read(RedisAccess redis, TopicDefinition topic);
     }
 
-    TopicState(TopicDefinition topic, String redisUri, Source reader, long refreshNanos, long waitNanos) {
+    TopicState(TopicDefinition topic, RedisAccess redis, Source reader, long refreshNanos, long waitNanos) {
         this.topic = topic;
-        this.redisUri = redisUri;
+        this.redis = redis;
         this.reader = reader;
         this.refreshNanos = refreshNanos;
         this.waitNanos = waitNanos;
@@ -58,7 +58,7 @@ final class TopicState {
             long now = System.nanoTime();
             if (reading == null || (reading.isDone() && now - readStartedAt >= refreshNanos)) {
                 readStartedAt = now;
-                reading = reader.read(redisUri, topic);
+                reading = reader.read(redis, topic);
                 reading.whenComplete(this::readDone);
             }
             r = reading;
@@ -88,7 +88,7 @@ final class TopicState {
         if (log) {
             Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
-            LOG.errorReadingTopicState(MeterTags.topicTag(topic), UriCredentials.mask(redisUri), cause);
+            LOG.errorReadingTopicState(MeterTags.topicTag(topic), redis.displayUri(), cause);
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 
+import io.rmq.engine.RedisAccess;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.admin.TopicStats;
@@ -24,12 +25,12 @@ final class TopicStateReader implements AutoCloseable {
 
     static final String THREAD_NAME = "rmq-metrics";
 
-    private final Map<String, RmqAdmin> admins = new ConcurrentHashMap<>();
+    private final Map<RedisAccess, RmqAdmin> admins = new ConcurrentHashMap<>();
     private ExecutorService executor;
     private boolean closed;
 
-    /** Reads the state of {@code topic} in the Redis of {@code redisUri}; fails when Redis cannot be reached. */
-    CompletableFuture<TopicStats> read(String redisUri, TopicDefinition topic) {
+    /** Reads the state of {@code topic} in the Redis of {@code redis}; fails when Redis cannot be reached. */
+    CompletableFuture<TopicStats> read(RedisAccess redis, TopicDefinition topic) {
         ExecutorService e;
         synchronized (this) {
             if (closed) {
@@ -41,18 +42,18 @@ final class TopicStateReader implements AutoCloseable {
             e = executor;
         }
         try {
-            return CompletableFuture.supplyAsync(() -> admin(redisUri).stats(topic), e);
+            return CompletableFuture.supplyAsync(() -> admin(redis).stats(topic), e);
         } catch (RejectedExecutionException closing) {
             return CompletableFuture.failedFuture(closing);
         }
     }
 
-    /** The admin connection to {@code redisUri}, connected on first use; only called on the reader's thread. */
-    private RmqAdmin admin(String redisUri) {
-        RmqAdmin admin = admins.get(redisUri);
+    /** The admin connection to {@code redis}, connected on first use; only called on the reader's thread. */
+    private RmqAdmin admin(RedisAccess redis) {
+        RmqAdmin admin = admins.get(redis);
         if (admin == null) {
-            admin = RmqAdmin.connect(redisUri);
-            admins.put(redisUri, admin);
+            admin = RmqAdmin.connect(redis);
+            admins.put(redis, admin);
         }
         return admin;
     }

@@ -14,16 +14,18 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.rmq.engine.ConnectionFailure;
+import io.rmq.engine.RedisAccess;
 import io.rmq.engine.ScriptRunner;
 import io.rmq.engine.SlotRouter;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicKeys;
 import io.rmq.engine.i18n.EngineExceptions;
-import io.rmq.engine.support.UriCredentials;
 
 /**
  * What an operator does with the topics of one Redis: list them, read each slot's state, page
@@ -65,22 +67,34 @@ public final class RmqAdmin implements AutoCloseable {
      *
      * @param redisUri a Lettuce URI ({@code redis://}, {@code rediss://}, {@code redis-sentinel://})
      * @throws IllegalArgumentException when the URI is malformed
-     * @throws IllegalStateException    when Redis cannot be reached (RMQ-0313), naming the URI without credentials
+     * @throws IllegalStateException    when Redis cannot be reached (RMQ-0313), refuses the credentials (RMQ-0330) or
+     *                                  the TLS handshake fails (RMQ-0331), naming the URI without credentials
      */
     public static RmqAdmin connect(String redisUri) {
-        RedisURI uri = RedisURI.create(Objects.requireNonNull(redisUri, "redisUri"));
+        return connect(RedisAccess.of(Objects.requireNonNull(redisUri, "redisUri")));
+    }
+
+    /**
+     * Connects to Redis with credentials and TLS trust given apart from the URI.
+     *
+     * @throws IllegalStateException when Redis cannot be reached (RMQ-0313), refuses the credentials (RMQ-0330) or
+     *                               the TLS handshake fails (RMQ-0331), naming the URI without credentials
+     */
+    public static RmqAdmin connect(RedisAccess access) {
+        RedisURI uri = access.redisUri();
         uri.setTimeout(DEFAULT_TIMEOUT);
-        String display = UriCredentials.mask(redisUri);
-        RedisClient client = RedisClient.create(uri);
+        String display = access.displayUri();
+        RedisClient client = RedisClient.create();
+        access.sslOptions().ifPresent(ssl -> client.setOptions(ClientOptions.builder().sslOptions(ssl).build()));
         try {
-            return new RmqAdmin(client, client.connect(ByteArrayCodec.INSTANCE), display);
+            return new RmqAdmin(client, client.connect(ByteArrayCodec.INSTANCE, uri), display);
         } catch (RuntimeException e) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             Throwable root = e;
             while (root.getCause() != null) {
                 root = root.getCause();
             }
-            throw EngineExceptions.ex.adminCannotReachRedis(display, String.valueOf(root.getMessage()));
+            throw ConnectionFailure.of(e).exception(display, String.valueOf(root.getMessage()));
         }
     }
 

@@ -1,7 +1,9 @@
 package io.rmq.engine.coordination;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 import org.apache.zookeeper.common.PathUtils;
 
@@ -14,8 +16,11 @@ import org.apache.zookeeper.common.PathUtils;
  * {@link #connectionTimeout()} that are created from one {@code RmqEngine} share one ZooKeeper
  * session. Every consumer of a topic must use the same ZooKeeper ensemble and {@link #root()}.
  *
- * <p>Credentials are not configurable here yet; a JAAS configuration given to the JVM
- * ({@code java.security.auth.login.config}) applies to the ZooKeeper client as usual.
+ * <p>With {@link Builder#digestCredentials digest credentials}, the session authenticates with the
+ * {@code digest} scheme and every znode it creates gets the ACL {@code CREATOR_ALL_ACL}: only
+ * sessions authenticated as the same user may read or change it. Otherwise a JAAS configuration
+ * given to the JVM ({@code java.security.auth.login.config}) applies to the ZooKeeper client as usual,
+ * and znodes are created open to all ({@code OPEN_ACL_UNSAFE}).
  */
 public final class CoordinationOptions {
 
@@ -33,6 +38,8 @@ public final class CoordinationOptions {
     private final Duration sessionTimeout;
     private final Duration connectionTimeout;
     private final Duration rebalanceDelay;
+    private final String digestUsername;
+    private final String digestPassword;
 
     private CoordinationOptions(Builder b) {
         this.connectString = b.connectString;
@@ -40,6 +47,8 @@ public final class CoordinationOptions {
         this.sessionTimeout = b.sessionTimeout;
         this.connectionTimeout = b.connectionTimeout;
         this.rebalanceDelay = b.rebalanceDelay;
+        this.digestUsername = b.digestUsername;
+        this.digestPassword = b.digestPassword;
     }
 
     /**
@@ -54,7 +63,8 @@ public final class CoordinationOptions {
 
     public Builder toBuilder() {
         return new Builder(connectString).root(root).sessionTimeout(sessionTimeout)
-                .connectionTimeout(connectionTimeout).rebalanceDelay(rebalanceDelay);
+                .connectionTimeout(connectionTimeout).rebalanceDelay(rebalanceDelay)
+                .digestCredentials(digestUsername, digestPassword);
     }
 
     /** The ZooKeeper ensemble, {@code host:port[,host:port...][/chroot]}. */
@@ -82,10 +92,23 @@ public final class CoordinationOptions {
         return rebalanceDelay;
     }
 
+    /** The user of the digest credentials, when they are set. Default: none. */
+    public Optional<String> digestUsername() {
+        return Optional.ofNullable(digestUsername);
+    }
+
+    /** The {@code digest} scheme's authentication bytes, {@code user:password}; empty without credentials. */
+    Optional<byte[]> digestAuthentication() {
+        return digestUsername == null ? Optional.empty()
+                : Optional.of((digestUsername + ":" + digestPassword).getBytes(StandardCharsets.UTF_8));
+    }
+
     /** Whether consumers with these options and {@code other} can share one ZooKeeper session. */
     public boolean sharesSessionWith(CoordinationOptions other) {
         return connectString.equals(other.connectString) && sessionTimeout.equals(other.sessionTimeout)
-                && connectionTimeout.equals(other.connectionTimeout);
+                && connectionTimeout.equals(other.connectionTimeout)
+                && Objects.equals(digestUsername, other.digestUsername)
+                && Objects.equals(digestPassword, other.digestPassword);
     }
 
     @Override
@@ -96,14 +119,14 @@ public final class CoordinationOptions {
 
     @Override
     public int hashCode() {
-        return Objects.hash(connectString, root, sessionTimeout, connectionTimeout, rebalanceDelay);
+        return Objects.hash(connectString, root, sessionTimeout, connectionTimeout, rebalanceDelay, digestUsername);
     }
 
     @Override
     public String toString() {
         return "CoordinationOptions[connectString=" + connectString + ", root=" + root + ", sessionTimeout="
                 + sessionTimeout + ", connectionTimeout=" + connectionTimeout + ", rebalanceDelay=" + rebalanceDelay
-                + "]";
+                + (digestUsername == null ? "" : ", digestCredentials=" + digestUsername + ":***") + "]";
     }
 
     /** Builds {@link CoordinationOptions}; every setter validates its argument. Not thread-safe. */
@@ -113,6 +136,8 @@ public final class CoordinationOptions {
         private Duration sessionTimeout = DEFAULT_SESSION_TIMEOUT;
         private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
         private Duration rebalanceDelay = DEFAULT_REBALANCE_DELAY;
+        private String digestUsername;
+        private String digestPassword;
 
         private Builder(String connectString) {
             this.connectString = validConnectString(connectString);
@@ -149,6 +174,24 @@ public final class CoordinationOptions {
         /** The leader's wait after membership changes, {@code >= 0}. Default 500 ms. */
         public Builder rebalanceDelay(Duration rebalanceDelay) {
             this.rebalanceDelay = millisBetween("rebalanceDelay", rebalanceDelay, 0);
+            return this;
+        }
+
+        /**
+         * Authenticates the session with the {@code digest} scheme and restricts the znodes it creates to this
+         * user ({@code CREATOR_ALL_ACL}); both {@code null} for none. Default: none.
+         *
+         * @throws IllegalArgumentException when only one is given, or the user name contains ':'
+         */
+        public Builder digestCredentials(String username, String password) {
+            if ((username == null) != (password == null)) {
+                throw new IllegalArgumentException("a ZooKeeper user name and password are required together");
+            }
+            if (username != null && (username.isEmpty() || username.contains(":"))) {
+                throw new IllegalArgumentException("a ZooKeeper user name must be non-empty and without ':'");
+            }
+            this.digestUsername = username;
+            this.digestPassword = password;
             return this;
         }
 

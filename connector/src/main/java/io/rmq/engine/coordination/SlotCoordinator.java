@@ -18,6 +18,7 @@ import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
@@ -137,6 +138,27 @@ public final class SlotCoordinator implements Closeable {
         LOG.workerRegistered(workerId, topic.name(), paths.topic());
         if (connected) {
             publish(assigned());
+            checkAccess();
+        }
+    }
+
+    /**
+     * Says (RMQ-0240) when ZooKeeper refuses this worker the topic's znodes: they belong to another
+     * ZooKeeper user, or this one has no credentials. The recipes would otherwise retry in silence.
+     * Creating the workers' container is what registering does anyway; ZooKeeper checks the parent's ACL
+     * before whether the node exists, so an existing node answers {@code NoAuth} too.
+     */
+    private void checkAccess() {
+        try {
+            curator.create().creatingParentContainersIfNeeded().withMode(CreateMode.CONTAINER)
+                    .inBackground((client, event) -> {
+                        if (event.getResultCode() == KeeperException.Code.NOAUTH.intValue()) {
+                            LOG.zooKeeperAccessDenied(options.connectString(), consumerName, topic.name(),
+                                    paths.workers(), options.digestUsername().orElse(null));
+                        }
+                    }, events).forPath(paths.workers());
+        } catch (Exception e) {
+            // not connected: the connection state is reported by the session, and checked again on connect
         }
     }
 
@@ -153,6 +175,7 @@ public final class SlotCoordinator implements Closeable {
                 connected = true;
                 publish(assigned());
                 leader.reconnected();
+                checkAccess();
             }
             case SUSPENDED, READ_ONLY -> {
                 connected = false;

@@ -8,9 +8,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
 
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
@@ -32,6 +35,19 @@ import io.rmq.engine.support.DaemonThreads;
 public final class ZooKeeperSessions implements AutoCloseable {
 
     private static final long MAX_UNREACHABLE_LOG_INTERVAL_MS = 300_000;
+    private static final String DIGEST = "digest";
+    /** With digest credentials: every znode the session creates may be read and changed by its user only. */
+    private static final ACLProvider CREATOR_ONLY = new ACLProvider() {
+        @Override
+        public List<ACL> getDefaultAcl() {
+            return ZooDefs.Ids.CREATOR_ALL_ACL;
+        }
+
+        @Override
+        public List<ACL> getAclForPath(String path) {
+            return ZooDefs.Ids.CREATOR_ALL_ACL;
+        }
+    };
 
     private final ScheduledExecutorService scheduler;
     private final List<Shared> sessions = new ArrayList<>();
@@ -90,13 +106,15 @@ public final class ZooKeeperSessions implements AutoCloseable {
 
         Shared(CoordinationOptions options) {
             this.options = options;
-            this.curator = CuratorFrameworkFactory.builder()
+            CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
                     .connectString(options.connectString())
                     .sessionTimeoutMs((int) options.sessionTimeout().toMillis())
                     .connectionTimeoutMs((int) options.connectionTimeout().toMillis())
                     .retryPolicy(new ExponentialBackoffRetry(100, 6, 2_000))
-                    .threadFactory(DaemonThreads.numbered("rmq-zookeeper-"))
-                    .build();
+                    .threadFactory(DaemonThreads.numbered("rmq-zookeeper-"));
+            options.digestAuthentication().ifPresent(auth -> builder.authorization(DIGEST, auth)
+                    .aclProvider(CREATOR_ONLY));
+            this.curator = builder.build();
         }
 
         void start() {

@@ -109,4 +109,17 @@ public final class EngineExceptions {
         return new IllegalArgumentException("RMQ-0315 A requeue rate must be at least 1 message per second, was "
                 + perSecond);
     }
+
+    /** RMQ-0330: Redis refused the credentials of a connection. */
+    public IllegalStateException redisRefusedCredentials(String uri, String reason) {
+        return new IllegalStateException("RMQ-0330 Redis at " + uri + " refused the credentials: " + reason
+                + "; check the user name and password and the user's ACL");
+    }
+
+    /** RMQ-0331: the TLS handshake with Redis failed. */
+    public IllegalStateException redisTlsFailed(String uri, String reason) {
+        return new IllegalStateException("RMQ-0331 The TLS handshake with Redis at " + uri + " failed: " + reason
+                + "; the server's certificate must be signed by a trusted certificate authority (the CA file setting,"
+                + " else the JVM's trust store) and name the host of the URI");
+    }
 }

@@ -140,6 +140,43 @@ public final class EngineLogging {
         log(Level.FINE, null, () -> "RMQ-0113 Consumer " + consumer + " is closed; dropped a task");
     }
 
+    // ---- security of the Redis connection: RMQ-014x
+
+    /** RMQ-0140 (SEVERE): Redis refused the credentials; the attempt is repeated, the credentials may be fixed meanwhile. */
+    public void redisRefusedCredentials(String uri, int attempt, String reason, long delayMillis) {
+        log(Level.SEVERE, null, () -> "RMQ-0140 Redis at " + uri + " refused the credentials (attempt " + attempt
+                + "): " + reason + "; check the user and password (channel attributes redis-username and "
+                + "redis-password, or the user info of redis-uri) and the user's ACL; retrying in " + delayMillis
+                + " ms");
+    }
+
+    /** RMQ-0141 (SEVERE): the TLS handshake with Redis failed; the attempt is repeated. */
+    public void redisTlsFailed(String uri, int attempt, String reason, long delayMillis) {
+        log(Level.SEVERE, null, () -> "RMQ-0141 The TLS handshake with Redis at " + uri + " failed (attempt "
+                + attempt + "): " + reason + "; the server's certificate must be signed by a trusted authority (channel "
+                + "attribute redis-tls-ca-file, else the JVM's trust store) and name the host of redis-uri; retrying in "
+                + delayMillis + " ms");
+    }
+
+    /** RMQ-0142 (WARNING): Redis may evict keys when it reaches its memory limit: messages would be lost. */
+    public void evictionPolicyUnsafe(String uri, String policy) {
+        log(Level.WARNING, null, () -> "RMQ-0142 Redis at " + uri + " has maxmemory-policy " + policy
+                + ": when it reaches maxmemory it evicts keys without a TTL, so a slot's queue could vanish with its "
+                + "messages; set maxmemory-policy noeviction (or a volatile-* policy: the connector's keys have no TTL)");
+    }
+
+    /** RMQ-0144 (FINE): Redis's eviction policy leaves the connector's keys alone. */
+    public void evictionPolicySafe(String uri, String policy) {
+        log(Level.FINE, null, () -> "RMQ-0144 Redis at " + uri + " has maxmemory-policy " + policy
+                + ", which never evicts the connector's keys (they have no TTL)");
+    }
+
+    /** RMQ-0143 (INFO): the eviction policy could not be read (the user may not run CONFIG GET); not an error. */
+    public void evictionPolicyNotChecked(String uri, String reason) {
+        log(Level.INFO, null, () -> "RMQ-0143 Could not check the maxmemory-policy of Redis at " + uri + " (" + reason
+                + "); make sure it is noeviction or volatile-*, else Redis may evict queued messages");
+    }
+
     // ---- coordination: RMQ-02xx
 
     /** RMQ-0201 (WARNING): ZooKeeper has never been reached; its consumers pop nothing meanwhile. */
@@ -246,6 +283,16 @@ public final class EngineLogging {
     /** RMQ-0218 (WARNING): the leader replaces an assignment it cannot read. */
     public void replacingUnreadableAssignment(String path, String reason) {
         log(Level.WARNING, null, () -> "RMQ-0218 Replacing the unreadable slot assignment at " + path + ": " + reason);
+    }
+
+    /** RMQ-0240 (SEVERE): ZooKeeper refuses a worker the topic's znodes (another user's, or no credentials). */
+    public void zooKeeperAccessDenied(String connect, String consumer, String topic, String path, String user) {
+        log(Level.SEVERE, null, () -> "RMQ-0240 ZooKeeper at " + connect + " refused consumer " + consumer
+                + " access to " + path + " of topic '" + topic + "' (NoAuth): "
+                + (user == null ? "the consumer has no ZooKeeper credentials"
+                        : "the znodes belong to another user than '" + user + "', or the password is wrong")
+                + "; set zookeeper-username and zookeeper-password as every consumer of the topic does (see "
+                + "docs/security.md); until then this consumer pops no slot");
     }
 
     /** RMQ-0220 (FINE): a consumer owns a slot and waits for the previous owner's messages. */

@@ -19,4 +19,9 @@ public final class UriCredentials {
         Matcher m = USER_INFO.matcher(uri);
         return m.find() ? m.group(1) + "***@" + uri.substring(m.end()) : uri;
     }
+
+    /** Whether the URI carries user info (a password, possibly with a user name) before its host. */
+    public static boolean hasUserInfo(String uri) {
+        return uri != null && USER_INFO.matcher(uri).find();
+    }
 }

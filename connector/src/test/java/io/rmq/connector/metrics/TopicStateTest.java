@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import io.rmq.engine.RedisAccess;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicType;
 import io.rmq.engine.admin.SlotStats;
@@ -22,7 +23,7 @@ class TopicStateTest {
 
     private final List<CompletableFuture<TopicStats>> reads = new CopyOnWriteArrayList<>();
 
-    private CompletableFuture<TopicStats> read(String uri, TopicDefinition topic) {
+    private CompletableFuture<TopicStats> read(RedisAccess redis, TopicDefinition topic) {
         CompletableFuture<TopicStats> r = new CompletableFuture<>();
         reads.add(r);
         return r;
@@ -36,7 +37,7 @@ class TopicStateTest {
 
     @Test
     void nothingIsReadBeforeAGaugeIsAndEveryGaugeOfAScrapeSharesOneRead() {
-        TopicState state = new TopicState(TOPIC, "redis://x", this::read, TimeUnit.SECONDS.toNanos(5), 0);
+        TopicState state = new TopicState(TOPIC, RedisAccess.of("redis://x"), this::read, TimeUnit.SECONDS.toNanos(5), 0);
         assertThat(reads).isEmpty();
 
         assertThat(state.value(RmqMeter.PENDING)).as("no read answered yet").isNaN();
@@ -54,7 +55,7 @@ class TopicStateTest {
 
     @Test
     void aNewReadStartsOnceTheIntervalHasPassedAndAFailedOneShowsNoValue() throws InterruptedException {
-        TopicState state = new TopicState(TOPIC, "redis://x", this::read, TimeUnit.MILLISECONDS.toNanos(50), 0);
+        TopicState state = new TopicState(TOPIC, RedisAccess.of("redis://x"), this::read, TimeUnit.MILLISECONDS.toNanos(50), 0);
         state.value(RmqMeter.PENDING);
         reads.get(0).complete(stats(7, 3));
         Thread.sleep(60); // the interval itself, not a wait for an event
@@ -66,7 +67,7 @@ class TopicStateTest {
 
     @Test
     void aGaugeWaitsABoundedTimeForTheReadItStarted() {
-        TopicState state = new TopicState(TOPIC, "redis://x", this::read, TimeUnit.SECONDS.toNanos(5),
+        TopicState state = new TopicState(TOPIC, RedisAccess.of("redis://x"), this::read, TimeUnit.SECONDS.toNanos(5),
                 TimeUnit.MILLISECONDS.toNanos(100));
         long start = System.nanoTime();
         assertThat(state.value(RmqMeter.PENDING)).isNaN();

@@ -26,13 +26,16 @@ class CoordinationOptionsTest {
     void toBuilderKeepsEveryOption() {
         CoordinationOptions o = CoordinationOptions.builder("zk1:2181,zk2:2181/chroot").root("/apps/rmq")
                 .sessionTimeout(Duration.ofSeconds(7)).connectionTimeout(Duration.ofSeconds(3))
-                .rebalanceDelay(Duration.ZERO).build();
+                .rebalanceDelay(Duration.ZERO).digestCredentials("workers", "pw").build();
 
         CoordinationOptions copy = o.toBuilder().build();
 
         assertThat(copy).isEqualTo(o).hasSameHashCodeAs(o).hasToString(o.toString());
         assertThat(copy.root()).isEqualTo("/apps/rmq");
         assertThat(copy.rebalanceDelay()).isZero();
+        assertThat(copy.digestUsername()).contains("workers");
+        assertThat(copy.sharesSessionWith(o)).isTrue();
+        assertThat(copy).isNotEqualTo(o.toBuilder().digestCredentials("workers", "other").build());
     }
 
     @Test
@@ -42,6 +45,7 @@ class CoordinationOptionsTest {
         assertThat(o.sharesSessionWith(o.toBuilder().root("/other").rebalanceDelay(Duration.ofSeconds(2)).build())).isTrue();
         assertThat(o.sharesSessionWith(o.toBuilder().sessionTimeout(Duration.ofSeconds(5)).build())).isFalse();
         assertThat(o.sharesSessionWith(CoordinationOptions.builder("zk:2182").build())).isFalse();
+        assertThat(o.sharesSessionWith(o.toBuilder().digestCredentials("workers", "pw").build())).isFalse();
     }
 
     @ParameterizedTest

@@ -298,7 +298,7 @@ public final class Benchmark {
         Console.say("machine   %d cores (%s), %s %s, Java %s, JVM max heap %d MB, load average %.2f at start",
                 rt.availableProcessors(), cpuModel(), System.getProperty("os.name"), System.getProperty("os.version"),
                 System.getProperty("java.version"), rt.maxMemory() >> 20, loadBefore);
-        Console.say("redis     %s %s at %s", redis.version(), redis.isEmbedded() ? "embedded" : "external", redis.uri());
+        Console.say("redis     %s %s at %s", redis.version(), redis.isEmbedded() ? "embedded" : "external", redis.displayUri());
         Console.say("settings  %,d messages of %d bytes (+ %,d warm-up) to a %s topic of %d slots; %d consumers "
                         + "(concurrency), batch-size %d, max-inflight %d; lateness: %,d messages",
                 s.messages(), s.payloadBytes(), s.warmup(), s.topicType(), s.slots(), s.consumers(), s.batchSize(),

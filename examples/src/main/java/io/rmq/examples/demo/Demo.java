@@ -21,8 +21,10 @@ import io.rmq.examples.support.ExampleRedis;
  * <p>Run from the repository root: {@code mvn -q -pl examples -am verify -Pdemo -DskipTests}.
  *
  * <p>Redis: the system property or environment variable {@code RMQ_REDIS_URI}, or the configuration
- * property {@code demo.redis-uri}, names an external server; without one the demo starts an
- * embedded Redis and stops it at the end. The channels are declared in
+ * property {@code demo.redis-uri}, names an external server (credentials may be in the URI; the demo
+ * prints it masked); without one the demo starts an embedded Redis and stops it at the end. When the
+ * external Redis cannot be reached or refuses the credentials, the demo prints why on one line of
+ * standard error and exits with status 1. The channels are declared in
  * {@code META-INF/microprofile-config.properties} (configuration profile {@code demo}); the demo sets
  * their Redis URI and a key prefix of its own for every channel at once, through the connector-level
  * attributes {@code mp.messaging.connector.smallrye-redis-rmq.*} in a config source it registers
@@ -43,11 +45,20 @@ public final class Demo {
         // Leaves the benchmark's beans out of this container (see META-INF/beans.xml).
         System.setProperty("rmq.examples.program", PROFILE);
 
+        ExampleRedis connected;
+        try {
+            connected = ExampleRedis.startOrConnect(externalRedisUri().orElse(null));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // Redis refused us or is not there: say so in one line, with nothing left running, and fail
+            System.err.println("RMQ demo: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
         boolean succeeded;
-        try (ExampleRedis redis = ExampleRedis.startOrConnect(externalRedisUri().orElse(null))) {
+        try (ExampleRedis redis = connected) {
             // A key prefix of its own, so that a run against a shared Redis meets nothing left by another.
             String keyPrefix = "rmq-demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS")) + ":";
-            Console.say("RMQ demo: Redis %s at %s (%s), key prefix '%s'", redis.version(), redis.uri(),
+            Console.say("RMQ demo: Redis %s at %s (%s), key prefix '%s'", redis.version(), redis.displayUri(),
                     redis.isEmbedded() ? "embedded, started for this demo" : "external", keyPrefix);
             Map<String, String> forAllChannels = Map.of(
                     CONNECTOR_ATTRIBUTE + "redis-uri", redis.uri(),

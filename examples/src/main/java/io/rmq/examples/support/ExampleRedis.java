@@ -13,6 +13,9 @@ import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.embedded.EmbeddedRedis;
+import io.rmq.engine.ConnectionFailure;
+import io.rmq.engine.RedisAccess;
+import io.rmq.engine.support.UriCredentials;
 
 /**
  * The Redis server an example program talks to: an external one given by URI, or, when none is
@@ -32,13 +35,28 @@ public final class ExampleRedis implements AutoCloseable {
     private ExampleRedis(String uri, EmbeddedRedis embedded) {
         this.uri = uri;
         this.embedded = embedded;
-        this.client = RedisClient.create(uri);
-        this.connection = client.connect();
+        RedisAccess access = RedisAccess.of(uri);
+        this.client = RedisClient.create(access.redisUri());
+        try {
+            this.connection = client.connect();
+        } catch (RuntimeException e) {
+            // Lettuce's threads would outlive the program, and its own message holds no hint of what to fix
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            throw ConnectionFailure.of(e).exception(access.displayUri(), String.valueOf(root.getMessage()));
+        }
     }
 
     /**
      * Connects to {@code externalUri} when it is given (not null or blank), and otherwise starts an
      * embedded Redis.
+     *
+     * @throws IllegalArgumentException when the URI is malformed (the message never shows its credentials)
+     * @throws IllegalStateException    when Redis cannot be reached, refuses the credentials or fails the TLS
+     *                                  handshake (RMQ-0313, RMQ-0330, RMQ-0331); nothing is left running
      */
     public static ExampleRedis startOrConnect(String externalUri) {
         if (externalUri != null && !externalUri.isBlank()) {
@@ -53,9 +71,14 @@ public final class ExampleRedis implements AutoCloseable {
         }
     }
 
-    /** The URI the connector's channels should use. */
+    /** The URI the connector's channels should use, credentials included: never print it (see {@link #displayUri()}). */
     public String uri() {
         return uri;
+    }
+
+    /** The URI with any credentials replaced by {@code ***}, for the programs' output. */
+    public String displayUri() {
+        return UriCredentials.mask(uri);
     }
 
     /** Whether this program started the server itself. */

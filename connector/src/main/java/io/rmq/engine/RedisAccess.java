@@ -1,0 +1,175 @@
+package io.rmq.engine;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.Optional;
+
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
+import io.rmq.engine.support.UriCredentials;
+
+/**
+ * How to reach and log in to one Redis: its URI, credentials given apart from the URI (so that they
+ * can come from a secret or an environment variable), and the certificate authorities trusted for a
+ * {@code rediss://} connection. Immutable; build with {@link #builder(String)}.
+ *
+ * <p>Two accesses are {@linkplain #equals equal} when they name the same URI, user, password and
+ * trusted certificates, so the connector shares one engine per distinct access; {@link #toString()}
+ * and {@link #displayUri()} never show the password.
+ *
+ * <p>Credentials may be in the URI ({@code redis://user:password@host:6379}) or given with
+ * {@link Builder#username} and {@link Builder#password}, not both.
+ */
+public final class RedisAccess {
+
+    private final String uri;
+    private final String username;
+    private final char[] password;
+    private final Path trustedCertificates;
+    private final String displayUri;
+
+    private RedisAccess(Builder b) {
+        this.uri = b.uri;
+        this.username = b.username;
+        this.password = b.password;
+        this.trustedCertificates = b.trustedCertificates;
+        this.displayUri = UriCredentials.mask(uri);
+    }
+
+    /**
+     * A builder for the Redis at {@code uri}.
+     *
+     * @param uri a Lettuce URI: {@code redis://}, {@code rediss://} (TLS) or {@code redis-sentinel://}
+     * @throws IllegalArgumentException when Lettuce cannot parse the URI (the reason never shows its credentials)
+     */
+    public static Builder builder(String uri) {
+        return new Builder(uri);
+    }
+
+    /** The access given by {@code uri} alone (credentials, if any, in the URI; the JVM's trusted certificates). */
+    public static RedisAccess of(String uri) {
+        return builder(uri).build();
+    }
+
+    /** The URI as given, credentials included: never log it (see {@link #displayUri()}). */
+    public String uri() {
+        return uri;
+    }
+
+    /** The URI with any credentials replaced by {@code ***}, for logs and errors. */
+    public String displayUri() {
+        return displayUri;
+    }
+
+    /** Whether a password is given, in the URI or apart from it. */
+    public boolean hasPassword() {
+        return password != null || UriCredentials.hasUserInfo(uri);
+    }
+
+    /** The PEM file of the certificate authorities trusted for TLS, when one is given. */
+    public Optional<Path> trustedCertificates() {
+        return Optional.ofNullable(trustedCertificates);
+    }
+
+    /** A new Lettuce URI with the credentials applied. */
+    public RedisURI redisUri() {
+        RedisURI parsed = RedisURI.create(uri);
+        if (password == null) {
+            return parsed;
+        }
+        RedisURI.Builder builder = RedisURI.builder(parsed);
+        if (username == null) {
+            builder.withPassword(password.clone());
+        } else {
+            builder.withAuthentication(username, password.clone());
+        }
+        return builder.build();
+    }
+
+    /** The TLS options of the Lettuce client: the trusted certificates, when given. */
+    public Optional<SslOptions> sslOptions() {
+        return trustedCertificates().map(file -> SslOptions.builder().jdkSslProvider()
+                .trustManager(file.toFile()).build());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RedisAccess other && uri.equals(other.uri) && Objects.equals(username, other.username)
+                && Arrays.equals(password, other.password)
+                && Objects.equals(trustedCertificates, other.trustedCertificates);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(uri, username, Arrays.hashCode(password), trustedCertificates);
+    }
+
+    /** The access without its secrets: the masked URI, the user name, whether a password is set, the CA file. */
+    @Override
+    public String toString() {
+        return "RedisAccess[" + displayUri + (username == null ? "" : ", username=" + username)
+                + (password == null ? "" : ", password=***")
+                + (trustedCertificates == null ? "" : ", trustedCertificates=" + trustedCertificates) + "]";
+    }
+
+    /** Builds a {@link RedisAccess}; every setter validates its argument. Not thread-safe. */
+    public static final class Builder {
+        private final String uri;
+        private String username;
+        private char[] password;
+        private Path trustedCertificates;
+
+        private Builder(String uri) {
+            Objects.requireNonNull(uri, "uri");
+            try {
+                RedisURI.create(uri);
+            } catch (RuntimeException e) {
+                String masked = UriCredentials.mask(uri);
+                // not chained: Lettuce's message may quote the URI, password included
+                throw new IllegalArgumentException("the Redis URI " + masked + " is malformed: "
+                        + String.valueOf(e.getMessage()).replace(uri, masked));
+            }
+            this.uri = uri;
+        }
+
+        /**
+         * The ACL user to log in as (Redis 6 and later); without one, a {@link #password} is the
+         * {@code default} user's ({@code requirepass}). Default: none, or the user of the URI.
+         */
+        public Builder username(String username) {
+            this.username = username == null || username.isEmpty() ? null : username;
+            return this;
+        }
+
+        /** The password, kept apart from the URI. Default: none, or the password of the URI. */
+        public Builder password(CharSequence password) {
+            this.password = password == null || password.length() == 0 ? null : password.toString().toCharArray();
+            return this;
+        }
+
+        /**
+         * The PEM file of the certificate authorities that signed the server's certificate, for
+         * {@code rediss://}. Default: none, the JVM's trust store ({@code javax.net.ssl.trustStore}) applies.
+         */
+        public Builder trustedCertificates(Path pemFile) {
+            this.trustedCertificates = pemFile;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException when credentials are given both in the URI and apart from it,
+         *                                  or a user name without a password
+         */
+        public RedisAccess build() {
+            if (password != null && UriCredentials.hasUserInfo(uri)) {
+                throw new IllegalArgumentException("credentials are given both in the Redis URI and apart from it;"
+                        + " give them in one place");
+            }
+            if (username != null && password == null) {
+                throw new IllegalArgumentException("a user name is given without a password");
+            }
+            return new RedisAccess(this);
+        }
+    }
+}

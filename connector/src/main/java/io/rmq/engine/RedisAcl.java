@@ -1,0 +1,79 @@
+package io.rmq.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The least a Redis ACL user needs to run the connector's topics under one key prefix: its keys, its
+ * wake channels and the commands the engine sends and its scripts run (Redis checks a script's
+ * commands and keys against the calling user). Also enough for the admin API ({@code RmqAdmin}).
+ * {@code docs/security.md} explains each part. Stateless.
+ *
+ * <p>{@code ACL SETUSER rmq on >password resetkeys resetchannels -@all <rules...>}
+ */
+public final class RedisAcl {
+
+    /** The structures under a slot's hash tag, each a key {@code <name>{<prefix><topic>_<slot>}} (see {@link SlotKeys}). */
+    static final List<String> HASH_TAGGED = List.of("prepare", "dead", "attempts", "origin", "owner", "failures",
+            "paused");
+
+    /** Connection set-up, scripts and Pub/Sub, as the engine and Lettuce send them. */
+    public static final List<String> CONNECTION_COMMANDS = List.of("+hello", "+auth", "+ping", "+select",
+            "+client|setname", "+evalsha", "+script|load", "+subscribe", "+unsubscribe");
+
+    /** Plain reads of the topic registry (consumers' fencing reads, the admin API's topic list). */
+    public static final List<String> READ_COMMANDS = List.of("+hget", "+hgetall");
+
+    /** What the Lua scripts run. */
+    public static final List<String> SCRIPT_COMMANDS = List.of("+time", "+exists", "+del", "+set", "+publish",
+            "+hget", "+hmget", "+hset", "+hsetnx", "+hdel", "+hexists", "+hincrby",
+            "+zadd", "+zrem", "+zcard", "+zcount", "+zscore", "+zrange", "+zrangebyscore", "+zrevrange");
+
+    /** Optional: lets the connector check {@code maxmemory-policy} at start (RMQ-0142); without it, RMQ-0143. */
+    public static final String CONFIG_GET = "+config|get";
+
+    private RedisAcl() {
+    }
+
+    /**
+     * The key and channel patterns for the topics under {@code keyPrefix}: {@code ~<prefix>*} (store queues,
+     * the registry {@code <prefix>rmq:topics}), {@code ~<structure>{<prefix>*} per hash-tagged structure, and
+     * {@code &rmq:wake:<prefix>*}. Glob characters in the prefix ({@code * ? [ ] \}) are escaped.
+     */
+    public static List<String> patterns(String keyPrefix) {
+        String p = escape(keyPrefix);
+        List<String> rules = new ArrayList<>();
+        rules.add("~" + p + "*");
+        for (String name : HASH_TAGGED) {
+            rules.add("~" + name + "{" + p + "*");
+        }
+        rules.add("&" + TopicKeys.wakeChannel(p, "") + "*");
+        return rules;
+    }
+
+    /**
+     * Every rule after {@code resetkeys resetchannels -@all}: the patterns of {@link #patterns}, the commands,
+     * and {@link #CONFIG_GET} when {@code withConfigGet}.
+     */
+    public static List<String> rules(String keyPrefix, boolean withConfigGet) {
+        List<String> rules = new ArrayList<>(patterns(keyPrefix));
+        rules.addAll(CONNECTION_COMMANDS);
+        rules.addAll(READ_COMMANDS.stream().filter(c -> !SCRIPT_COMMANDS.contains(c)).toList());
+        rules.addAll(SCRIPT_COMMANDS);
+        if (withConfigGet) {
+            rules.add(CONFIG_GET);
+        }
+        return rules;
+    }
+
+    private static String escape(String s) {
+        StringBuilder out = new StringBuilder();
+        for (char c : s.toCharArray()) {
+            if ("*?[]\\".indexOf(c) >= 0) {
+                out.append('\\');
+            }
+            out.append(c);
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,176 @@
+package io.rmq.engine.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.rmq.engine.ConsumerOptions;
+import io.rmq.engine.Delivery;
+import io.rmq.engine.RedisAccess;
+import io.rmq.engine.RedisAcl;
+import io.rmq.engine.RmqEngine;
+import io.rmq.engine.TopicConsumer;
+import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.TopicKeys;
+import io.rmq.engine.TopicProducer;
+import io.rmq.engine.TopicType;
+import io.rmq.engine.admin.DeadCursor;
+import io.rmq.engine.admin.DeadSelection;
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.testing.LogRecorder;
+import io.rmq.testing.SecuredRedis;
+
+/**
+ * The documented minimal ACL ({@link RedisAcl}, {@code docs/security.md}) is enough for every flow of the
+ * engine and the admin API, and keeps its user inside its key prefix: a restricted user created with
+ * {@code ACL SETUSER} sends, consumes, acks, nacks to the dead queue, requeues, purges and pauses, and is
+ * refused keys, channels and topics outside its patterns.
+ */
+class RedisAclIT {
+
+    private static final String PREFIX = "shop:";
+    private static final String USER = "rmq-shop";
+    private static final String PASSWORD = "acl-secret-7f3a";
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private SecuredRedis redis;
+    private LogRecorder log;
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+
+    @BeforeEach
+    void restrictedUser() {
+        redis = SecuredRedis.start();
+        List<String> rules = new ArrayList<>(List.of("on", ">" + PASSWORD, "resetkeys", "resetchannels", "-@all"));
+        rules.addAll(RedisAcl.rules(PREFIX, false));
+        redis.aclSetUser(USER, rules.toArray(String[]::new));
+        log = LogRecorder.record(EngineLogging.LOGGER_NAME);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : toClose) {
+            c.close();
+        }
+        log.close();
+        redis.close();
+    }
+
+    private RedisAccess access() {
+        return RedisAccess.builder(redis.uri()).username(USER).password(PASSWORD).build();
+    }
+
+    @Test
+    void sendConsumeAckNackAndAdministerWithTheMinimalAcl() throws Exception {
+        RmqEngine engine = open(new RmqEngine(access()).start());
+        engine.ready().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        TopicDefinition topic = new TopicDefinition("orders", 4, TopicType.FIXED_TIME, PREFIX);
+        TopicKeys keys = engine.registerTopic(topic).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        TopicProducer producer = engine.producer(keys);
+        for (int i = 0; i < 10; i++) {
+            producer.sendAt(bytes("order-" + i), Instant.now(), "order-" + i).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+
+        BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
+        TopicConsumer consumer = engine.consumer(keys, ConsumerOptions.builder().maxRetries(0).build(), "acl-consumer");
+        toClose.add(0, consumer);
+        consumer.start(received::add);
+        consumer.request(100);
+        for (int i = 0; i < 10; i++) {
+            Delivery d = received.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(d).as("delivery %d", i).isNotNull();
+            if (text(d).equals("order-3")) {
+                d.rollback(new IllegalStateException("nacked on purpose")).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            } else {
+                d.commit().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            }
+        }
+
+        // a message sent later is woken through the restricted wake channel and consumed
+        producer.sendAt(bytes("late"), Instant.now(), "late").toCompletableFuture().get(10, TimeUnit.SECONDS);
+        Delivery late = received.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(late).isNotNull();
+        late.commit().toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        try (RmqAdmin admin = RmqAdmin.connect(access())) {
+            assertThat(admin.topics(PREFIX)).extracting(TopicDefinition::name).containsExactly("orders");
+            await().atMost(WAIT).until(() -> admin.stats(topic).inFlight() == 0 && admin.stats(topic).dead() == 1);
+            assertThat(admin.dead(topic, DeadCursor.START, 10).messages()).hasSize(1);
+            admin.pause(topic);
+            assertThat(admin.stats(topic).paused()).isTrue();
+            admin.resume(topic);
+            assertThat(admin.requeueDead(topic, DeadSelection.all(), 1000)).isEqualTo(1);
+            Delivery requeued = received.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(requeued).isNotNull();
+            assertThat(text(requeued)).isEqualTo("order-3");
+            requeued.rollback(new IllegalStateException("dead again")).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            await().atMost(WAIT).until(() -> admin.stats(topic).dead() == 1);
+            assertThat(admin.purgeDead(topic, DeadSelection.all())).isEqualTo(1);
+            assertThat(admin.removePending(topic, bytes("nothing"), "nothing")).isFalse();
+        }
+
+        // the user may not run CONFIG GET: said once, not a failure
+        log.await("saying the eviction policy could not be checked", m -> m.startsWith("RMQ-0143"), 1, WAIT);
+        assertThat(log.messagesContaining("RMQ-0143")).hasSize(1);
+        assertThat(log.messagesContaining("RMQ-0142")).isEmpty();
+    }
+
+    @Test
+    void theUserIsRefusedKeysChannelsAndTopicsOutsideItsPatterns() throws Exception {
+        redis.command("SET", "other:secret", "x");
+        RedisClient client = RedisClient.create(access().redisUri());
+        toClose.add(client::shutdown);
+        try (StatefulRedisConnection<String, String> c = client.connect()) {
+            assertThatThrownBy(() -> c.sync().get("other:secret")).isInstanceOf(RedisCommandExecutionException.class)
+                    .hasMessageStartingWith("NOPERM");
+            assertThatThrownBy(() -> c.sync().zadd("other_0", 1, "m")).hasMessageStartingWith("NOPERM");
+            assertThatThrownBy(() -> c.sync().zadd("prepare{other_0}", 1, "m")).hasMessageStartingWith("NOPERM");
+            assertThatThrownBy(() -> c.sync().keys("*")).hasMessageStartingWith("NOPERM");
+            assertThatThrownBy(() -> c.sync().flushall()).hasMessageStartingWith("NOPERM");
+            assertThatThrownBy(() -> c.sync().eval("return redis.call('GET', KEYS[1])",
+                    io.lettuce.core.ScriptOutputType.VALUE, "shop:x")).hasMessageStartingWith("NOPERM");
+            assertThatThrownBy(() -> c.sync().del("other:secret")).hasMessageStartingWith("NOPERM");
+            assertThatThrownBy(() -> c.sync().publish("rmq:wake:other:orders", "0:0")).hasMessageStartingWith("NOPERM");
+            assertThat(c.sync().publish("rmq:wake:shop:orders", "0:0")).isZero();
+        }
+
+        // the engine with this user cannot use a topic of another prefix
+        RmqEngine engine = open(new RmqEngine(access()).start());
+        engine.ready().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        TopicDefinition foreign = new TopicDefinition("orders", 1, TopicType.PRIORITY, "other:");
+        assertThatThrownBy(() -> engine.registerTopic(foreign).toCompletableFuture().join())
+                .isInstanceOf(CompletionException.class).hasMessageContaining("NOPERM");
+        assertThat(redis.command("EXISTS", "other:rmq:topics")).isEqualTo("0");
+        assertThat(redis.command("GET", "other:secret")).isEqualTo("x");
+    }
+
+    private RmqEngine open(RmqEngine engine) {
+        toClose.add(engine);
+        return engine;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(Delivery d) {
+        return new String(d.content(), StandardCharsets.UTF_8);
+    }
+}
