@@ -12,6 +12,7 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import io.rmq.admin.rest.AdminSettings;
+import io.rmq.engine.RedisAccess;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.support.UriCredentials;
@@ -33,7 +34,7 @@ final class RateSampler implements AutoCloseable {
     private final LongSupplier clock;
     private ScheduledExecutorService thread; // guarded by this
     private RmqAdmin admin; // only on the sampler thread (and close)
-    private String adminUri;
+    private RedisAccess adminAccess;
     private volatile String failure; // the last reading's failure, null when it succeeded
     private volatile long lastSampleMillis;
 
@@ -88,7 +89,7 @@ final class RateSampler implements AutoCloseable {
 
     /** One reading of every topic, on the caller's thread. */
     void sample(AdminSettings now) {
-        RmqAdmin redis = admin(now.redisUri());
+        RmqAdmin redis = admin(now);
         Set<String> seen = new HashSet<>();
         for (TopicDefinition topic : redis.topics(now.keyPrefix())) {
             history.record(topic.name(), clock.getAsLong(), redis.stats(topic).counters());
@@ -98,19 +99,20 @@ final class RateSampler implements AutoCloseable {
         lastSampleMillis = clock.getAsLong();
     }
 
-    private RmqAdmin admin(String uri) {
-        if (admin != null && !uri.equals(adminUri)) {
+    private RmqAdmin admin(AdminSettings now) {
+        RedisAccess access;
+        try {
+            access = now.redisAccess();
+        } catch (IllegalArgumentException malformed) {
+            throw new IllegalStateException(malformed.getMessage()); // RedisAccess never shows the credentials
+        }
+        if (admin != null && !access.equals(adminAccess)) {
             admin.close();
             admin = null;
         }
         if (admin == null) {
-            try {
-                admin = RmqAdmin.connect(uri);
-            } catch (IllegalArgumentException malformed) {
-                // not chained: its message may hold the credentials
-                throw new IllegalStateException(String.valueOf(malformed.getMessage()).replace(uri, UriCredentials.mask(uri)));
-            }
-            adminUri = uri;
+            admin = RmqAdmin.connect(access);
+            adminAccess = access;
         }
         return admin;
     }
