@@ -1,0 +1,81 @@
+package io.rmq.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Scenario a: consumer JVMs killed with {@code kill -9} again and again during a stream, each restarted
+ * at once. What a killed consumer had popped waits in the prepare queue until its deadline (the prepare
+ * timeout) and is delivered again: nothing is lost; the duplicates are the messages a killed consumer
+ * had processed (and recorded) but not yet committed.
+ */
+class ConsumerKillIT {
+
+    private static final int MESSAGES = FaultSizes.of(20_000, 1_000_000);
+    private static final int RATE = FaultSizes.of(4_000, 12_000);
+    private static final int KILLS = FaultSizes.of(3, 24);
+    private static final int JVMS = 3;
+    private static final long PREPARE_TIMEOUT_MS = 2_000;
+
+    @Test
+    void killingConsumersLosesNothing(@TempDir Path dir) throws Exception {
+        try (RedisProcess redis = RedisProcess.inMemory(dir).start();
+                Scenario scenario = new Scenario("consumer kill -9", redis.uri())) {
+            ConsumerJvm.Spec spec = new ConsumerJvm.Spec(redis.uri(), scenario.topic.name(), Scenario.SLOTS, dir, null,
+                    PREPARE_TIMEOUT_MS, 100, 1);
+            List<ConsumerJvm> jvms = new ArrayList<>();
+            List<Path> files = new ArrayList<>();
+            try {
+                for (int i = 0; i < JVMS; i++) {
+                    jvms.add(ConsumerJvm.start(spec, "consumer-" + i));
+                    files.add(ConsumerJvm.historyFile(spec, "consumer-" + i));
+                }
+                jvms.forEach(ConsumerJvm::awaitReady);
+
+                Load load = scenario.send(MESSAGES, 1_000, RATE);
+                long streamMillis = MESSAGES * 1000L / RATE;
+                long killEvery = Math.max(500, streamMillis * 8 / 10 / KILLS);
+                Random random = new Random(42);
+                int kills = 0;
+                long lastKill = 0;
+                while (kills < KILLS) {
+                    Thread.sleep(killEvery); // the pace of the faults, not a wait for an event
+                    int victim = random.nextInt(JVMS);
+                    jvms.get(victim).kill();
+                    lastKill = System.currentTimeMillis();
+                    kills++;
+                    String name = "consumer-" + victim + "-" + kills;
+                    jvms.set(victim, ConsumerJvm.start(spec, name).awaitReady());
+                    files.add(ConsumerJvm.historyFile(spec, name));
+                }
+                long lastSend = load.await(DRAIN_MINUTES);
+                scenario.awaitDrained();
+                long drained = System.currentTimeMillis();
+                jvms.forEach(ConsumerJvm::stop);
+
+                Verdict verdict = scenario.verdict(false, files.toArray(Path[]::new));
+                scenario.report(verdict, kills + " kill -9 of " + JVMS + " consumer JVMs",
+                        Scenario.seconds(drained - Math.max(lastKill, lastSend)) + " to drain after the last kill or send"
+                                + " (prepare timeout " + Scenario.seconds(PREPARE_TIMEOUT_MS) + ")");
+                assertThat(verdict.acked()).isEqualTo(MESSAGES);
+                assertThat(verdict.lost()).as(verdict.problems()).isEmpty();
+                assertThat(verdict.deadLettered()).isEmpty();
+                assertThat(verdict.duplicates().size())
+                        .as("duplicates are messages a killed consumer processed but did not commit: at most its"
+                                + " in-flight messages per kill")
+                        .isLessThanOrEqualTo(kills * 64);
+            } finally {
+                jvms.forEach(ConsumerJvm::close);
+            }
+        }
+    }
+
+    private static final long DRAIN_MINUTES = FaultSizes.FULL ? 30 : 5;
+}
