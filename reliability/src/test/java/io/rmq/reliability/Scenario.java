@@ -43,13 +43,21 @@ final class Scenario implements AutoCloseable {
     private final StatefulRedisConnection<byte[], byte[]> plain;
 
     Scenario(String name, String redisUri) {
+        this(name, redisUri, redisUri);
+    }
+
+    /**
+     * @param producerUri where the producer connects (through a faulty proxy, for example)
+     * @param directUri   where the scenario watches the queues, undisturbed
+     */
+    Scenario(String name, String producerUri, String directUri) {
         this.name = name;
         this.topic = new TopicDefinition("faults-" + name.replaceAll("[^A-Za-z0-9]", "-"), SLOTS, TopicType.FIXED_TIME);
         this.keys = new TopicKeys(topic);
-        this.producerEngine = new RmqEngine(redisUri).start();
+        this.producerEngine = new RmqEngine(producerUri).start();
         producerEngine.registerTopic(topic).toCompletableFuture().join();
         this.producer = producerEngine.producer(keys);
-        this.plainClient = RedisClient.create(redisUri);
+        this.plainClient = RedisClient.create(directUri);
         this.plain = plainClient.connect(ByteArrayCodec.INSTANCE);
     }
 

@@ -1,0 +1,184 @@
+package io.rmq.reliability;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A TCP proxy on a free loopback port with the network faults the scenarios inject between an
+ * application and a server:
+ * <ul>
+ *   <li>{@link #latency}: every chunk of data waits that long before it is forwarded;</li>
+ *   <li>{@link #reset()}: every open connection is reset (an RST, as when a middlebox drops them);</li>
+ *   <li>{@link #blackHole()}: every open connection goes silent for good: the proxy stops forwarding
+ *       in both directions but closes nothing, like a peer that vanished behind a firewall or NAT
+ *       that forgot the connection (a half-open connection). New connections work.</li>
+ * </ul>
+ * {@code io.rmq.testing.TcpProxy} only cuts; these faults need the proxy to hold what it forwards.
+ * Thread-safe.
+ */
+final class FaultyProxy implements AutoCloseable {
+
+    /** One forwarded connection: both sockets, and whether it was black-holed. */
+    private static final class Link {
+        final Socket client;
+        final Socket upstream;
+        volatile boolean silent;
+
+        Link(Socket client, Socket upstream) {
+            this.client = client;
+            this.upstream = upstream;
+        }
+    }
+
+    private final InetSocketAddress target;
+    private final ServerSocket server;
+    private final Set<Link> open = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger accepted = new AtomicInteger();
+    private volatile long latencyMillis;
+    private volatile boolean closed;
+
+    private FaultyProxy(InetSocketAddress target) throws IOException {
+        this.target = target;
+        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(this::accept, "faulty-proxy-" + server.getLocalPort());
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    /** A proxy to {@code 127.0.0.1:<port>}. */
+    static FaultyProxy to(int port) {
+        try {
+            return new FaultyProxy(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open a proxy port", e);
+        }
+    }
+
+    int port() {
+        return server.getLocalPort();
+    }
+
+    String redisUri() {
+        return "redis://127.0.0.1:" + port();
+    }
+
+    String address() {
+        return "127.0.0.1:" + port();
+    }
+
+    /** Connections accepted so far: a client that replaced its connection shows here. */
+    int accepted() {
+        return accepted.get();
+    }
+
+    /** Delays every chunk by {@code millis} (0: none). */
+    void latency(long millis) {
+        latencyMillis = millis;
+    }
+
+    /** Resets every open connection. */
+    void reset() {
+        for (Link l : open) {
+            resetQuietly(l.client);
+            resetQuietly(l.upstream);
+        }
+        open.clear();
+    }
+
+    /** Silences every open connection for good, without closing it. */
+    void blackHole() {
+        open.forEach(l -> l.silent = true);
+    }
+
+    private void accept() {
+        while (!closed) {
+            Socket client;
+            try {
+                client = server.accept();
+            } catch (IOException e) {
+                return;
+            }
+            Socket upstream = new Socket();
+            try {
+                upstream.connect(target, 2_000);
+            } catch (IOException e) {
+                closeQuietly(client);
+                closeQuietly(upstream);
+                continue;
+            }
+            accepted.incrementAndGet();
+            Link link = new Link(client, upstream);
+            open.add(link);
+            pump(link, client, upstream);
+            pump(link, upstream, client);
+        }
+    }
+
+    private void pump(Link link, Socket from, Socket to) {
+        Thread t = new Thread(() -> {
+            byte[] buffer = new byte[16384];
+            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+                for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                    long delay = latencyMillis;
+                    if (delay > 0) {
+                        Thread.sleep(delay); // the injected latency
+                    }
+                    if (link.silent) {
+                        continue; // swallowed: the peer never hears of it, and nobody closes anything
+                    }
+                    out.write(buffer, 0, n);
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // reset, or one side closed
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                if (!link.silent) {
+                    closeQuietly(from);
+                    closeQuietly(to);
+                    open.remove(link);
+                }
+            }
+        }, "faulty-proxy-pump");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private static void resetQuietly(Socket s) {
+        try {
+            s.setSoLinger(true, 0); // close with an RST
+        } catch (IOException e) {
+            // closing anyway
+        }
+        closeQuietly(s);
+    }
+
+    private static void closeQuietly(java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        closeQuietly(server);
+        for (Link l : open) {
+            closeQuietly(l.client);
+            closeQuietly(l.upstream);
+        }
+        open.clear();
+    }
+}
