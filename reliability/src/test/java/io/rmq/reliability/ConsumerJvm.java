@@ -26,7 +26,7 @@ final class ConsumerJvm implements AutoCloseable {
     private final Process process;
     private final String name;
     private final List<String> output = new CopyOnWriteArrayList<>();
-    private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private final CompletableFuture<List<String>> ready = new CompletableFuture<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
 
     private ConsumerJvm(Process process, String name) {
@@ -36,8 +36,9 @@ final class ConsumerJvm implements AutoCloseable {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line = in.readLine(); line != null; line = in.readLine()) {
                     output.add(line);
-                    if (line.equals("READY")) {
-                        ready.complete(null);
+                    if (line.startsWith("READY")) {
+                        String ids = line.substring("READY".length()).strip();
+                        ready.complete(ids.isEmpty() ? List.of() : List.of(ids.split(",")));
                     } else if (line.equals("STOPPED")) {
                         stopped.complete(null);
                     } else if (!line.contains("INFO")) {
@@ -84,6 +85,11 @@ final class ConsumerJvm implements AutoCloseable {
             throw new AssertionError(name + " was not ready within 60 s; output: " + output, e);
         }
         return this;
+    }
+
+    /** With coordination, the worker ids of its consumers, once ready. */
+    List<String> workerIds() {
+        return awaitReady().ready.join();
     }
 
     /** {@code kill -9}. */

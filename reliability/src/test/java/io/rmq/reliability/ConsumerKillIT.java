@@ -3,8 +3,6 @@ package io.rmq.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -30,15 +28,7 @@ class ConsumerKillIT {
                 Scenario scenario = new Scenario("consumer kill -9", redis.uri())) {
             ConsumerJvm.Spec spec = new ConsumerJvm.Spec(redis.uri(), scenario.topic.name(), Scenario.SLOTS, dir, null,
                     PREPARE_TIMEOUT_MS, 100, 1);
-            List<ConsumerJvm> jvms = new ArrayList<>();
-            List<Path> files = new ArrayList<>();
-            try {
-                for (int i = 0; i < JVMS; i++) {
-                    jvms.add(ConsumerJvm.start(spec, "consumer-" + i));
-                    files.add(ConsumerJvm.historyFile(spec, "consumer-" + i));
-                }
-                jvms.forEach(ConsumerJvm::awaitReady);
-
+            try (ConsumerFleet fleet = new ConsumerFleet(spec, JVMS)) {
                 Load load = scenario.send(MESSAGES, 1_000, RATE);
                 long streamMillis = MESSAGES * 1000L / RATE;
                 long killEvery = Math.max(500, streamMillis * 8 / 10 / KILLS);
@@ -47,20 +37,16 @@ class ConsumerKillIT {
                 long lastKill = 0;
                 while (kills < KILLS) {
                     Thread.sleep(killEvery); // the pace of the faults, not a wait for an event
-                    int victim = random.nextInt(JVMS);
-                    jvms.get(victim).kill();
                     lastKill = System.currentTimeMillis();
+                    fleet.killAndReplace(random.nextInt(JVMS));
                     kills++;
-                    String name = "consumer-" + victim + "-" + kills;
-                    jvms.set(victim, ConsumerJvm.start(spec, name).awaitReady());
-                    files.add(ConsumerJvm.historyFile(spec, name));
                 }
                 long lastSend = load.await(DRAIN_MINUTES);
                 scenario.awaitDrained();
                 long drained = System.currentTimeMillis();
-                jvms.forEach(ConsumerJvm::stop);
+                fleet.stopAll();
 
-                Verdict verdict = scenario.verdict(false, files.toArray(Path[]::new));
+                Verdict verdict = scenario.verdict(false, fleet.historyFiles());
                 scenario.report(verdict, kills + " kill -9 of " + JVMS + " consumer JVMs",
                         Scenario.seconds(drained - Math.max(lastKill, lastSend)) + " to drain after the last kill or send"
                                 + " (prepare timeout " + Scenario.seconds(PREPARE_TIMEOUT_MS) + ")");
@@ -71,8 +57,6 @@ class ConsumerKillIT {
                         .as("duplicates are messages a killed consumer processed but did not commit: at most its"
                                 + " in-flight messages per kill")
                         .isLessThanOrEqualTo(kills * 64);
-            } finally {
-                jvms.forEach(ConsumerJvm::close);
             }
         }
     }

@@ -18,7 +18,7 @@ import io.rmq.engine.coordination.CoordinationOptions;
 /**
  * A consumer application in a JVM of its own, for {@link ConsumerJvm}: it consumes the scenario's topic
  * with the engine, appends every delivery to its history file before committing it, prints
- * {@code READY} once its consumers have started (and, with coordination, joined), and stops gracefully
+ * {@code READY <worker ids>} once its consumers have started (and, with coordination, joined), and stops gracefully
  * when its standard input closes, printing {@code STOPPED}. The test may kill it at any moment.
  *
  * <p>Arguments: {@code <redis uri> <topic> <slots> <history file> <name> <zookeeper connect or ->
@@ -48,14 +48,16 @@ public final class ConsumerMain {
                 started.add(new RecordingConsumer(engine, keys, options.build(), name + "-" + i, log::delivered,
                         processingMicros, 2).start());
             }
+            List<String> workers = new ArrayList<>();
             if (!zooKeeper.equals("-")) {
                 for (RecordingConsumer c : started) {
                     while (c.consumer().workerId().isEmpty()) {
                         Thread.sleep(20); // joining has no event to wait on from here
                     }
+                    workers.add(c.consumer().workerId().get());
                 }
             }
-            System.out.println("READY");
+            System.out.println("READY " + String.join(",", workers));
             System.out.flush();
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             while (in.readLine() != null) {

@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       in both directions but closes nothing, like a peer that vanished behind a firewall or NAT
  *       that forgot the connection (a half-open connection). New connections work.</li>
  * </ul>
+ * and {@link #refuse}: new connections are closed as soon as they are accepted (the server is unreachable).
  * {@code io.rmq.testing.TcpProxy} only cuts; these faults need the proxy to hold what it forwards.
  * Thread-safe.
  */
@@ -44,6 +45,7 @@ final class FaultyProxy implements AutoCloseable {
     private final Set<Link> open = ConcurrentHashMap.newKeySet();
     private final AtomicInteger accepted = new AtomicInteger();
     private volatile long latencyMillis;
+    private volatile boolean refusing;
     private volatile boolean closed;
 
     private FaultyProxy(InetSocketAddress target) throws IOException {
@@ -94,6 +96,11 @@ final class FaultyProxy implements AutoCloseable {
         open.clear();
     }
 
+    /** Closes new connections at once while {@code refusing}. */
+    void refuse(boolean refusing) {
+        this.refusing = refusing;
+    }
+
     /** Silences every open connection for good, without closing it. */
     void blackHole() {
         open.forEach(l -> l.silent = true);
@@ -106,6 +113,10 @@ final class FaultyProxy implements AutoCloseable {
                 client = server.accept();
             } catch (IOException e) {
                 return;
+            }
+            if (refusing) {
+                closeQuietly(client);
+                continue;
             }
             Socket upstream = new Socket();
             try {

@@ -71,10 +71,11 @@ class RedisCrashIT {
                 switch (fsync) {
                     case "always" -> assertThat(verdict.lost()).as(verdict.problems()).isEmpty();
                     case "everysec", "no" -> assertThat(verdict.lost()).as(verdict.problems())
-                            .allSatisfy(s -> assertThat(s.atMicros()).isBetween(killMicros - 2_000_000, killMicros));
+                            .allSatisfy(s -> assertThat(s.atMicros()).isBetween(killMicros - 2_000_000, restartMicros));
                     default -> {
                         assertThat(verdict.lost()).as("without persistence the backlog is lost, and reported").isNotEmpty();
-                        assertThat(verdict.lost()).allSatisfy(s -> assertThat(s.atMicros()).isLessThan(killMicros));
+                        // acknowledged by the killed server (a reply may be read a moment after the kill began)
+                        assertThat(verdict.lost()).allSatisfy(s -> assertThat(s.atMicros()).isLessThan(restartMicros));
                     }
                 }
             }
