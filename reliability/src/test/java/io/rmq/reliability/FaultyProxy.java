@@ -8,7 +8,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.Arrays;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -16,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A TCP proxy on a free loopback port with the network faults the scenarios inject between an
  * application and a server:
  * <ul>
- *   <li>{@link #latency}: every chunk of data waits that long before it is forwarded;</li>
+ *   <li>{@link #latency}: every chunk of data is forwarded that long after it arrived (throughput is not limited);</li>
  *   <li>{@link #reset()}: every open connection is reset (an RST, as when a middlebox drops them);</li>
  *   <li>{@link #blackHole()}: every open connection goes silent for good: the proxy stops forwarding
  *       in both directions but closes nothing, like a peer that vanished behind a firewall or NAT
@@ -134,20 +137,37 @@ final class FaultyProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * Forwards one direction: a reader takes each chunk as it arrives and a writer forwards it once
+     * the latency has passed since its arrival, so latency delays data without limiting throughput.
+     */
     private void pump(Link link, Socket from, Socket to) {
-        Thread t = new Thread(() -> {
+        BlockingQueue<Chunk> chunks = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> {
             byte[] buffer = new byte[16384];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            try (InputStream in = from.getInputStream()) {
                 for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                    long delay = latencyMillis;
-                    if (delay > 0) {
-                        Thread.sleep(delay); // the injected latency
+                    if (!link.silent) { // when silent, swallowed: nobody hears of it, and nobody closes anything
+                        chunks.add(new Chunk(System.nanoTime() + latencyMillis * 1_000_000L, Arrays.copyOf(buffer, n)));
                     }
-                    if (link.silent) {
-                        continue; // swallowed: the peer never hears of it, and nobody closes anything
+                }
+            } catch (IOException e) {
+                // reset, or one side closed
+            } finally {
+                chunks.add(Chunk.END);
+            }
+        }, "faulty-proxy-reader");
+        Thread writer = new Thread(() -> {
+            try (OutputStream out = to.getOutputStream()) {
+                for (Chunk c = chunks.take(); c != Chunk.END; c = chunks.take()) {
+                    long wait = c.dueNanos - System.nanoTime();
+                    if (wait > 0) {
+                        Thread.sleep(wait / 1_000_000L, (int) (wait % 1_000_000L)); // the injected latency
                     }
-                    out.write(buffer, 0, n);
-                    out.flush();
+                    if (!link.silent) {
+                        out.write(c.data);
+                        out.flush();
+                    }
                 }
             } catch (IOException e) {
                 // reset, or one side closed
@@ -160,9 +180,16 @@ final class FaultyProxy implements AutoCloseable {
                     open.remove(link);
                 }
             }
-        }, "faulty-proxy-pump");
-        t.setDaemon(true);
-        t.start();
+        }, "faulty-proxy-writer");
+        reader.setDaemon(true);
+        writer.setDaemon(true);
+        reader.start();
+        writer.start();
+    }
+
+    /** Data read at one time, to be forwarded at {@code dueNanos}. */
+    private record Chunk(long dueNanos, byte[] data) {
+        static final Chunk END = new Chunk(0, new byte[0]);
     }
 
     private static void resetQuietly(Socket s) {
