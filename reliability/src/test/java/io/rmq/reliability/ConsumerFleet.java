@@ -38,10 +38,15 @@ final class ConsumerFleet implements AutoCloseable {
         return running.size();
     }
 
-    /** {@code kill -9} of the {@code i}-th JVM, and a new one in its place once ready. */
-    void killAndReplace(int i) {
+    /**
+     * {@code kill -9} of the {@code i}-th JVM, and a new one started in its place; returns the new one
+     * without waiting until it is ready (a JVM that is still starting may be killed too).
+     */
+    ConsumerJvm killAndReplace(int i) {
         running.get(i).kill();
-        running.set(i, launch().awaitReady());
+        ConsumerJvm replacement = launch();
+        running.set(i, replacement);
+        return replacement;
     }
 
     /** A graceful stop of the {@code i}-th JVM, and a new one in its place once ready. */
@@ -54,11 +59,16 @@ final class ConsumerFleet implements AutoCloseable {
     void killAndReplace(String workerId) {
         for (int i = 0; i < running.size(); i++) {
             if (running.get(i).workerIds().contains(workerId)) {
-                killAndReplace(i);
+                killAndReplace(i).awaitReady();
                 return;
             }
         }
         throw new AssertionError("no JVM runs worker " + workerId);
+    }
+
+    /** Waits until every running JVM is ready. */
+    void awaitReady() {
+        running.forEach(ConsumerJvm::awaitReady);
     }
 
     /** Stops every running JVM gracefully. */

@@ -21,6 +21,8 @@ class ConsumerKillIT {
     private static final int KILLS = FaultSizes.of(3, 24);
     private static final int JVMS = 3;
     private static final long PREPARE_TIMEOUT_MS = 2_000;
+    /** Generous upper bound on the stream, never an expected duration. */
+    private static final long DRAIN_MINUTES = FaultSizes.FULL ? 30 : 5;
 
     @Test
     void killingConsumersLosesNothing(@TempDir Path dir) throws Exception {
@@ -31,7 +33,8 @@ class ConsumerKillIT {
             try (ConsumerFleet fleet = new ConsumerFleet(spec, JVMS)) {
                 Load load = scenario.send(MESSAGES, 1_000, RATE);
                 long streamMillis = MESSAGES * 1000L / RATE;
-                long killEvery = Math.max(500, streamMillis * 8 / 10 / KILLS);
+                long killEvery = Math.max(500, streamMillis * 9 / 10 / KILLS);
+                long streamStart = System.currentTimeMillis();
                 Random random = new Random(42);
                 int kills = 0;
                 long lastKill = 0;
@@ -42,12 +45,15 @@ class ConsumerKillIT {
                     kills++;
                 }
                 long lastSend = load.await(DRAIN_MINUTES);
+                fleet.awaitReady();
                 scenario.awaitDrained();
                 long drained = System.currentTimeMillis();
                 fleet.stopAll();
 
                 Verdict verdict = scenario.verdict(false, fleet.historyFiles());
-                scenario.report(verdict, kills + " kill -9 of " + JVMS + " consumer JVMs",
+                scenario.report(verdict, kills + " kill -9 of " + JVMS + " consumer JVMs, every "
+                        + Scenario.seconds(killEvery) + ", the last " + Scenario.seconds(lastKill - streamStart)
+                        + " into a stream of " + Scenario.seconds(lastSend - streamStart),
                         Scenario.seconds(drained - Math.max(lastKill, lastSend)) + " to drain after the last kill or send"
                                 + " (prepare timeout " + Scenario.seconds(PREPARE_TIMEOUT_MS) + ")");
                 assertThat(verdict.acked()).isEqualTo(MESSAGES);
@@ -60,6 +66,4 @@ class ConsumerKillIT {
             }
         }
     }
-
-    private static final long DRAIN_MINUTES = FaultSizes.FULL ? 30 : 5;
 }

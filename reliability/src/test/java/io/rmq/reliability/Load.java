@@ -1,6 +1,10 @@
 package io.rmq.reliability;
 
 import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +25,7 @@ final class Load {
     private final CompletableFuture<Void> done = new CompletableFuture<>();
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong nacked = new AtomicLong();
+    private final Map<String, LongAdder> failures = new ConcurrentHashMap<>();
     private volatile long lastSendMillis;
 
     private Load() {
@@ -53,6 +58,7 @@ final class Load {
                     } else {
                         history.nacked(id, key);
                         nacked.incrementAndGet();
+                        failures.computeIfAbsent(reason(f), k -> new LongAdder()).increment();
                     }
                     completed.incrementAndGet();
                     inFlight.release();
@@ -67,6 +73,21 @@ final class Load {
         } catch (RuntimeException e) {
             done.completeExceptionally(e);
         }
+    }
+
+    private static String reason(Throwable f) {
+        Throwable root = f;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+
+    /** Why sends failed, with how many failed so. */
+    Map<String, Long> failureReasons() {
+        Map<String, Long> reasons = new TreeMap<>();
+        failures.forEach((r, n) -> reasons.put(r, n.sum()));
+        return reasons;
     }
 
     /** Sends completed so far (acknowledged or not). */

@@ -45,6 +45,7 @@ class NetworkFaultIT {
                 long lastSend = load.await(10);
                 scenario.awaitDrained();
                 long drained = System.currentTimeMillis();
+                System.out.println("RELIABILITY failed sends by reason: " + load.failureReasons());
 
                 Verdict verdict = scenario.verdict(false);
                 scenario.report(verdict, resets + " periods of 50 ms latency, " + resets + " resets of every connection",
