@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.rmq.embedded.EmbeddedRedis;
+
 /**
  * A {@code redis-server} process of the test's own, with the persistence the scenario asks for (an
  * append-only file with a given {@code appendfsync}, or none), that the test can {@link #kill()} with
@@ -114,14 +116,21 @@ final class RedisProcess implements AutoCloseable {
         }
     }
 
-    private static String binary() {
+    /** The embedded-redis server whose binary is used when there is no redis-server on the PATH; kept for the JVM. */
+    private static EmbeddedRedis fallback;
+
+    /** {@code redis-server} from the {@code PATH}, else the binary shipped in embedded-redis (as the other tests do). */
+    private static synchronized String binary() {
         for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
             Path p = Path.of(dir, "redis-server");
             if (Files.isExecutable(p)) {
                 return p.toString();
             }
         }
-        throw new IllegalStateException("the reliability scenarios need redis-server on the PATH");
+        if (fallback == null) {
+            fallback = EmbeddedRedis.start(); // stopped when the JVM exits
+        }
+        return fallback.binary().toString();
     }
 
     private static int freePort() {
