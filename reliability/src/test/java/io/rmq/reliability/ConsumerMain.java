@@ -42,7 +42,9 @@ public final class ConsumerMain {
         long processingMicros = Long.parseLong(args[7]);
         int consumers = Integer.parseInt(args[8]);
         List<RecordingConsumer> started = new ArrayList<>();
-        try (HistoryLog log = HistoryLog.append(historyFile, name); RmqEngine engine = new RmqEngine(redisUri).start()) {
+        // deliveries name the JVM and its operating-system process id: consumer-3/12345
+        String process = name + "/" + ProcessHandle.current().pid();
+        try (HistoryLog log = HistoryLog.append(historyFile, process); RmqEngine engine = new RmqEngine(redisUri).start()) {
             TopicKeys keys = engine.registerTopic(topic).toCompletableFuture().join();
             for (int i = 0; i < consumers; i++) {
                 started.add(new RecordingConsumer(engine, keys, options.build(), name + "-" + i, log::delivered,
