@@ -12,15 +12,28 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link ConsumerMain} in a child JVM started with this JVM's class path. Its output is echoed with
- * a prefix (apart from the engine's routine lines) and kept. {@link #kill()} is {@code kill -9};
+ * A {@link ConsumerMain} (or {@link ConnectorConsumerMain}) in a child JVM started with this JVM's class path. Its output is kept, and
+ * its warnings, errors and exceptions are echoed with a prefix. {@link #kill()} is {@code kill -9};
  * {@link #stop()} is a graceful stop (its standard input closes).
  */
 final class ConsumerJvm implements AutoCloseable {
 
     /** How a consumer JVM is started; one per scenario. */
     record Spec(String redisUri, String topic, int slots, Path historyDir, String zooKeeper, long prepareTimeoutMillis,
-            long processingMicros, int consumers) {
+            long processingMicros, int consumers, Class<?> main) {
+
+        /** A JVM that runs the engine's consumer ({@link ConsumerMain}). */
+        Spec(String redisUri, String topic, int slots, Path historyDir, String zooKeeper, long prepareTimeoutMillis,
+                long processingMicros, int consumers) {
+            this(redisUri, topic, slots, historyDir, zooKeeper, prepareTimeoutMillis, processingMicros, consumers,
+                    ConsumerMain.class);
+        }
+
+        /** The same JVM running the connector on Weld instead ({@link ConnectorConsumerMain}). */
+        Spec onWeld() {
+            return new Spec(redisUri, topic, slots, historyDir, zooKeeper, prepareTimeoutMillis, processingMicros, consumers,
+                    ConnectorConsumerMain.class);
+        }
     }
 
     private final Process process;
@@ -41,7 +54,7 @@ final class ConsumerJvm implements AutoCloseable {
                         ready.complete(ids.isEmpty() ? List.of() : List.of(ids.split(",")));
                     } else if (line.equals("STOPPED")) {
                         stopped.complete(null);
-                    } else if (!line.contains("INFO")) {
+                    } else if (line.startsWith("WARNING") || line.startsWith("SEVERE") || line.contains("Exception")) {
                         System.out.println("[" + name + "] " + line);
                     }
                 }
@@ -58,7 +71,7 @@ final class ConsumerJvm implements AutoCloseable {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // C1 only and the serial collector: the JVM starts in about half the time, on two cores
         List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m",
-                "-cp", System.getProperty("java.class.path"), ConsumerMain.class.getName(), spec.redisUri(),
+                "-cp", System.getProperty("java.class.path"), spec.main().getName(), spec.redisUri(),
                 spec.topic(), Integer.toString(spec.slots()), historyFile(spec, name).toString(), name,
                 spec.zooKeeper() == null ? "-" : spec.zooKeeper(), Long.toString(spec.prepareTimeoutMillis()),
                 Long.toString(spec.processingMicros()), Integer.toString(spec.consumers())));

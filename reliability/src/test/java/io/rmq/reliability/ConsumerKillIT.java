@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Scenario a: consumer JVMs killed with {@code kill -9} again and again during a stream, each restarted
  * at once. What a killed consumer had popped waits in the prepare queue until its deadline (the prepare
  * timeout) and is delivered again: nothing is lost; the duplicates are the messages a killed consumer
- * had processed (and recorded) but not yet committed.
+ * had processed (and recorded) but not yet committed. It runs with the engine's consumer in the JVMs, and
+ * again with the connector on Weld (an {@code @Incoming} method), as applications run it.
  */
 class ConsumerKillIT {
 
@@ -26,19 +27,31 @@ class ConsumerKillIT {
 
     @Test
     void killingConsumersLosesNothing(@TempDir Path dir) throws Exception {
+        run(dir, "consumer kill -9", false, MESSAGES, RATE, KILLS);
+    }
+
+    /** The same with the connector on Weld in the consumer JVMs, as applications run it (a smaller stream). */
+    @Test
+    void killingConnectorApplicationsOnWeldLosesNothing(@TempDir Path dir) throws Exception {
+        run(dir, "connector on Weld kill -9", true, FaultSizes.of(8_000, 100_000), FaultSizes.of(2_000, 5_000),
+                FaultSizes.of(2, 6));
+    }
+
+    private static void run(Path dir, String name, boolean onWeld, int messages, int rate, int killCount) throws Exception {
         try (RedisProcess redis = RedisProcess.inMemory(dir).start();
-                Scenario scenario = new Scenario("consumer kill -9", redis.uri())) {
-            ConsumerJvm.Spec spec = new ConsumerJvm.Spec(redis.uri(), scenario.topic.name(), Scenario.SLOTS, dir, null,
-                    PREPARE_TIMEOUT_MS, 100, 1);
+                Scenario scenario = new Scenario(name, redis.uri())) {
+            ConsumerJvm.Spec engineSpec = new ConsumerJvm.Spec(redis.uri(), scenario.topic.name(), Scenario.SLOTS, dir,
+                    null, PREPARE_TIMEOUT_MS, 100, 1);
+            ConsumerJvm.Spec spec = onWeld ? engineSpec.onWeld() : engineSpec;
             try (ConsumerFleet fleet = new ConsumerFleet(spec, JVMS)) {
-                Load load = scenario.send(MESSAGES, 1_000, RATE);
-                long streamMillis = MESSAGES * 1000L / RATE;
-                long killEvery = Math.max(500, streamMillis * 9 / 10 / KILLS);
+                Load load = scenario.send(messages, 1_000, rate);
+                long streamMillis = messages * 1000L / rate;
+                long killEvery = Math.max(500, streamMillis * 9 / 10 / killCount);
                 long streamStart = System.currentTimeMillis();
                 Random random = new Random(42);
                 int kills = 0;
                 long lastKill = 0;
-                while (kills < KILLS) {
+                while (kills < killCount) {
                     Thread.sleep(killEvery); // the pace of the faults, not a wait for an event
                     lastKill = System.currentTimeMillis();
                     fleet.killAndReplace(random.nextInt(JVMS));
@@ -56,7 +69,7 @@ class ConsumerKillIT {
                         + " into a stream of " + Scenario.seconds(lastSend - streamStart),
                         Scenario.seconds(drained - Math.max(lastKill, lastSend)) + " to drain after the last kill or send"
                                 + " (prepare timeout " + Scenario.seconds(PREPARE_TIMEOUT_MS) + ")");
-                assertThat(verdict.acked()).isEqualTo(MESSAGES);
+                assertThat(verdict.acked()).isEqualTo(messages);
                 assertThat(verdict.lost()).as(verdict.problems()).isEmpty();
                 assertThat(verdict.deadLettered()).isEmpty();
                 assertThat(verdict.duplicates().size())
