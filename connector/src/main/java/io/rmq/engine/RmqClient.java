@@ -49,6 +49,9 @@ final class RmqClient implements AutoCloseable {
     /** Lettuce command timeout: a command without a reply by then fails, and is retried or reported. */
     static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
+    /** How often an idle connection is checked for a reply (see {@link ConnectionLiveness}). */
+    static final Duration LIVENESS_INTERVAL = Duration.ofSeconds(2);
+
     /** Told about the connection; called on Lettuce's threads, without blocking. */
     interface Listener {
         /** The connection is up: the first time ({@code first}), or again after an outage. */
@@ -152,6 +155,7 @@ final class RmqClient implements AutoCloseable {
             this.scripts = new ScriptRunner(c.async());
             this.pubSub = p;
             this.connection = c;
+            ConnectionLiveness.watch(scheduler, LIVENESS_INTERVAL, displayUri, c, p);
         }, scheduler).whenComplete((ignored, failure) -> {
             if (failure == null) {
                 if (state.get() != State.STARTED) {

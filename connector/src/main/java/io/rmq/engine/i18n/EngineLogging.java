@@ -177,6 +177,17 @@ public final class EngineLogging {
                 + "); make sure it is noeviction or volatile-*, else Redis may evict queued messages");
     }
 
+    /**
+     * RMQ-0170 (WARNING): a connection that is up did not answer a {@code PING} within the command timeout
+     * (a half-open connection); it is closed so that it is replaced.
+     */
+    public void redisConnectionUnresponsive(String uri, String connection, long timeoutMillis) {
+        log(Level.WARNING, null, () -> "RMQ-0170 The " + connection + " connection to Redis at " + uri
+                + " did not answer a PING within the command timeout (" + timeoutMillis
+                + " ms); closing it so that it is replaced (a half-open connection: the network or Redis's host"
+                + " dropped it without closing it)");
+    }
+
     // ---- coordination: RMQ-02xx
 
     /** RMQ-0201 (WARNING): ZooKeeper has never been reached; its consumers pop nothing meanwhile. */

@@ -1,0 +1,117 @@
+package io.rmq.reliability;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Judges a {@link History} against what an at-least-once queue promises:
+ * <ul>
+ *   <li><b>lost</b>: a send the queue acknowledged, never delivered and not dead-lettered;</li>
+ *   <li><b>duplicates</b>: a message delivered more than once (at least once allows it; the scenario explains it);</li>
+ *   <li><b>dead-lettered</b> and <b>nacked</b> sends, as reported;</li>
+ *   <li><b>overlaps</b> (with serial consumption per key): two deliveries of the same key's messages whose
+ *       processing intervals intersect, which coordination forbids.</li>
+ * </ul>
+ * Deliveries of messages whose send was not acknowledged are counted apart ("in doubt"): a send whose
+ * reply was lost may still have been stored. Stateless and thread-safe.
+ */
+public final class HistoryChecker {
+
+    private HistoryChecker() {
+    }
+
+    /**
+     * @param checkOverlaps whether to look for per-key overlaps (the run consumed with coordination)
+     */
+    public static Verdict check(History history, boolean checkOverlaps) {
+        List<History.Send> sends = history.sends();
+        List<History.Delivery> deliveries = history.deliveries();
+        Set<String> dead = history.deadLetteredIds();
+
+        Map<String, Integer> deliveryCounts = new HashMap<>();
+        for (History.Delivery d : deliveries) {
+            deliveryCounts.merge(d.id(), 1, Integer::sum);
+        }
+        Set<String> acked = new HashSet<>();
+        Set<String> nacked = new HashSet<>();
+        Map<String, History.Send> ackedSends = new HashMap<>();
+        for (History.Send s : sends) {
+            if (s.acked()) {
+                acked.add(s.id());
+                ackedSends.put(s.id(), s);
+            } else {
+                nacked.add(s.id());
+            }
+        }
+        nacked.removeAll(acked); // a retried send that finally succeeded is acknowledged
+
+        List<History.Send> lost = new ArrayList<>();
+        for (History.Send s : ackedSends.values()) {
+            if (!deliveryCounts.containsKey(s.id()) && !dead.contains(s.id())) {
+                lost.add(s);
+            }
+        }
+        lost.sort(Comparator.comparingLong(History.Send::atMicros));
+
+        Map<String, Integer> duplicates = new TreeMap<>();
+        deliveryCounts.forEach((id, n) -> {
+            if (n > 1) {
+                duplicates.put(id, n);
+            }
+        });
+        int deliveredInDoubt = 0;
+        for (String id : deliveryCounts.keySet()) {
+            if (!acked.contains(id)) {
+                deliveredInDoubt++;
+            }
+        }
+        List<Overlap> overlaps = checkOverlaps ? overlaps(deliveries) : List.of();
+        return new Verdict(acked.size(), nacked.size(), deliveries.size(), deliveryCounts.size(), lost, duplicates,
+                Set.copyOf(dead), deliveredInDoubt, overlaps, checkOverlaps);
+    }
+
+    /**
+     * Two deliveries of one key that processed at the same time.
+     *
+     * @param key    the key
+     * @param first  the delivery that started first
+     * @param second the one that started before {@code first} ended
+     */
+    public record Overlap(String key, History.Delivery first, History.Delivery second) {
+        @Override
+        public String toString() {
+            return "key " + key + ": " + first.id() + " by " + first.process() + " [" + first.startMicros() + ".."
+                    + first.endMicros() + "] and " + second.id() + " by " + second.process() + " ["
+                    + second.startMicros() + ".." + second.endMicros() + "]";
+        }
+    }
+
+    private static List<Overlap> overlaps(List<History.Delivery> deliveries) {
+        Map<String, List<History.Delivery>> byKey = new HashMap<>();
+        for (History.Delivery d : deliveries) {
+            byKey.computeIfAbsent(d.key(), k -> new ArrayList<>()).add(d);
+        }
+        List<Overlap> found = new ArrayList<>();
+        for (Map.Entry<String, List<History.Delivery>> e : byKey.entrySet()) {
+            List<History.Delivery> list = e.getValue();
+            list.sort(Comparator.comparingLong(History.Delivery::startMicros));
+            History.Delivery longest = null; // the delivery that ends last among those started so far
+            for (History.Delivery d : list) {
+                // touching intervals (one ends in the microsecond the next starts) are serial
+                if (longest != null && d.startMicros() < longest.endMicros()) {
+                    found.add(new Overlap(e.getKey(), longest, d));
+                }
+                if (longest == null || d.endMicros() > longest.endMicros()) {
+                    longest = d;
+                }
+            }
+        }
+        return found;
+    }
+}
