@@ -1,5 +1,9 @@
 package io.rmq.connector;
 
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
@@ -169,7 +173,11 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     private void deliver(Delivery delivery) {
         Object payload;
         try {
-            payload = decode(delivery.content());
+            payload = decode(delivery.content(), delivery.slot());
+        } catch (NotUtf8 e) {
+            LOG.contentNotUtf8(config.channel(), topicName, delivery.slot(), e.reason.getMessage());
+            delivery.rollback(e.reason);
+            return;
         } catch (RuntimeException e) {
             LOG.errorDecodingMessage(config.channel(), topicName, delivery.slot(), e);
             delivery.rollback(e);
@@ -207,12 +215,42 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
         }
     }
 
-    private Object decode(byte[] content) {
+    private Object decode(byte[] content, int slot) {
         if (config.codec().isPresent()) {
             return RmqConnectorSupport.callCodec(config.codec().get(), config.channel(), "decode",
                     codec -> codec.decode(content));
         }
-        return config.payloadType() == PayloadType.BYTES ? content : new String(content, StandardCharsets.UTF_8);
+        return config.payloadType() == PayloadType.BYTES ? content : utf8(content, slot);
+    }
+
+    /**
+     * The content as a String; content that is not UTF-8 (written by another client) is refused rather
+     * than delivered with replacement characters, which would lose what it held.
+     */
+    private String utf8(byte[] content, int slot) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder(); // reports malformed input
+        ByteBuffer in = ByteBuffer.wrap(content);
+        CharBuffer out = CharBuffer.allocate(content.length); // UTF-8 never decodes to more chars than bytes
+        CoderResult result = decoder.decode(in, out, true);
+        if (!result.isError()) {
+            result = decoder.flush(out);
+        }
+        if (result.isError()) {
+            throw new NotUtf8(RmqExceptions.ex.contentNotUtf8(config.channel(), topicName, slot, content.length,
+                    in.position()));
+        }
+        return out.flip().toString();
+    }
+
+    /** Carries RMQ-2101 out of {@link #decode}, apart from the codec's failures. */
+    private static final class NotUtf8 extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient IllegalArgumentException reason;
+
+        NotUtf8(IllegalArgumentException reason) {
+            super(null, null, false, false);
+            this.reason = reason;
+        }
     }
 
     /** Ends the stream with {@code onError}, unless it was cancelled, failed or closed before. */

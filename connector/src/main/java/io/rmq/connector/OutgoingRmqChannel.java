@@ -31,7 +31,7 @@ import io.rmq.engine.TopicType;
  * An outgoing channel: a Reactive Streams {@link Subscriber} that writes each message to its slot.
  * Up to {@code max-inflight} writes are pipelined on the shared connection. A message is acked once
  * Redis has stored or merged it, and nacked, with nothing written, when its payload or metadata is
- * invalid for the topic, when Redis fails, or when it arrives after the channel was closed.
+ * invalid for the topic, when its content is larger than {@code max-message-size}, when Redis fails, or when it arrives after the channel was closed.
  *
  * <p><b>Demand.</b> It requests {@code max-inflight} messages on subscription and one more each time
  * a message has been acked or nacked (the ack or nack stage completed), so at most
@@ -142,6 +142,12 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
             content = encode(message.getPayload());
         } catch (RuntimeException unencodable) {
             settle(message, unencodable); // logged by encode
+            return;
+        }
+        if (content.length > config.maxMessageSize()) {
+            LOG.messageNackedTooLarge(config.channel(), config.topic().name(), content.length, config.maxMessageSize());
+            settle(message, RmqExceptions.ex.messageTooLarge(config.channel(), config.topic().name(), content.length,
+                    config.maxMessageSize()));
             return;
         }
         Supplier<CompletionStage<SendResult>> write;

@@ -105,7 +105,11 @@ public enum RmqAttribute {
     PRIORITY("priority", OUTGOING, ValueType.DOUBLE, null, "none",
             "Priority (a finite number) of PRIORITY messages whose metadata gives none"),
     MAX_INFLIGHT("max-inflight", OUTGOING, ValueType.INT, String.valueOf(OutgoingChannelConfig.DEFAULT_MAX_INFLIGHT),
-            1, Integer.MAX_VALUE, "Most messages one outgoing channel is writing to Redis at once, >= 1");
+            1, Integer.MAX_VALUE, "Most messages one outgoing channel is writing to Redis at once, >= 1"),
+    MAX_MESSAGE_SIZE("max-message-size", OUTGOING, ValueType.INT,
+            String.valueOf(OutgoingChannelConfig.DEFAULT_MAX_MESSAGE_SIZE), 1, OutgoingChannelConfig.MAX_MAX_MESSAGE_SIZE,
+            "Most bytes the content of one message may have (after the codec, if any), from 1 to 536870912 (Redis's"
+                    + " limit); a larger message is nacked (RMQ-2100) and nothing is written");
 
     /** The kind of value an attribute takes, as shown in the docs. */
     public enum ValueType {

@@ -145,4 +145,26 @@ public final class RmqExceptions {
     public IllegalStateException topicConflict(String channel, RuntimeException conflict) {
         return new IllegalStateException("RMQ-2014: Channel '" + channel + "': " + conflict.getMessage(), conflict);
     }
+
+    // RMQ-21xx: bad input
+
+    /** RMQ-2100: an outgoing payload encodes to more bytes than the channel allows. */
+    public IllegalArgumentException messageTooLarge(String channel, String topic, int size, int max) {
+        return new IllegalArgumentException("RMQ-2100: Channel '" + channel + "' cannot send a message of " + size
+                + " bytes to topic '" + topic + "': the most is " + max + " bytes (channel attribute"
+                + " 'max-message-size'); nothing was written");
+    }
+
+    /**
+     * RMQ-2101: the content of a popped message is not valid UTF-8, so it cannot be delivered as a
+     * {@code String}.
+     *
+     * @param offset where the first malformed byte is
+     */
+    public IllegalArgumentException contentNotUtf8(String channel, String topic, int slot, int size, int offset) {
+        return new IllegalArgumentException("RMQ-2101: Channel '" + channel + "' cannot deliver a message of topic '"
+                + topic + "' slot " + slot + " as a String: its content (" + size + " bytes) is not valid UTF-8 (first"
+                + " malformed byte at offset " + offset + "); channel attribute 'payload-type' is 'string': set it to"
+                + " 'bytes', or set a 'codec', to receive such content");
+    }
 }

@@ -72,7 +72,8 @@ local deadline = now + timeout
 local timed = topicType ~= 'PRIORITY'
 
 if epoch > 0 then
-  local owned = tonumber(redis.call('HGET', ownerKey, 'epoch') or '0')
+  -- an epoch that is not a number (written by hand) counts as none: this claim replaces it
+  local owned = tonumber(redis.call('HGET', ownerKey, 'epoch') or '0') or 0
   if epoch < owned then
     return { FENCED, now, -1, owned }
   end
@@ -122,7 +123,8 @@ for _ = 1, 4 do
       redis.call('ZREM', storeKey, member)
       redis.call('ZADD', prepareKey, deadline, member)
       if not timed then redis.call('HSET', originKey, member, score) end
-      local failures = tonumber(redis.call('HGET', attemptsKey, member) or '0')
+      -- a count that is not a number (written by hand) counts as 0; rollback.lua replaces it
+      local failures = tonumber(redis.call('HGET', attemptsKey, member) or '0') or 0
       result[#result + 1] = member
       result[#result + 1] = score
       result[#result + 1] = failures + 1

@@ -85,7 +85,10 @@ end
 
 for _, member in ipairs(members) do
   if redis.call('ZREM', prepareKey, member) == 1 then
-    local failures = redis.call('HINCRBY', attemptsKey, member, 1)
+    -- not HINCRBY: a count that is not a number (written by hand) would fail the call for good and
+    -- leave the member in the prepare queue; it counts as 0 and is replaced
+    local failures = math.floor(tonumber(redis.call('HGET', attemptsKey, member) or '0') or 0) + 1
+    redis.call('HSET', attemptsKey, member, failures)
     local priority = redis.call('HGET', originKey, member)
     redis.call('HDEL', originKey, member)
     -- the last failure, with what a requeue from the dead queue needs (the priority)
