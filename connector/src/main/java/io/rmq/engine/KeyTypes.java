@@ -7,13 +7,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.rmq.engine.i18n.EngineExceptions;
 
 /**
  * Names the key behind a {@code WRONGTYPE} error. Redis says only that "a key" holds the wrong kind
  * of value; when a script call fails so, the {@code TYPE} of each of its keys is read and compared
- * with what the documented layout puts there, and the call fails with RMQ-0340 naming the offending
- * keys (or with Redis's own error when none differs any more). Stateless; thread-safe.
+ * with what the documented layout puts there, and the call fails with {@link WrongKeyTypeException} (RMQ-0340) naming
+ * the offending keys (or with Redis's own error when none differs any more). Stateless; thread-safe.
  */
 final class KeyTypes {
 
@@ -36,20 +35,22 @@ final class KeyTypes {
                 types.add(redis.type(key).toCompletableFuture());
             }
             return CompletableFuture.allOf(types.toArray(CompletableFuture[]::new)).handle((v, typeFailure) -> {
-                List<String> wrong = new ArrayList<>();
+                List<String> wrongKeys = new ArrayList<>();
+                List<String> problems = new ArrayList<>();
                 for (int i = 0; typeFailure == null && i < keys.length; i++) {
                     String key = new String(keys[i], StandardCharsets.UTF_8);
                     String held = types.get(i).join();
                     String expected = expectedType(key);
                     if (expected != null && !"none".equals(held) && !expected.equals(held)) {
-                        wrong.add("key '" + key + "' (" + role(key) + ") holds a " + held + " where a " + expected
+                        wrongKeys.add(key);
+                        problems.add("key '" + key + "' (" + role(key) + ") holds a " + held + " where a " + expected
                                 + " is expected");
                     }
                 }
-                if (wrong.isEmpty()) {
+                if (wrongKeys.isEmpty()) {
                     throw failure instanceof RuntimeException r ? r : new IllegalStateException(failure);
                 }
-                throw EngineExceptions.ex.wrongKeyType(script.file(), String.join(", ", wrong), redisError);
+                throw new WrongKeyTypeException(script.file(), wrongKeys, problems, failure);
             });
         });
     }

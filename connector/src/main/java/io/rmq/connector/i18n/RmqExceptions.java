@@ -156,6 +156,17 @@ public final class RmqExceptions {
     }
 
     /**
+     * RMQ-2102: a channel cannot record or check its topic because a key of the layout (the topic
+     * registry) holds the wrong kind of value.
+     *
+     * @param wrongType the engine's {@code WrongKeyTypeException}, naming the key
+     */
+    public IllegalStateException keyOfWrongType(String channel, RuntimeException wrongType) {
+        return new IllegalStateException("RMQ-2102: Channel '" + channel + "' cannot use its topic: "
+                + wrongType.getMessage(), wrongType);
+    }
+
+    /**
      * RMQ-2101: the content of a popped message is not valid UTF-8, so it cannot be delivered as a
      * {@code String}.
      *

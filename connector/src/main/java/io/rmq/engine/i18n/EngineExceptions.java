@@ -111,17 +111,17 @@ public final class EngineExceptions {
     }
 
     /**
-     * RMQ-0340: a script call failed with {@code WRONGTYPE} because keys of the topic hold another kind
-     * of value than the layout documents (written by something else than this library).
+     * RMQ-0340: the message of a {@code WrongKeyTypeException}: a script call failed with {@code WRONGTYPE}
+     * because keys of the topic hold another kind of value than the layout documents.
      *
      * @param script      the script file, e.g. {@code pop.lua}
      * @param wrongKeys   each offending key with what it holds and what it should hold
      * @param redisError  what Redis answered
      */
-    public IllegalStateException wrongKeyType(String script, String wrongKeys, String redisError) {
-        return new IllegalStateException("RMQ-0340 " + script + " failed because " + wrongKeys
-                + "; the key was written by something other than this library: save what it holds, then rename or "
-                + "delete it, and the slot works again (the other slots are not affected). Redis said: " + redisError);
+    public String wrongKeyType(String script, String wrongKeys, String redisError) {
+        return "RMQ-0340 " + script + " failed because " + wrongKeys + "; the key was written by something other"
+                + " than this library: save what it holds, then rename or delete it, and the slot works again (the"
+                + " other slots are not affected). Redis said: " + redisError;
     }
 
     /** RMQ-0330: Redis refused the credentials of a connection. */
