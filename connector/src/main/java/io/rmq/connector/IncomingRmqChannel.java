@@ -176,11 +176,11 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
             payload = decode(delivery.content(), delivery.slot());
         } catch (NotUtf8 e) {
             LOG.contentNotUtf8(config.channel(), topicName, delivery.slot(), e.reason.getMessage());
-            delivery.rollback(e.reason);
+            undeliverable(delivery, e.reason);
             return;
         } catch (RuntimeException e) {
             LOG.errorDecodingMessage(config.channel(), topicName, delivery.slot(), e);
-            delivery.rollback(e);
+            undeliverable(delivery, e);
             return;
         }
         IncomingRmqMetadata metadata = new IncomingRmqMetadata(config.channel(), delivery.topic(), delivery.slot(),
@@ -190,6 +190,18 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
                 ? Message.of(payload, Metadata.of(metadata), delivery::commit, delivery::rollback)
                 : Message.of(payload, Metadata.of(metadata), meter::ack, meter::nack);
         signals.execute(() -> emit(delivery, message, meter));
+    }
+
+    /**
+     * Rolls back a message that cannot become a payload. It took a unit of the subscriber's demand
+     * without reaching the subscriber, so that unit is asked for again: a subscriber that requests one
+     * message at a time would otherwise wait forever, and the channel would stall behind one bad message.
+     */
+    private void undeliverable(Delivery delivery, Throwable reason) {
+        delivery.rollback(reason);
+        if (!terminated.get()) {
+            consumer.request(1);
+        }
     }
 
     /** Serialized: hands a message to the subscriber, or rolls it back when there is none any more. */
