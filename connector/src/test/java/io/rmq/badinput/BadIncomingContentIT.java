@@ -132,28 +132,27 @@ class BadIncomingContentIT {
     @Test
     void aCodecThatThrowsOnReceiveRollsTheMessageBackToTheDeadQueue(RedisTestServer redis,
             RedisConnections connections) {
-        start(redis, "codec", BadInputBeans.FailingCodec.class.getName());
-        connections.binary().sync().zadd(bytes("t_0"), 0, bytes("boom"));
-        connections.binary().sync().zadd(bytes("t_0"), 1, bytes("good"));
-
-        await().atMost(WAIT).until(() -> receiver().texts().contains("good"));
-        keptInTheDeadQueue(connections, bytes("boom"), "RMQ-2007: Codec " + BadInputBeans.FailingCodec.class.getName()
+        codecFailsOnReceive(redis, connections, "boom", "RMQ-2007: Codec " + BadInputBeans.FailingCodec.class.getName()
                 + " of channel 'in' failed to decode: java.lang.IllegalStateException: cannot decode boom");
-        assertThat(log.messagesContaining("RMQ-1013: Channel 'in' could not decode a message of topic 't' slot 0"))
-                .hasSize(2);
-        assertThat(receiver().payloads()).containsExactly("good");
     }
 
     @Test
     void aCodecThatReturnsNullOnReceiveRollsTheMessageBackToTheDeadQueue(RedisTestServer redis,
             RedisConnections connections) {
+        codecFailsOnReceive(redis, connections, "null", "RMQ-2008: Codec " + BadInputBeans.FailingCodec.class.getName()
+                + " of channel 'in' returned null from decode");
+    }
+
+    private void codecFailsOnReceive(RedisTestServer redis, RedisConnections connections, String content,
+            String failure) {
         start(redis, "codec", BadInputBeans.FailingCodec.class.getName());
-        connections.binary().sync().zadd(bytes("t_0"), 0, bytes("null"));
+        connections.binary().sync().zadd(bytes("t_0"), 0, bytes(content));
         connections.binary().sync().zadd(bytes("t_0"), 1, bytes("good"));
 
         await().atMost(WAIT).until(() -> receiver().texts().contains("good"));
-        keptInTheDeadQueue(connections, bytes("null"), "RMQ-2008: Codec " + BadInputBeans.FailingCodec.class.getName()
-                + " of channel 'in' returned null from decode");
+        keptInTheDeadQueue(connections, bytes(content), failure);
+        assertThat(log.messagesContaining("RMQ-1013: Channel 'in' could not decode a message of topic 't' slot 0"))
+                .hasSize(2);
         assertThat(receiver().payloads()).containsExactly("good");
     }
 }

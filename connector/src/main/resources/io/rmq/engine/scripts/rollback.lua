@@ -77,6 +77,16 @@ else
   for i = 10, #ARGV do members[#members + 1] = ARGV[i] end
 end
 
+-- A key of the wrong type (written by another client) must fail the call before a member leaves the
+-- prepare queue, or the member would be in no queue at all. Rollbacks are rare: check every key.
+redis.call('ZCARD', storeKey)
+redis.call('ZCARD', deadKey)
+redis.call('HLEN', attemptsKey)
+redis.call('HLEN', originKey)
+redis.call('HLEN', ownerKey)
+redis.call('HLEN', failuresKey)
+if countersKey then redis.call('HLEN', countersKey) end
+
 local requeued, merged, dead = 0, 0, 0
 local wakeDelay = nil
 local function wakeIn(delay)
