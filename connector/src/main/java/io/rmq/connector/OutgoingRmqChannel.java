@@ -56,6 +56,8 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     private final OutgoingMetrics metrics;
     private final SerialExecutor upstream;
     private final ChannelStatus status;
+    /** The Redis URI with any password hidden, for errors. */
+    private final String redisDisplayUri;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicInteger inflight = new AtomicInteger();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
@@ -74,6 +76,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         this.issueOrder = CompletableFuture.completedFuture(null);
         this.producer = client.producer(new TopicKeys(config.topic()));
         this.status = ChannelStatus.outgoing(config.channel(), config.topic().name(), client, registered);
+        this.redisDisplayUri = client.displayUri();
         RmqConnectorSupport.failFastOnConflict(client, registered, config.channel());
         LOG.outgoingChannelStarted(config.channel(), config.topic().name(), config.topic().type().name(),
                 config.topic().slotAmount());
@@ -166,8 +169,20 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
             if (cause == null) {
                 metrics.sent(result);
             }
-            settle(message, cause);
+            settle(message, cause == null ? null : sendFailure(cause));
         });
+    }
+
+    /**
+     * The reason a failed write is nacked with: the engine's own errors (RMQ-0xxx, naming the key or
+     * the definitions) as they are; the client's (not connected, timed out) with the channel, topic and
+     * Redis they concern (RMQ-2103).
+     */
+    private Throwable sendFailure(Throwable cause) {
+        if (String.valueOf(cause.getMessage()).startsWith("RMQ-")) {
+            return cause;
+        }
+        return RmqExceptions.ex.sendFailed(config.channel(), config.topic().name(), redisDisplayUri, cause);
     }
 
     /** Acks the message, or nacks it when {@code failure} is set, then, once that is done, asks for the next one. */

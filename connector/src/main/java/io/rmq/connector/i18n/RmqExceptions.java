@@ -167,6 +167,17 @@ public final class RmqExceptions {
     }
 
     /**
+     * RMQ-2103: writing an outgoing message failed in the Redis client (not connected, no answer in
+     * time); the message is nacked.
+     *
+     * @param redisUri the URI with any password hidden
+     */
+    public IllegalStateException sendFailed(String channel, String topic, String redisUri, Throwable cause) {
+        return new IllegalStateException("RMQ-2103: Channel '" + channel + "' could not send a message to topic '"
+                + topic + "' at Redis " + redisUri + " (channel attribute 'redis-uri'): " + cause.getMessage(), cause);
+    }
+
+    /**
      * RMQ-2101: the content of a popped message is not valid UTF-8, so it cannot be delivered as a
      * {@code String}.
      *
