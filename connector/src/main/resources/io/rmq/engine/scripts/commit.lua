@@ -36,10 +36,10 @@ local slot        = ARGV[2]
 -- deadline), as the caller reports.
 local handover = redis.call('HEXISTS', ownerKey, 'handover') == 1
 redis.call('ZCARD', storeKey)
-redis.call('HLEN', attemptsKey)
-redis.call('HLEN', originKey)
-redis.call('HLEN', failuresKey)
-if countersKey then redis.call('HLEN', countersKey) end
+redis.call('HEXISTS', attemptsKey, '')
+redis.call('HEXISTS', originKey, '')
+redis.call('HEXISTS', failuresKey, '')
+if countersKey then redis.call('HEXISTS', countersKey, '') end
 
 local committed = 0
 local wake = false

@@ -105,7 +105,7 @@ end
 -- A key of the wrong type (written by another client) must fail the call before anything moves,
 -- or popped members would sit in the prepare queue with no one told: the counters hash is written
 -- last, so its type is checked first (the other keys are read before each member moves).
-if countersKey then redis.call('HLEN', countersKey) end
+if countersKey then redis.call('HEXISTS', countersKey, '') end
 
 local result = { POPPED, now, 0, epoch }
 local popped = 0

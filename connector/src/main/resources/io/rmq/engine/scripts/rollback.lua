@@ -81,11 +81,11 @@ end
 -- prepare queue, or the member would be in no queue at all. Rollbacks are rare: check every key.
 redis.call('ZCARD', storeKey)
 redis.call('ZCARD', deadKey)
-redis.call('HLEN', attemptsKey)
-redis.call('HLEN', originKey)
-redis.call('HLEN', ownerKey)
-redis.call('HLEN', failuresKey)
-if countersKey then redis.call('HLEN', countersKey) end
+redis.call('HEXISTS', attemptsKey, '')
+redis.call('HEXISTS', originKey, '')
+redis.call('HEXISTS', ownerKey, '')
+redis.call('HEXISTS', failuresKey, '')
+if countersKey then redis.call('HEXISTS', countersKey, '') end
 
 local requeued, merged, dead = 0, 0, 0
 local wakeDelay = nil

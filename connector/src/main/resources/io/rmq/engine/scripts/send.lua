@@ -53,7 +53,7 @@ end
 -- stored, or a message would be stored and reported as failed: the prepare queue is read only for
 -- some messages, the counters hash written last.
 redis.call('ZCARD', prepareKey)
-if countersKey then redis.call('HLEN', countersKey) end
+if countersKey then redis.call('HEXISTS', countersKey, '') end
 
 local wakeDelay = nil
 local function wakeIn(delay)
