@@ -31,7 +31,8 @@ import io.rmq.engine.TopicType;
  * An outgoing channel: a Reactive Streams {@link Subscriber} that writes each message to its slot.
  * Up to {@code max-inflight} writes are pipelined on the shared connection. A message is acked once
  * Redis has stored or merged it, and nacked, with nothing written, when its payload or metadata is
- * invalid for the topic, when its content is larger than {@code max-message-size}, when Redis fails, or when it arrives after the channel was closed.
+ * invalid for the topic, when its content is larger than {@code max-message-size}, when Redis fails,
+ * or when it arrives after the channel was closed.
  *
  * <p><b>Demand.</b> It requests {@code max-inflight} messages on subscription and one more each time
  * a message has been acked or nacked (the ack or nack stage completed), so at most

@@ -28,9 +28,9 @@ final class RmqConnectorSupport {
 
     /**
      * Waits for the topic registration so that a conflicting definition, or a topic registry of the
-     * wrong type, fails the deployment with a clear error. When the first connection attempt finds Redis unreachable, the deployment goes on
-     * (the client keeps retrying and logs each attempt) and the channel fails later, if at all, when
-     * the registration completes.
+     * wrong type, fails the deployment with a clear error. When the first connection attempt finds Redis
+     * unreachable, the deployment goes on (the client keeps retrying and logs each attempt) and the
+     * channel fails later, if at all, when the registration completes.
      */
     static void failFastOnConflict(RmqEngine client, CompletionStage<?> registration, String channel) {
         try {

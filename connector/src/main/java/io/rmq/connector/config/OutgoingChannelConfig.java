@@ -84,8 +84,8 @@ public final class OutgoingChannelConfig {
         if (a.hasProblems()) {
             return null;
         }
-        return new OutgoingChannelConfig(a.channel(), redisAccess, topic, timeRange, priority, maxInflight, maxMessageSize,
-                codecClassName, codec);
+        return new OutgoingChannelConfig(a.channel(), redisAccess, topic, timeRange, priority, maxInflight,
+                maxMessageSize, codecClassName, codec);
     }
 
     /** The channel name. */
@@ -148,6 +148,7 @@ public final class OutgoingChannelConfig {
                 + ", topic=" + topic + ", defaultTimeRange=" + defaultTimeRange.map(d -> d.toMillis() + " ms")
                         .orElse("none")
                 + ", defaultPriority=" + (defaultPriority.isPresent() ? defaultPriority.getAsDouble() : "none")
-                + ", maxInflight=" + maxInflight + ", maxMessageSize=" + maxMessageSize + ", codec=" + codecClassName.orElse("none") + "]";
+                + ", maxInflight=" + maxInflight + ", maxMessageSize=" + maxMessageSize
+                + ", codec=" + codecClassName.orElse("none") + "]";
     }
 }
