@@ -132,6 +132,14 @@ class BadConfigurationTest {
     }
 
     @Test
+    void aTimeRangeDefaultBeyondTheYear9999IsRefused() {
+        // a message that would never be due is a mistake, as in OutgoingRmqMetadata.withTimeRange
+        assertThat(outgoingProblems("prices", "topic-type", "RANGE_MERGE", "time-range", "9223372036854775807"))
+                .contains("attribute 'time-range' = '9223372036854775807' is invalid: a whole number of milliseconds"
+                        + " from 1 to 253402300799999");
+    }
+
+    @Test
     void aMaxMessageSizeOutOfBoundsIsRefused() {
         assertThat(outgoingProblems("orders", "topic-type", "FIXED_TIME", "max-message-size", "0"))
                 .contains("attribute 'max-message-size' = '0' is invalid: an integer from 1 to 536870912 is required");

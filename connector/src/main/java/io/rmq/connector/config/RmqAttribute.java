@@ -100,8 +100,10 @@ public enum RmqAttribute {
                     + "`codec` is set"),
     CODEC("codec", INCOMING_AND_OUTGOING, ValueType.STRING, null, "none",
             "Fully qualified class name of an `io.rmq.connector.RmqCodec` with a public no-arg constructor"),
-    TIME_RANGE("time-range", OUTGOING, ValueType.MILLIS, null, "none", 1, Long.MAX_VALUE,
-            "Time range, >= 1, of RANGE_MERGE messages whose metadata gives none"),
+    // at most the span from the epoch to 9999-12-31T23:59:59.999Z, as OutgoingRmqMetadata.withTimeRange
+    TIME_RANGE("time-range", OUTGOING, ValueType.MILLIS, null, "none", 1, 253_402_300_799_999L,
+            "Time range of RANGE_MERGE messages whose metadata gives none, from 1 to 253402300799999 (until the"
+                    + " year 9999)"),
     PRIORITY("priority", OUTGOING, ValueType.DOUBLE, null, "none",
             "Priority (a finite number) of PRIORITY messages whose metadata gives none"),
     MAX_INFLIGHT("max-inflight", OUTGOING, ValueType.INT, String.valueOf(OutgoingChannelConfig.DEFAULT_MAX_INFLIGHT),
