@@ -78,6 +78,24 @@ class CorruptSlotStateIT {
     }
 
     @Test
+    void aNonNumericPriorityRecordedForAPoppedMemberCountsAsZeroOnRollback(RedisConnections redis) throws Exception {
+        TopicKeys priorityTopic = new TopicKeys(new TopicDefinition("tasks", 1, TopicType.PRIORITY));
+        SlotKeys slot = priorityTopic.slot(0);
+        ScriptRunner runner = new ScriptRunner(redis.binary().async());
+        TopicScripts tasks = new TopicScripts(() -> runner, priorityTopic);
+        sync.zadd(slot.store(), 5, "a");
+        TopicScripts.PopReply popped = join(tasks.pop(0, 10, 30_000, 0, null));
+        sync.hset(slot.origin(), "a", "high"); // its priority while consumed, overwritten by hand
+
+        TopicScripts.RollbackReply reply = join(tasks.rollback(0, new TopicScripts.RetryRule(3, 0, 0), "boom",
+                List.of(popped.members().get(0).content())));
+
+        assertThat(reply.requeued()).isEqualTo(1);
+        assertThat(sync.zscore(slot.store(), "a")).isZero(); // back in the store queue, not lost
+        assertThat(sync.zcard(slot.prepare())).isZero();
+    }
+
+    @Test
     void aReleaseMeetingAKeyOfTheWrongTypeLeavesItsMemberInThePrepareQueue() throws Exception {
         sync.zadd(KEYS.store(), 0, "a");
         TopicScripts.PopReply popped = join(scripts.pop(2, 10, 30_000, 0, null));

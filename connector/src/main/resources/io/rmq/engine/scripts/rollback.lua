@@ -120,7 +120,8 @@ for _, member in ipairs(members) do
       local score
       local delay = 0
       if topicType == 'PRIORITY' then
-        score = tonumber(priority or '0')
+        -- a priority that is not a number (written by hand) counts as 0: the member must land somewhere
+        score = tonumber(priority or '0') or 0
         local lowest = redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES')
         if #lowest > 0 then score = math.min(score, tonumber(lowest[2]) - 1) end
       else

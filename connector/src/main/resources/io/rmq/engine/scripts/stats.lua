@@ -48,5 +48,6 @@ local reply = { pending, due, oldestDueAge, redis.call('ZCARD', prepareKey), red
 local fields = { 'sent', 'merged', 'delivered', 'acked', 'nacked', 'dead', 'released', 'requeued', 'purged', 'trimmed' }
 local counted = {}
 if countersKey then counted = redis.call('HMGET', countersKey, unpack(fields)) end
-for i = 1, #fields do reply[#reply + 1] = tonumber(counted[i] or '0') end
+-- a count that is not a number (written by hand) reads as 0 rather than cutting the reply short
+for i = 1, #fields do reply[#reply + 1] = tonumber(counted[i] or '0') or 0 end
 return reply
