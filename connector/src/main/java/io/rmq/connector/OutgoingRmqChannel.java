@@ -283,6 +283,12 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
             }
         }
         if (payload instanceof String s) {
+            int at = unpairedSurrogate(s);
+            if (at >= 0) {
+                // String.getBytes would write '?' in its place: the message would change without a word
+                LOG.messageNackedNotUnicode(config.channel(), config.topic().name(), at);
+                throw RmqExceptions.ex.payloadNotUnicode(config.channel(), config.topic().name(), at);
+            }
             return s.getBytes(StandardCharsets.UTF_8);
         }
         if (payload instanceof byte[] b) {
@@ -291,6 +297,22 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         Class<?> type = payload == null ? null : payload.getClass();
         LOG.messageNackedUnsupportedPayloadType(config.channel(), type == null ? "null" : type.getName());
         throw RmqExceptions.ex.unsupportedPayloadType(config.channel(), type);
+    }
+
+    /** The index of the first surrogate char of {@code s} that is not half of a pair, or -1. */
+    private static int unpairedSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isSurrogate(c)) {
+                boolean paired = Character.isHighSurrogate(c) && i + 1 < s.length()
+                        && Character.isLowSurrogate(s.charAt(i + 1));
+                if (!paired) {
+                    return i;
+                }
+                i++;
+            }
+        }
+        return -1;
     }
 
     @Override

@@ -136,6 +136,19 @@ class BadOutgoingMessageIT {
     }
 
     @Test
+    void aStringThatIsNotValidUnicodeIsNackedRatherThanAltered(RedisTestServer redis, RedisConnections connections)
+            throws Exception {
+        start(redis, "FIXED_TIME");
+        Throwable reason = nackReason(sender().send("order-\uD83D")); // half of an emoji: String.getBytes would write '?'
+
+        assertThat(reason).hasMessage("RMQ-2104: Channel 'out' cannot send a String payload to topic 't' that is not"
+                + " valid Unicode (an unpaired surrogate at index 6): UTF-8 cannot encode it without altering the"
+                + " message; nothing was written (send a byte[] to send any bytes)");
+        assertThat(connections.sync().zcard("t_0")).isZero();
+        goodMessageStillFlows("order-\uD83D\uDE80"); // the whole emoji is fine
+    }
+
+    @Test
     void anEmptyPayloadIsAMessageLikeAnyOther(RedisTestServer redis) throws Exception {
         start(redis, "FIXED_TIME");
         sender().send("").get(WAIT.toSeconds(), TimeUnit.SECONDS);

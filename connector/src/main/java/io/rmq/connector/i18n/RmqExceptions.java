@@ -178,6 +178,18 @@ public final class RmqExceptions {
     }
 
     /**
+     * RMQ-2104: a String payload holds a surrogate char that is not half of a pair, which UTF-8 cannot
+     * encode: sending it would alter the message.
+     *
+     * @param index where the unpaired surrogate is
+     */
+    public IllegalArgumentException payloadNotUnicode(String channel, String topic, int index) {
+        return new IllegalArgumentException("RMQ-2104: Channel '" + channel + "' cannot send a String payload to topic '"
+                + topic + "' that is not valid Unicode (an unpaired surrogate at index " + index + "): UTF-8 cannot"
+                + " encode it without altering the message; nothing was written (send a byte[] to send any bytes)");
+    }
+
+    /**
      * RMQ-2101: the content of a popped message is not valid UTF-8, so it cannot be delivered as a
      * {@code String}.
      *

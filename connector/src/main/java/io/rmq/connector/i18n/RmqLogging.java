@@ -114,6 +114,12 @@ public final class RmqLogging {
                 + topic + "': larger than max-message-size (" + max + " bytes)");
     }
 
+    /** RMQ-1102 (WARNING): an outgoing String payload is not valid Unicode; the message is nacked, nothing written. */
+    public void messageNackedNotUnicode(String channel, String topic, int index) {
+        warn(null, () -> "RMQ-1102: Channel '" + channel + "' nacked a String payload for topic '" + topic
+                + "' with an unpaired surrogate at index " + index + ": UTF-8 cannot encode it");
+    }
+
     /**
      * RMQ-1101 (WARNING): a popped message cannot be delivered as a String (its content is not UTF-8);
      * it is rolled back: retried, then moved to the dead queue.
