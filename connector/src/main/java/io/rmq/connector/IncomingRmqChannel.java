@@ -1,5 +1,9 @@
 package io.rmq.connector;
 
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
@@ -169,10 +173,14 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     private void deliver(Delivery delivery) {
         Object payload;
         try {
-            payload = decode(delivery.content());
+            payload = decode(delivery.content(), delivery.slot());
+        } catch (NotUtf8 e) {
+            LOG.contentNotUtf8(config.channel(), topicName, delivery.slot(), e.reason.getMessage());
+            undeliverable(delivery, e.reason);
+            return;
         } catch (RuntimeException e) {
             LOG.errorDecodingMessage(config.channel(), topicName, delivery.slot(), e);
-            delivery.rollback(e);
+            undeliverable(delivery, e);
             return;
         }
         IncomingRmqMetadata metadata = new IncomingRmqMetadata(config.channel(), delivery.topic(), delivery.slot(),
@@ -182,6 +190,18 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
                 ? Message.of(payload, Metadata.of(metadata), delivery::commit, delivery::rollback)
                 : Message.of(payload, Metadata.of(metadata), meter::ack, meter::nack);
         signals.execute(() -> emit(delivery, message, meter));
+    }
+
+    /**
+     * Rolls back a message that cannot become a payload. It took a unit of the subscriber's demand
+     * without reaching the subscriber, so that unit is asked for again: a subscriber that requests one
+     * message at a time would otherwise wait forever, and the channel would stall behind one bad message.
+     */
+    private void undeliverable(Delivery delivery, Throwable reason) {
+        delivery.rollback(reason);
+        if (!terminated.get()) {
+            consumer.request(1);
+        }
     }
 
     /** Serialized: hands a message to the subscriber, or rolls it back when there is none any more. */
@@ -207,12 +227,42 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
         }
     }
 
-    private Object decode(byte[] content) {
+    private Object decode(byte[] content, int slot) {
         if (config.codec().isPresent()) {
             return RmqConnectorSupport.callCodec(config.codec().get(), config.channel(), "decode",
                     codec -> codec.decode(content));
         }
-        return config.payloadType() == PayloadType.BYTES ? content : new String(content, StandardCharsets.UTF_8);
+        return config.payloadType() == PayloadType.BYTES ? content : utf8(content, slot);
+    }
+
+    /**
+     * The content as a String; content that is not UTF-8 (written by another client) is refused rather
+     * than delivered with replacement characters, which would lose what it held.
+     */
+    private String utf8(byte[] content, int slot) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder(); // reports malformed input
+        ByteBuffer in = ByteBuffer.wrap(content);
+        CharBuffer out = CharBuffer.allocate(content.length); // UTF-8 never decodes to more chars than bytes
+        CoderResult result = decoder.decode(in, out, true);
+        if (!result.isError()) {
+            result = decoder.flush(out);
+        }
+        if (result.isError()) {
+            throw new NotUtf8(RmqExceptions.ex.contentNotUtf8(config.channel(), topicName, slot, content.length,
+                    in.position()));
+        }
+        return out.flip().toString();
+    }
+
+    /** Carries RMQ-2101 out of {@link #decode}, apart from the codec's failures. */
+    private static final class NotUtf8 extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient IllegalArgumentException reason;
+
+        NotUtf8(IllegalArgumentException reason) {
+            super(null, null, false, false);
+            this.reason = reason;
+        }
     }
 
     /** Ends the stream with {@code onError}, unless it was cancelled, failed or closed before. */

@@ -31,7 +31,8 @@ import io.rmq.engine.TopicType;
  * An outgoing channel: a Reactive Streams {@link Subscriber} that writes each message to its slot.
  * Up to {@code max-inflight} writes are pipelined on the shared connection. A message is acked once
  * Redis has stored or merged it, and nacked, with nothing written, when its payload or metadata is
- * invalid for the topic, when Redis fails, or when it arrives after the channel was closed.
+ * invalid for the topic, when its content is larger than {@code max-message-size}, when Redis fails,
+ * or when it arrives after the channel was closed.
  *
  * <p><b>Demand.</b> It requests {@code max-inflight} messages on subscription and one more each time
  * a message has been acked or nacked (the ack or nack stage completed), so at most
@@ -56,6 +57,8 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     private final OutgoingMetrics metrics;
     private final SerialExecutor upstream;
     private final ChannelStatus status;
+    /** The Redis URI with any password hidden, for errors. */
+    private final String redisDisplayUri;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicInteger inflight = new AtomicInteger();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
@@ -74,6 +77,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         this.issueOrder = CompletableFuture.completedFuture(null);
         this.producer = client.producer(new TopicKeys(config.topic()));
         this.status = ChannelStatus.outgoing(config.channel(), config.topic().name(), client, registered);
+        this.redisDisplayUri = client.displayUri();
         RmqConnectorSupport.failFastOnConflict(client, registered, config.channel());
         LOG.outgoingChannelStarted(config.channel(), config.topic().name(), config.topic().type().name(),
                 config.topic().slotAmount());
@@ -144,6 +148,12 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
             settle(message, unencodable); // logged by encode
             return;
         }
+        if (content.length > config.maxMessageSize()) {
+            LOG.messageNackedTooLarge(config.channel(), config.topic().name(), content.length, config.maxMessageSize());
+            settle(message, RmqExceptions.ex.messageTooLarge(config.channel(), config.topic().name(), content.length,
+                    config.maxMessageSize()));
+            return;
+        }
         Supplier<CompletionStage<SendResult>> write;
         try {
             write = writeOf(content, message.getMetadata(OutgoingRmqMetadata.class).orElse(null));
@@ -160,8 +170,20 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
             if (cause == null) {
                 metrics.sent(result);
             }
-            settle(message, cause);
+            settle(message, cause == null ? null : sendFailure(cause));
         });
+    }
+
+    /**
+     * The reason a failed write is nacked with: the engine's own errors (RMQ-0xxx, naming the key or
+     * the definitions) as they are; the client's (not connected, timed out) with the channel, topic and
+     * Redis they concern (RMQ-2103).
+     */
+    private Throwable sendFailure(Throwable cause) {
+        if (String.valueOf(cause.getMessage()).startsWith("RMQ-")) {
+            return cause;
+        }
+        return RmqExceptions.ex.sendFailed(config.channel(), config.topic().name(), redisDisplayUri, cause);
     }
 
     /** Acks the message, or nacks it when {@code failure} is set, then, once that is done, asks for the next one. */
@@ -261,6 +283,12 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
             }
         }
         if (payload instanceof String s) {
+            int at = unpairedSurrogate(s);
+            if (at >= 0) {
+                // String.getBytes would write '?' in its place: the message would change without a word
+                LOG.messageNackedNotUnicode(config.channel(), config.topic().name(), at);
+                throw RmqExceptions.ex.payloadNotUnicode(config.channel(), config.topic().name(), at);
+            }
             return s.getBytes(StandardCharsets.UTF_8);
         }
         if (payload instanceof byte[] b) {
@@ -269,6 +297,22 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         Class<?> type = payload == null ? null : payload.getClass();
         LOG.messageNackedUnsupportedPayloadType(config.channel(), type == null ? "null" : type.getName());
         throw RmqExceptions.ex.unsupportedPayloadType(config.channel(), type);
+    }
+
+    /** The index of the first surrogate char of {@code s} that is not half of a pair, or -1. */
+    private static int unpairedSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isSurrogate(c)) {
+                boolean paired = Character.isHighSurrogate(c) && i + 1 < s.length()
+                        && Character.isLowSurrogate(s.charAt(i + 1));
+                if (!paired) {
+                    return i;
+                }
+                i++;
+            }
+        }
+        return -1;
     }
 
     @Override

@@ -29,6 +29,16 @@ import java.util.StringJoiner;
  */
 public final class OutgoingRmqMetadata {
 
+    /**
+     * The latest delivery time, 9999-12-31T23:59:59.999Z: a later one is a mistake (a score Redis could
+     * not hold to the millisecond, a message that would never come).
+     */
+    public static final Instant MAX_DELIVER_AT = Instant.parse("9999-12-31T23:59:59.999Z");
+    /** The longest delay or time range, in ms: the span from the epoch to {@link #MAX_DELIVER_AT}. */
+    public static final long MAX_DURATION_MILLIS = MAX_DELIVER_AT.toEpochMilli();
+    /** The most characters of a slot basis. */
+    public static final int MAX_SLOT_BASIS_LENGTH = 1024;
+
     private final Double priority;
     private final Instant deliverAt;
     private final Duration delay;
@@ -186,7 +196,7 @@ public final class OutgoingRmqMetadata {
          * Sets the delivery time of a message to a FIXED_TIME topic; a time in the past means due at once.
          * Not set by default; do not combine with {@link #withDelay(Duration)}.
          *
-         * @param deliverAt the time, representable in epoch milliseconds
+         * @param deliverAt the time, representable in epoch milliseconds and not after {@link #MAX_DELIVER_AT}
          * @return this builder
          */
         public Builder withDeliverAt(Instant deliverAt) {
@@ -197,6 +207,10 @@ public final class OutgoingRmqMetadata {
                 throw RmqExceptions.ex.invalidMetadataValue("deliverAt", deliverAt,
                         "a time representable in epoch milliseconds is required");
             }
+            if (deliverAt.isAfter(MAX_DELIVER_AT)) {
+                throw RmqExceptions.ex.invalidMetadataValue("deliverAt", deliverAt,
+                        "a time not after " + MAX_DELIVER_AT + " is required");
+            }
             this.deliverAt = deliverAt;
             return this;
         }
@@ -206,11 +220,12 @@ public final class OutgoingRmqMetadata {
          * delay is resolved when the channel sends the message, not now). Not set by default; do not
          * combine with {@link #withDeliverAt(Instant)}.
          *
-         * @param delay zero or positive
+         * @param delay zero or positive, at most {@link #MAX_DURATION_MILLIS} ms
          * @return this builder
          */
         public Builder withDelay(Duration delay) {
-            this.delay = requireMillis("delay", delay, 0, "a duration >= 0 is required");
+            this.delay = requireMillis("delay", delay, 0, "a duration from 0 to " + MAX_DURATION_MILLIS
+                    + " ms is required");
             return this;
         }
 
@@ -219,11 +234,12 @@ public final class OutgoingRmqMetadata {
          * is first sent, and duplicates sent meanwhile merge into it. Not set by default (the channel's
          * {@code time-range} applies).
          *
-         * @param timeRange at least 1 ms
+         * @param timeRange at least 1 ms, at most {@link #MAX_DURATION_MILLIS} ms
          * @return this builder
          */
         public Builder withTimeRange(Duration timeRange) {
-            this.timeRange = requireMillis("timeRange", timeRange, 1, "a duration of at least 1 ms is required");
+            this.timeRange = requireMillis("timeRange", timeRange, 1, "a duration from 1 to " + MAX_DURATION_MILLIS
+                    + " ms is required");
             return this;
         }
 
@@ -231,11 +247,19 @@ public final class OutgoingRmqMetadata {
          * Sets the string whose CRC32 (of its UTF-8 bytes) chooses the slot, e.g. a product id. Not set by
          * default (the content bytes choose the slot).
          *
-         * @param slotBasis any string, not {@code null}
+         * @param slotBasis a string of 1 to {@value #MAX_SLOT_BASIS_LENGTH} characters (an empty one is
+         *                  refused: it is usually a missing id, and would route every such message to one slot)
          * @return this builder
          */
         public Builder withSlotBasis(String slotBasis) {
-            this.slotBasis = requireNonNull("slotBasis", slotBasis);
+            requireNonNull("slotBasis", slotBasis);
+            if (slotBasis.isEmpty() || slotBasis.length() > MAX_SLOT_BASIS_LENGTH) {
+                throw RmqExceptions.ex.invalidMetadataValue("slotBasis", slotBasis.length() > 64
+                        ? slotBasis.substring(0, 64) + "... (" + slotBasis.length() + " characters)" : slotBasis,
+                        "a string of 1 to " + MAX_SLOT_BASIS_LENGTH + " characters is required; leave it unset to"
+                                + " route by the content");
+            }
+            this.slotBasis = slotBasis;
             return this;
         }
 
@@ -262,7 +286,7 @@ public final class OutgoingRmqMetadata {
         private static Duration requireMillis(String property, Duration value, long minMillis, String requirement) {
             requireNonNull(property, value);
             try {
-                if (value.isNegative() || value.toMillis() < minMillis) {
+                if (value.isNegative() || value.toMillis() < minMillis || value.toMillis() > MAX_DURATION_MILLIS) {
                     throw RmqExceptions.ex.invalidMetadataValue(property, value, requirement);
                 }
             } catch (ArithmeticException e) {

@@ -10,6 +10,7 @@ import java.util.function.Function;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.TopicConflictException;
+import io.rmq.engine.WrongKeyTypeException;
 
 /** Helpers shared by the incoming and outgoing channels. Stateless. */
 final class RmqConnectorSupport {
@@ -26,10 +27,10 @@ final class RmqConnectorSupport {
     }
 
     /**
-     * Waits for the topic registration so that a conflicting definition fails the deployment with a
-     * clear error. When the first connection attempt finds Redis unreachable, the deployment goes on
-     * (the client keeps retrying and logs each attempt) and the channel fails later, if at all, when
-     * the registration completes.
+     * Waits for the topic registration so that a conflicting definition, or a topic registry of the
+     * wrong type, fails the deployment with a clear error. When the first connection attempt finds Redis
+     * unreachable, the deployment goes on (the client keeps retrying and logs each attempt) and the
+     * channel fails later, if at all, when the registration completes.
      */
     static void failFastOnConflict(RmqEngine client, CompletionStage<?> registration, String channel) {
         try {
@@ -42,6 +43,9 @@ final class RmqConnectorSupport {
             Throwable cause = unwrap(e);
             if (cause instanceof TopicConflictException conflict) {
                 throw RmqExceptions.ex.topicConflict(channel, conflict);
+            }
+            if (cause instanceof WrongKeyTypeException wrongType) {
+                throw RmqExceptions.ex.keyOfWrongType(channel, wrongType);
             }
         } catch (TimeoutException e) {
             // Redis slow or unreachable: the client keeps retrying and logs each attempt.

@@ -21,8 +21,11 @@ public final class RedisAcl {
     public static final List<String> CONNECTION_COMMANDS = List.of("+hello", "+auth", "+ping", "+select",
             "+client|setname", "+evalsha", "+script|load", "+subscribe", "+unsubscribe");
 
-    /** Plain reads of the topic registry (consumers' fencing reads, the admin API's topic list). */
-    public static final List<String> READ_COMMANDS = List.of("+hget", "+hgetall");
+    /**
+     * Plain reads of the topic registry (consumers' fencing reads, the admin API's topic list), and the
+     * type of a topic's keys when a script call fails with {@code WRONGTYPE}, to name the key (RMQ-0340).
+     */
+    public static final List<String> READ_COMMANDS = List.of("+hget", "+hgetall", "+type");
 
     /** What the Lua scripts run. */
     public static final List<String> SCRIPT_COMMANDS = List.of("+time", "+exists", "+del", "+set", "+publish",

@@ -13,7 +13,9 @@ import java.util.function.Supplier;
  * script's reply. No other class builds script arguments. Also the one plain read the engine makes
  * of a topic's keys ({@link #highestEpoch()}).
  *
- * <p>Every method fails its stage (it never throws) when Redis was never reached or the call fails.
+ * <p>Every method fails its stage (it never throws) when Redis was never reached or the call fails; a
+ * call that fails because a key holds the wrong kind of value fails with RMQ-0340 naming the key
+ * ({@link KeyTypes}).
  * Stateless apart from precomputed key and argument bytes; thread-safe.
  */
 final class TopicScripts {
@@ -263,7 +265,12 @@ final class TopicScripts {
             for (CompletableFuture<byte[]> read : reads) {
                 byte[] value = read.join();
                 if (value != null) {
-                    highest = Math.max(highest, Long.parseLong(new String(value, StandardCharsets.US_ASCII)));
+                    // a value that is not a number (written by hand) counts as no epoch: the next claim replaces it
+                    try {
+                        highest = Math.max(highest, Long.parseLong(new String(value, StandardCharsets.US_ASCII)));
+                    } catch (NumberFormatException e) {
+                        // counts as 0
+                    }
                 }
             }
             return highest;
@@ -272,7 +279,8 @@ final class TopicScripts {
 
     private <T> CompletionStage<T> run(RedisScript script, byte[][] scriptKeys, byte[]... args) {
         try {
-            return scripts.get().run(script, scriptKeys, args);
+            ScriptRunner runner = scripts.get();
+            return KeyTypes.nameWrongKeys(runner.run(script, scriptKeys, args), runner.commands(), script, scriptKeys);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

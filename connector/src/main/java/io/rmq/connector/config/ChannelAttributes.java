@@ -193,7 +193,9 @@ final class ChannelAttributes {
     }
 
     private static String millisRequirement(RmqAttribute attribute) {
-        return "a whole number of milliseconds >= " + attribute.min() + " is required";
+        return attribute.max() == Long.MAX_VALUE || attribute.max() == Integer.MAX_VALUE
+                ? "a whole number of milliseconds >= " + attribute.min() + " is required"
+                : "a whole number of milliseconds from " + attribute.min() + " to " + attribute.max() + " is required";
     }
 
     // ---- attribute-specific readers

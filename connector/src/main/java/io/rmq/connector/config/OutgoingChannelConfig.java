@@ -21,6 +21,10 @@ public final class OutgoingChannelConfig {
 
     /** Default of {@code max-inflight}: most messages one outgoing channel writes to Redis at once. */
     public static final int DEFAULT_MAX_INFLIGHT = 1024;
+    /** Default of {@code max-message-size}: the most bytes one message's content may have (1 MiB). */
+    public static final int DEFAULT_MAX_MESSAGE_SIZE = 1024 * 1024;
+    /** The largest {@code max-message-size}: Redis's limit on a string (512 MiB). */
+    public static final int MAX_MAX_MESSAGE_SIZE = 512 * 1024 * 1024;
 
     private final String channel;
     private final RedisAccess redisAccess;
@@ -28,11 +32,12 @@ public final class OutgoingChannelConfig {
     private final Optional<Duration> defaultTimeRange;
     private final OptionalDouble defaultPriority;
     private final int maxInflight;
+    private final int maxMessageSize;
     private final Optional<String> codecClassName;
     private final Optional<RmqCodec> codec;
 
     private OutgoingChannelConfig(String channel, RedisAccess redisAccess, TopicDefinition topic,
-            Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority, int maxInflight,
+            Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority, int maxInflight, int maxMessageSize,
             Optional<String> codecClassName, Optional<RmqCodec> codec) {
         this.channel = channel;
         this.redisAccess = redisAccess;
@@ -40,6 +45,7 @@ public final class OutgoingChannelConfig {
         this.defaultTimeRange = defaultTimeRange;
         this.defaultPriority = defaultPriority;
         this.maxInflight = maxInflight;
+        this.maxMessageSize = maxMessageSize;
         this.codecClassName = codecClassName;
         this.codec = codec;
     }
@@ -72,13 +78,14 @@ public final class OutgoingChannelConfig {
         Optional<Duration> timeRange = a.optionalMillis(RmqAttribute.TIME_RANGE);
         OptionalDouble priority = a.optionalFiniteDouble(RmqAttribute.PRIORITY);
         int maxInflight = a.integer(RmqAttribute.MAX_INFLIGHT);
+        int maxMessageSize = a.integer(RmqAttribute.MAX_MESSAGE_SIZE);
         Optional<String> codecClassName = a.raw(RmqAttribute.CODEC);
         Optional<RmqCodec> codec = a.codec(codecClassName);
         if (a.hasProblems()) {
             return null;
         }
         return new OutgoingChannelConfig(a.channel(), redisAccess, topic, timeRange, priority, maxInflight,
-                codecClassName, codec);
+                maxMessageSize, codecClassName, codec);
     }
 
     /** The channel name. */
@@ -116,6 +123,14 @@ public final class OutgoingChannelConfig {
         return maxInflight;
     }
 
+    /**
+     * The most bytes one message's content may have (after encoding); a larger one is nacked (RMQ-2100).
+     * Default {@value #DEFAULT_MAX_MESSAGE_SIZE}.
+     */
+    public int maxMessageSize() {
+        return maxMessageSize;
+    }
+
     /** The codec's class name, when {@code codec} is set. */
     public Optional<String> codecClassName() {
         return codecClassName;
@@ -133,6 +148,7 @@ public final class OutgoingChannelConfig {
                 + ", topic=" + topic + ", defaultTimeRange=" + defaultTimeRange.map(d -> d.toMillis() + " ms")
                         .orElse("none")
                 + ", defaultPriority=" + (defaultPriority.isPresent() ? defaultPriority.getAsDouble() : "none")
-                + ", maxInflight=" + maxInflight + ", codec=" + codecClassName.orElse("none") + "]";
+                + ", maxInflight=" + maxInflight + ", maxMessageSize=" + maxMessageSize
+                + ", codec=" + codecClassName.orElse("none") + "]";
     }
 }

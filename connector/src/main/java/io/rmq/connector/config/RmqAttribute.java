@@ -100,12 +100,18 @@ public enum RmqAttribute {
                     + "`codec` is set"),
     CODEC("codec", INCOMING_AND_OUTGOING, ValueType.STRING, null, "none",
             "Fully qualified class name of an `io.rmq.connector.RmqCodec` with a public no-arg constructor"),
-    TIME_RANGE("time-range", OUTGOING, ValueType.MILLIS, null, "none", 1, Long.MAX_VALUE,
-            "Time range, >= 1, of RANGE_MERGE messages whose metadata gives none"),
+    // at most the span from the epoch to 9999-12-31T23:59:59.999Z, as OutgoingRmqMetadata.withTimeRange
+    TIME_RANGE("time-range", OUTGOING, ValueType.MILLIS, null, "none", 1, 253_402_300_799_999L,
+            "Time range of RANGE_MERGE messages whose metadata gives none, from 1 to 253402300799999 (until the"
+                    + " year 9999)"),
     PRIORITY("priority", OUTGOING, ValueType.DOUBLE, null, "none",
             "Priority (a finite number) of PRIORITY messages whose metadata gives none"),
     MAX_INFLIGHT("max-inflight", OUTGOING, ValueType.INT, String.valueOf(OutgoingChannelConfig.DEFAULT_MAX_INFLIGHT),
-            1, Integer.MAX_VALUE, "Most messages one outgoing channel is writing to Redis at once, >= 1");
+            1, Integer.MAX_VALUE, "Most messages one outgoing channel is writing to Redis at once, >= 1"),
+    MAX_MESSAGE_SIZE("max-message-size", OUTGOING, ValueType.INT,
+            String.valueOf(OutgoingChannelConfig.DEFAULT_MAX_MESSAGE_SIZE), 1, OutgoingChannelConfig.MAX_MAX_MESSAGE_SIZE,
+            "Most bytes the content of one message may have (after the codec, if any), from 1 to 536870912 (Redis's"
+                    + " limit); a larger message is nacked (RMQ-2100) and nothing is written");
 
     /** The kind of value an attribute takes, as shown in the docs. */
     public enum ValueType {

@@ -145,4 +145,60 @@ public final class RmqExceptions {
     public IllegalStateException topicConflict(String channel, RuntimeException conflict) {
         return new IllegalStateException("RMQ-2014: Channel '" + channel + "': " + conflict.getMessage(), conflict);
     }
+
+    // RMQ-21xx: bad input
+
+    /** RMQ-2100: an outgoing payload encodes to more bytes than the channel allows. */
+    public IllegalArgumentException messageTooLarge(String channel, String topic, int size, int max) {
+        return new IllegalArgumentException("RMQ-2100: Channel '" + channel + "' cannot send a message of " + size
+                + " bytes to topic '" + topic + "': the most is " + max + " bytes (channel attribute"
+                + " 'max-message-size'); nothing was written");
+    }
+
+    /**
+     * RMQ-2102: a channel cannot record or check its topic because a key of the layout (the topic
+     * registry) holds the wrong kind of value.
+     *
+     * @param wrongType the engine's {@code WrongKeyTypeException}, naming the key
+     */
+    public IllegalStateException keyOfWrongType(String channel, RuntimeException wrongType) {
+        return new IllegalStateException("RMQ-2102: Channel '" + channel + "' cannot use its topic: "
+                + wrongType.getMessage(), wrongType);
+    }
+
+    /**
+     * RMQ-2103: writing an outgoing message failed in the Redis client (not connected, no answer in
+     * time); the message is nacked.
+     *
+     * @param redisUri the URI with any password hidden
+     */
+    public IllegalStateException sendFailed(String channel, String topic, String redisUri, Throwable cause) {
+        return new IllegalStateException("RMQ-2103: Channel '" + channel + "' could not send a message to topic '"
+                + topic + "' at Redis " + redisUri + " (channel attribute 'redis-uri'): " + cause.getMessage(), cause);
+    }
+
+    /**
+     * RMQ-2104: a String payload holds a surrogate char that is not half of a pair, which UTF-8 cannot
+     * encode: sending it would alter the message.
+     *
+     * @param index where the unpaired surrogate is
+     */
+    public IllegalArgumentException payloadNotUnicode(String channel, String topic, int index) {
+        return new IllegalArgumentException("RMQ-2104: Channel '" + channel + "' cannot send a String payload to topic '"
+                + topic + "' that is not valid Unicode (an unpaired surrogate at index " + index + "): UTF-8 cannot"
+                + " encode it without altering the message; nothing was written (send a byte[] to send any bytes)");
+    }
+
+    /**
+     * RMQ-2101: the content of a popped message is not valid UTF-8, so it cannot be delivered as a
+     * {@code String}.
+     *
+     * @param offset where the first malformed byte is
+     */
+    public IllegalArgumentException contentNotUtf8(String channel, String topic, int slot, int size, int offset) {
+        return new IllegalArgumentException("RMQ-2101: Channel '" + channel + "' cannot deliver a message of topic '"
+                + topic + "' slot " + slot + " as a String: its content (" + size + " bytes) is not valid UTF-8 (first"
+                + " malformed byte at offset " + offset + "); channel attribute 'payload-type' is 'string': set it to"
+                + " 'bytes', or set a 'codec', to receive such content");
+    }
 }

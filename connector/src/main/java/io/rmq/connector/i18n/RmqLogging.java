@@ -106,6 +106,29 @@ public final class RmqLogging {
         warn(cause, () -> "RMQ-1017: A Reactive Streams signal of " + owner + " threw; going on with the next one");
     }
 
+    // RMQ-110x: bad input
+
+    /** RMQ-1100 (WARNING): an outgoing message was nacked, nothing written, because its content is too large. */
+    public void messageNackedTooLarge(String channel, String topic, int size, int max) {
+        warn(null, () -> "RMQ-1100: Channel '" + channel + "' nacked a message of " + size + " bytes for topic '"
+                + topic + "': larger than max-message-size (" + max + " bytes)");
+    }
+
+    /** RMQ-1102 (WARNING): an outgoing String payload is not valid Unicode; the message is nacked, nothing written. */
+    public void messageNackedNotUnicode(String channel, String topic, int index) {
+        warn(null, () -> "RMQ-1102: Channel '" + channel + "' nacked a String payload for topic '" + topic
+                + "' with an unpaired surrogate at index " + index + ": UTF-8 cannot encode it");
+    }
+
+    /**
+     * RMQ-1101 (WARNING): a popped message cannot be delivered as a String (its content is not UTF-8);
+     * it is rolled back: retried, then moved to the dead queue.
+     */
+    public void contentNotUtf8(String channel, String topic, int slot, String reason) {
+        warn(null, () -> "RMQ-1101: Channel '" + channel + "' rolls back a message of topic '" + topic + "' slot "
+                + slot + " (retried, then moved to the dead queue): " + reason);
+    }
+
     // RMQ-105x: metrics (io.rmq.connector.metrics)
 
     /** RMQ-1050 (INFO): the connector's metrics are published through these libraries. */

@@ -110,6 +110,20 @@ public final class EngineExceptions {
                 + perSecond);
     }
 
+    /**
+     * RMQ-0340: the message of a {@code WrongKeyTypeException}: a script call failed with {@code WRONGTYPE}
+     * because keys of the topic hold another kind of value than the layout documents.
+     *
+     * @param script      the script file, e.g. {@code pop.lua}
+     * @param wrongKeys   each offending key with what it holds and what it should hold
+     * @param redisError  what Redis answered
+     */
+    public String wrongKeyType(String script, String wrongKeys, String redisError) {
+        return "RMQ-0340 " + script + " failed because " + wrongKeys + "; the key was written by something other"
+                + " than this library: save what it holds, then rename or delete it, and the slot works again (the"
+                + " other slots are not affected). Redis said: " + redisError;
+    }
+
     /** RMQ-0330: Redis refused the credentials of a connection. */
     public IllegalStateException redisRefusedCredentials(String uri, String reason) {
         return new IllegalStateException("RMQ-0330 Redis at " + uri + " refused the credentials: " + reason

@@ -31,6 +31,16 @@ local countersKey = KEYS[7]
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
 
+-- A key of the wrong type (written by another client) fails the call before anything is removed, so
+-- that a failed commit means the members are still in the prepare queue (redelivered after their
+-- deadline), as the caller reports.
+local handover = redis.call('HEXISTS', ownerKey, 'handover') == 1
+redis.call('ZCARD', storeKey)
+redis.call('HEXISTS', attemptsKey, '')
+redis.call('HEXISTS', originKey, '')
+redis.call('HEXISTS', failuresKey, '')
+if countersKey then redis.call('HEXISTS', countersKey, '') end
+
 local committed = 0
 local wake = false
 for i = 3, #ARGV do
@@ -43,8 +53,7 @@ for i = 3, #ARGV do
     if not wake and redis.call('ZSCORE', storeKey, member) then wake = true end
   end
 end
-if committed > 0 and not wake and redis.call('HEXISTS', ownerKey, 'handover') == 1
-    and redis.call('ZCARD', prepareKey) == 0 then
+if committed > 0 and not wake and handover and redis.call('ZCARD', prepareKey) == 0 then
   wake = true
 end
 if wake then redis.call('PUBLISH', wakeChannel, slot .. ':0') end

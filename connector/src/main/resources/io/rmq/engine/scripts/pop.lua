@@ -72,7 +72,8 @@ local deadline = now + timeout
 local timed = topicType ~= 'PRIORITY'
 
 if epoch > 0 then
-  local owned = tonumber(redis.call('HGET', ownerKey, 'epoch') or '0')
+  -- an epoch that is not a number (written by hand) counts as none: this claim replaces it
+  local owned = tonumber(redis.call('HGET', ownerKey, 'epoch') or '0') or 0
   if epoch < owned then
     return { FENCED, now, -1, owned }
   end
@@ -101,6 +102,11 @@ if redis.call('EXISTS', pausedKey) == 1 then
   return { PAUSED, now, 1000, epoch }
 end
 
+-- A key of the wrong type (written by another client) must fail the call before anything moves,
+-- or popped members would sit in the prepare queue with no one told: the counters hash is written
+-- last, so its type is checked first (the other keys are read before each member moves).
+if countersKey then redis.call('HEXISTS', countersKey, '') end
+
 local result = { POPPED, now, 0, epoch }
 local popped = 0
 local skipped = 0
@@ -119,10 +125,11 @@ for _ = 1, 4 do
     if redis.call('ZSCORE', prepareKey, member) then
       skipped = skipped + 1
     else
+      -- a count that is not a number (written by hand) counts as 0; rollback.lua replaces it
+      local failures = tonumber(redis.call('HGET', attemptsKey, member) or '0') or 0
+      if not timed then redis.call('HSET', originKey, member, score) end
       redis.call('ZREM', storeKey, member)
       redis.call('ZADD', prepareKey, deadline, member)
-      if not timed then redis.call('HSET', originKey, member, score) end
-      local failures = tonumber(redis.call('HGET', attemptsKey, member) or '0')
       result[#result + 1] = member
       result[#result + 1] = score
       result[#result + 1] = failures + 1

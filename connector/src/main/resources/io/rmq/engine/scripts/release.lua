@@ -24,6 +24,12 @@ local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
 local originKey   = KEYS[3]
 local countersKey = KEYS[4]
+
+-- A key of the wrong type (written by another client) must fail the call before a member leaves the
+-- prepare queue (it is then rolled back at its deadline, once the key is repaired).
+redis.call('ZCARD', storeKey)
+redis.call('HEXISTS', originKey, '')
+if countersKey then redis.call('HEXISTS', countersKey, '') end
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
 

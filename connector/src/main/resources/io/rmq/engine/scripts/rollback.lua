@@ -77,6 +77,16 @@ else
   for i = 10, #ARGV do members[#members + 1] = ARGV[i] end
 end
 
+-- A key of the wrong type (written by another client) must fail the call before a member leaves the
+-- prepare queue, or the member would be in no queue at all. Rollbacks are rare: check every key.
+redis.call('ZCARD', storeKey)
+redis.call('ZCARD', deadKey)
+redis.call('HEXISTS', attemptsKey, '')
+redis.call('HEXISTS', originKey, '')
+redis.call('HEXISTS', ownerKey, '')
+redis.call('HEXISTS', failuresKey, '')
+if countersKey then redis.call('HEXISTS', countersKey, '') end
+
 local requeued, merged, dead = 0, 0, 0
 local wakeDelay = nil
 local function wakeIn(delay)
@@ -85,7 +95,10 @@ end
 
 for _, member in ipairs(members) do
   if redis.call('ZREM', prepareKey, member) == 1 then
-    local failures = redis.call('HINCRBY', attemptsKey, member, 1)
+    -- not HINCRBY: a count that is not a number (written by hand) would fail the call for good and
+    -- leave the member in the prepare queue; it counts as 0 and is replaced
+    local failures = math.floor(tonumber(redis.call('HGET', attemptsKey, member) or '0') or 0) + 1
+    redis.call('HSET', attemptsKey, member, failures)
     local priority = redis.call('HGET', originKey, member)
     redis.call('HDEL', originKey, member)
     -- the last failure, with what a requeue from the dead queue needs (the priority)
@@ -107,7 +120,8 @@ for _, member in ipairs(members) do
       local score
       local delay = 0
       if topicType == 'PRIORITY' then
-        score = tonumber(priority or '0')
+        -- a priority that is not a number (written by hand) counts as 0: the member must land somewhere
+        score = tonumber(priority or '0') or 0
         local lowest = redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES')
         if #lowest > 0 then score = math.min(score, tonumber(lowest[2]) - 1) end
       else

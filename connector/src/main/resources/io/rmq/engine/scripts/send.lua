@@ -49,6 +49,12 @@ if topicType ~= 'RANGE_MERGE' and topicType ~= 'FIXED_TIME' and topicType ~= 'PR
   return redis.error_reply('RMQ_BAD_TYPE ' .. tostring(topicType))
 end
 
+-- A key of the wrong type (written by another client) must fail the call before anything is
+-- stored, or a message would be stored and reported as failed: the prepare queue is read only for
+-- some messages, the counters hash written last.
+redis.call('ZCARD', prepareKey)
+if countersKey then redis.call('HEXISTS', countersKey, '') end
+
 local wakeDelay = nil
 local function wakeIn(delay)
   if wakeDelay == nil or delay < wakeDelay then wakeDelay = delay end

@@ -44,9 +44,10 @@ if topicType ~= 'PRIORITY' then
 end
 local owner = redis.call('HMGET', ownerKey, 'worker', 'epoch', 'since')
 local reply = { pending, due, oldestDueAge, redis.call('ZCARD', prepareKey), redis.call('ZCARD', deadKey),
-         redis.call('EXISTS', pausedKey), owner[1] or '', tonumber(owner[2] or '0'), tonumber(owner[3] or '0') }
+         redis.call('EXISTS', pausedKey), owner[1] or '', tonumber(owner[2] or '0') or 0, tonumber(owner[3] or '0') or 0 }
 local fields = { 'sent', 'merged', 'delivered', 'acked', 'nacked', 'dead', 'released', 'requeued', 'purged', 'trimmed' }
 local counted = {}
 if countersKey then counted = redis.call('HMGET', countersKey, unpack(fields)) end
-for i = 1, #fields do reply[#reply + 1] = tonumber(counted[i] or '0') end
+-- a count that is not a number (written by hand) reads as 0 rather than cutting the reply short
+for i = 1, #fields do reply[#reply + 1] = tonumber(counted[i] or '0') or 0 end
 return reply

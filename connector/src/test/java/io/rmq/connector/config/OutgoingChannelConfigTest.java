@@ -53,11 +53,11 @@ class OutgoingChannelConfigTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"0", "-5", "abc", "1.5", "PT1M"})
+    @ValueSource(strings = {"0", "-5", "abc", "1.5", "PT1M", "253402300800000"})
     void invalidTimeRanges(String value) {
         assertThat(problem(channel("c", "topic-type", "RANGE_MERGE", "time-range", value)).describe())
                 .isEqualTo("attribute 'time-range' = '" + value + "' is invalid: "
-                        + "a whole number of milliseconds >= 1 is required");
+                        + "a whole number of milliseconds from 1 to 253402300799999 is required");
     }
 
     @ParameterizedTest
