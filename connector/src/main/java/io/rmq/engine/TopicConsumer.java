@@ -114,7 +114,7 @@ public final class TopicConsumer implements AutoCloseable {
             throw EngineExceptions.ex.cannotStartInState("consumer " + name, state.get().name());
         }
         loop.start(listener);
-        wakeBus.subscribe(scripts.keys().wakeChannel(), loop);
+        wakeBus.subscribe(scripts.keys(), loop);
         long extendEvery = Math.max(50, options.prepareTimeout().toMillis() / 3);
         extension = housekeeping.scheduleWithFixedDelay(() -> {
             if (redis.isConnected()) {
@@ -219,7 +219,7 @@ public final class TopicConsumer implements AutoCloseable {
                 e.cancel(false);
             }
             leaveSweeper.run();
-            wakeBus.unsubscribe(scripts.keys().wakeChannel(), loop);
+            wakeBus.unsubscribe(scripts.keys(), loop);
             state.set(State.CLOSED);
             loop.shutdown();
             closed.complete(null);
