@@ -104,9 +104,14 @@ public final class RedisClusterTestServer implements AutoCloseable {
         return running().stream().filter(n -> n.answers(r -> r.startsWith("master"), "ROLE")).toList();
     }
 
+    /** The hash slot of {@code key} ({@code CLUSTER KEYSLOT}). */
+    public String slotOf(String key) {
+        return running().get(0).cli("CLUSTER", "KEYSLOT", key);
+    }
+
     /** The running master that serves {@code key}. */
     public RedisProcess masterOf(String key) {
-        long slot = Long.parseLong(running().get(0).cli("CLUSTER", "KEYSLOT", key));
+        long slot = Long.parseLong(slotOf(key));
         for (RedisProcess m : masters()) {
             for (String line : m.cli("CLUSTER", "NODES").split("\n")) {
                 String[] f = line.split(" ");
