@@ -70,7 +70,7 @@ public final class RedisClusterTestServer implements AutoCloseable {
             for (int i = 0; i < 6; i++) {
                 nodes.add(RedisProcess.start(dir, List.of("cluster-enabled yes", "cluster-config-file nodes.conf",
                         "cluster-node-timeout " + NODE_TIMEOUT.toMillis(), "cluster-replica-validity-factor 0",
-                        "cluster-require-full-coverage no"), false));
+                        "cluster-require-full-coverage no", "repl-diskless-sync-delay 0"), false));
             }
             List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
             nodes.forEach(n -> create.add(n.address()));
@@ -143,11 +143,16 @@ public final class RedisClusterTestServer implements AutoCloseable {
         return master;
     }
 
-    /** Waits until every running node reports {@code cluster_state:ok} and three masters serve all slots. */
+    /**
+     * Waits until every running node reports {@code cluster_state:ok}, three masters serve all slots, and every
+     * running replica has finished its sync with its master (before that, a failover would lose the data).
+     */
     public void awaitHealthy() {
         RedisProcess.waitUntil("cluster_state:ok on every node of " + this, READY, () -> running().stream()
                 .allMatch(n -> n.answers(info -> info.contains("cluster_state:ok"), "CLUSTER", "INFO"))
                 && masters().size() == 3);
+        RedisProcess.waitUntil("every replica of " + this + " in sync", READY, () -> running().stream()
+                .allMatch(RedisProcess::replicaInSyncOrMaster));
     }
 
     /**

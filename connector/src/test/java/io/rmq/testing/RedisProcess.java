@@ -177,6 +177,12 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
+    /** Whether this server is a master, or a replica whose link to its master is up and not syncing. */
+    public boolean replicaInSyncOrMaster() {
+        return answers(info -> info.contains("role:master") || (info.contains("master_link_status:up")
+                && info.contains("master_sync_in_progress:0")), "INFO", "replication");
+    }
+
     /** Whether a command's output satisfies {@code test}, false when the command fails. */
     boolean answers(Predicate<String> test, String... args) {
         try {

@@ -43,9 +43,12 @@ public final class RedisSentinelTestServer implements AutoCloseable {
         }
         RedisSentinelTestServer setup = new RedisSentinelTestServer(dir);
         try {
-            RedisProcess master = RedisProcess.start(dir, List.of(), false);
+            RedisProcess master = RedisProcess.start(dir, List.of("repl-diskless-sync-delay 0"), false);
             setup.servers.add(master);
-            setup.servers.add(RedisProcess.start(dir, List.of("replicaof " + RedisProcess.HOST + " " + master.port()), false));
+            RedisProcess replica = RedisProcess.start(dir, List.of("replicaof " + RedisProcess.HOST + " " + master.port(),
+                    "repl-diskless-sync-delay 0"), false);
+            setup.servers.add(replica);
+            RedisProcess.waitUntil("the replica in sync with its master", READY, replica::replicaInSyncOrMaster);
             for (int i = 0; i < 3; i++) {
                 setup.sentinels.add(RedisProcess.start(dir, List.of(
                         "sentinel monitor " + MASTER_NAME + " " + RedisProcess.HOST + " " + master.port() + " 2",
