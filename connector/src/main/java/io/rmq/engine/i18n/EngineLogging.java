@@ -348,6 +348,19 @@ public final class EngineLogging {
                 + " until the next topology change");
     }
 
+    /** RMQ-0123 (WARNING): a commit or rollback kept for a retry is given up; its messages come back after their deadline. */
+    public void settlementRetryDropped(int count, String kind, int slot, String topic, String why) {
+        log(Level.WARNING, null, () -> "RMQ-0123 Gave up the " + kind + " of " + count + " message(s) of slot " + slot
+                + " of topic '" + topic + "' kept for a retry while Redis was unreachable: " + why + "; they are"
+                + " redelivered or rolled back after their prepare deadline");
+    }
+
+    /** RMQ-0124 (INFO): a commit or rollback that failed while Redis was unreachable succeeded when sent again. */
+    public void settlementRetried(int count, String kind, int slot, String topic, long afterMillis) {
+        log(Level.INFO, null, () -> "RMQ-0124 The " + kind + " of " + count + " message(s) of slot " + slot
+                + " of topic '" + topic + "' succeeded when sent again, " + afterMillis + " ms after it first failed");
+    }
+
     private void log(Level level, Throwable cause, Supplier<String> message) {
         if (cause == null) {
             logger.log(level, message);
