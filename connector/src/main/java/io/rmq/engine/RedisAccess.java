@@ -98,7 +98,7 @@ public final class RedisAccess {
      * The seeds of a URI: the URI itself, or for a comma-separated list each element as a full URI. A
      * {@code redis-sentinel://} URI is one seed (Lettuce reads its comma-separated sentinels itself).
      */
-    static List<String> seeds(String uri) {
+    public static List<String> seeds(String uri) {
         if (uri.startsWith("redis-sentinel") || !uri.contains(",")) {
             return List.of(uri);
         }
@@ -173,9 +173,12 @@ public final class RedisAccess {
                 seeds(uri).forEach(RedisURI::create);
             } catch (RuntimeException e) {
                 String masked = UriCredentials.mask(uri);
-                // not chained: Lettuce's message may quote the URI, password included
-                throw new IllegalArgumentException("the Redis URI " + masked + " is malformed: "
-                        + String.valueOf(e.getMessage()).replace(uri, masked));
+                // not chained: Lettuce's message may quote the URI or a seed, password included
+                String reason = String.valueOf(e.getMessage()).replace(uri, masked);
+                for (String seed : seeds(uri)) {
+                    reason = reason.replace(seed, UriCredentials.mask(seed));
+                }
+                throw new IllegalArgumentException("the Redis URI " + masked + " is malformed: " + reason);
             }
             this.uri = uri;
         }

@@ -312,8 +312,15 @@ final class RmqClient implements AutoCloseable {
         return firstAttempt;
     }
 
-    /** Whether the connection to Redis is currently up. */
+    /**
+     * Whether the connection to Redis is currently up. On a cluster: whether the cluster connection is open,
+     * even while one node is down (its slots fail on their own, the other masters' slots keep working).
+     */
     boolean isConnected() {
+        if (cluster) {
+            StatefulConnection<byte[], byte[]> c = connection;
+            return state.get() == State.STARTED && c != null && c.isOpen();
+        }
         return connected;
     }
 

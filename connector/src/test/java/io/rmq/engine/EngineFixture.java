@@ -10,14 +10,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.rmq.testing.PlainRedis;
 import io.rmq.testing.RedisClusterTestServer;
 
 /**
@@ -29,9 +23,7 @@ final class EngineFixture implements AutoCloseable {
     final String uri;
     private final boolean cluster;
     private final List<AutoCloseable> toClose = new ArrayList<>();
-    private AbstractRedisClient plain;
-    private StatefulConnection<String, String> plainConnection;
-    private RedisClusterCommands<String, String> plainCommands;
+    private PlainRedis plain;
 
     EngineFixture(String uri) {
         this(uri, false);
@@ -56,22 +48,10 @@ final class EngineFixture implements AutoCloseable {
 
     /** A plain string connection, as redis-cli would use ({@code redis-cli -c} on a cluster). */
     RedisClusterCommands<String, String> redis() {
-        if (plainCommands == null) {
-            if (cluster) {
-                RedisClusterClient c = RedisClusterClient.create(RedisURI.create(uri));
-                StatefulRedisClusterConnection<String, String> connection = c.connect();
-                plain = c;
-                plainConnection = connection;
-                plainCommands = connection.sync();
-            } else {
-                RedisClient c = RedisClient.create(uri);
-                StatefulRedisConnection<String, String> connection = c.connect();
-                plain = c;
-                plainConnection = connection;
-                plainCommands = connection.sync();
-            }
+        if (plain == null) {
+            plain = PlainRedis.connect(uri, cluster);
         }
-        return plainCommands;
+        return plain.commands();
     }
 
     /** Messages of the topic in Redis: pending in its store queues or popped into its prepare queues. */
@@ -132,8 +112,7 @@ final class EngineFixture implements AutoCloseable {
             c.close();
         }
         if (plain != null) {
-            plainConnection.close();
-            plain.shutdown();
+            plain.close();
         }
     }
 
