@@ -20,7 +20,8 @@ import io.lettuce.core.codec.StringCodec;
  * What a Redis URI names, found when connecting: one server or a Sentinel-managed master (used through
  * Lettuce's {@link RedisClient}), or a node of a Redis Cluster ({@code INFO cluster} says
  * {@code cluster_enabled:1}; used through {@link RedisClusterClient}), and whether the server is Redis 7
- * or later (sharded Pub/Sub, {@code #!lua} scripts). Stateless; {@link #detect} does I/O.
+ * or later (sharded Pub/Sub, {@code #!lua} scripts). A user whose ACL refuses {@code INFO} is taken to be on one
+ * server. Stateless; {@link #detect} does I/O.
  */
 public final class RedisTopology {
 
@@ -46,9 +47,17 @@ public final class RedisTopology {
         for (RedisURI seed : seeds) {
             try (StatefulRedisConnection<String, String> c = client.connect(StringCodec.UTF8, seed)) {
                 RedisCommands<String, String> sync = c.sync();
-                String server = sync.info("server");
-                boolean cluster = seed.getSentinels().isEmpty() && sync.info("cluster").contains("cluster_enabled:1");
-                return new RedisTopology(cluster, majorVersion(server));
+                try {
+                    String server = sync.info("server");
+                    boolean cluster = seed.getSentinels().isEmpty() && sync.info("cluster").contains("cluster_enabled:1");
+                    return new RedisTopology(cluster, majorVersion(server));
+                } catch (io.lettuce.core.RedisCommandExecutionException e) {
+                    if (String.valueOf(e.getMessage()).startsWith("NOPERM")) {
+                        // an ACL user without +info (the minimal ACL of one server): taken as one server
+                        return new RedisTopology(false, 0);
+                    }
+                    throw e;
+                }
             } catch (RuntimeException e) {
                 failure = e;
             }

@@ -7,17 +7,18 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 /**
- * Calls the engine's scripts by SHA ({@code EVALSHA}), and on {@code NOSCRIPT} (a restarted or
- * flushed server, a failover, or on a Redis Cluster a node that never ran the script) calls it once
- * with its source ({@code EVAL}), which also puts it in that node's script cache. On a cluster each call
- * goes to the node that serves the hash slot of its first key, and all of a call's keys share that
- * slot, so the fallback needs no loading on every node.
+ * Calls the engine's scripts by SHA ({@code EVALSHA}). On {@code NOSCRIPT} (a restarted or flushed server, a
+ * failover, or on a Redis Cluster a node that never ran the script): on one server, loads the script
+ * ({@code SCRIPT LOAD}) and calls it by SHA again; on a cluster, calls it once with its source ({@code EVAL}),
+ * which goes to the node that serves the hash slot of the call's first key (all of a call's keys share that
+ * slot) and caches the script there, so no script is loaded on every node.
  *
  * <p>Thread-safe: it only issues commands on a shared, thread-safe Lettuce connection.
  */
 public final class ScriptRunner {
 
     private final RedisClusterAsyncCommands<byte[], byte[]> redis;
+    private final boolean cluster;
     private final boolean sharded;
     private final boolean shebang;
 
@@ -34,6 +35,7 @@ public final class ScriptRunner {
      */
     public ScriptRunner(RedisClusterAsyncCommands<byte[], byte[]> redis, boolean sharded, boolean shebang) {
         this.redis = redis;
+        this.cluster = redis instanceof io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
         this.sharded = sharded;
         this.shebang = shebang;
     }
@@ -55,7 +57,10 @@ public final class ScriptRunner {
             if (failure == null) {
                 result.complete(value);
             } else if (unwrap(failure) instanceof RedisNoScriptException) {
-                redis.<T>eval(script.source(shebang), script.output(), keys, args).whenComplete((v, f) -> {
+                CompletionStage<T> again = cluster ? redis.<T>eval(script.source(shebang), script.output(), keys, args)
+                        : redis.scriptLoad(script.source(shebang))
+                                .thenCompose(sha -> redis.<T>evalsha(sha, script.output(), keys, args));
+                again.whenComplete((v, f) -> {
                     if (f == null) {
                         result.complete(v);
                     } else {
