@@ -171,6 +171,10 @@ final class RmqClient implements AutoCloseable {
             if (failure == null) {
                 if (state.get() != State.STARTED) {
                     closeConnections();
+                    RedisClusterClient c = clusterClient; // closed meanwhile: close() found no cluster client yet
+                    if (c != null) {
+                        c.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                    }
                     return;
                 }
                 connected = true;
