@@ -29,14 +29,16 @@ final class HeldMessages {
     private final TopicScripts scripts;
     private final ConsumerOptions options;
     private final EngineEvents events;
+    private final SettlementRetries retries;
     private final Set<Delivery> held = ConcurrentHashMap.newKeySet();
     private final AtomicInteger delivered = new AtomicInteger();
     private volatile CompletableFuture<Void> noneDelivered;
 
-    HeldMessages(TopicScripts scripts, ConsumerOptions options, EngineEvents events) {
+    HeldMessages(TopicScripts scripts, ConsumerOptions options, EngineEvents events, SettlementRetries retries) {
         this.scripts = scripts;
         this.options = options;
         this.events = events;
+        this.retries = retries;
     }
 
     void addAll(List<Delivery> deliveries) {
@@ -82,12 +84,18 @@ final class HeldMessages {
         return held.stream().filter(d -> !d.isFinished()).toList();
     }
 
-    /** Rolls back a finished-as-failed delivery (retry or dead queue). */
+    /**
+     * Rolls back a finished-as-failed delivery (retry or dead queue); one that fails because Redis is unreachable
+     * is kept and sent again once it answers ({@link SettlementRetries}).
+     */
     CompletionStage<Void> rollback(Delivery d, Throwable reason) {
-        return scripts.rollback(d.slot(), TopicScripts.RetryRule.of(options), Delivery.failureText(reason),
-                List.of(d.content()))
+        String failureText = Delivery.failureText(reason);
+        return scripts.rollback(d.slot(), TopicScripts.RetryRule.of(options), failureText, List.of(d.content()))
                 .handle((result, failure) -> {
                     held.remove(d);
+                    if (failure != null && retries.keepRollback(d.slot(), List.of(d.content()), failureText, failure)) {
+                        return null;
+                    }
                     if (failure != null) {
                         LOG.rollbackFailed(d, RmqClient.rootMessage(failure));
                     } else if (result.dead() > 0) {

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 /**
  * Names the key behind a {@code WRONGTYPE} error. Redis says only that "a key" holds the wrong kind
@@ -23,7 +23,7 @@ final class KeyTypes {
      * {@code call}, whose {@code WRONGTYPE} failure, if any, is replaced by one naming the keys that hold
      * the wrong kind of value.
      */
-    static <T> CompletionStage<T> nameWrongKeys(CompletionStage<T> call, RedisAsyncCommands<byte[], byte[]> redis,
+    static <T> CompletionStage<T> nameWrongKeys(CompletionStage<T> call, RedisClusterAsyncCommands<byte[], byte[]> redis,
             RedisScript script, byte[][] keys) {
         return call.exceptionallyCompose(failure -> {
             String redisError = wrongTypeMessage(failure);

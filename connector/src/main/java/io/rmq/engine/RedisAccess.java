@@ -1,7 +1,9 @@
 package io.rmq.engine;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -20,6 +22,10 @@ import io.rmq.engine.support.UriCredentials;
  *
  * <p>Credentials may be in the URI ({@code redis://user:password@host:6379}) or given with
  * {@link Builder#username} and {@link Builder#password}, not both.
+ *
+ * <p>The URI may list several seed nodes of a Redis Cluster, separated by commas:
+ * {@code redis://host1:7000,host2:7001} (the scheme and credentials of the first apply to those that name
+ * none) or {@code redis://host1:7000,redis://host2:7001}. Credentials and TLS trust apply to each seed.
  */
 public final class RedisAccess {
 
@@ -40,7 +46,8 @@ public final class RedisAccess {
     /**
      * A builder for the Redis at {@code uri}.
      *
-     * @param uri a Lettuce URI: {@code redis://}, {@code rediss://} (TLS) or {@code redis-sentinel://}
+     * @param uri a Lettuce URI: {@code redis://}, {@code rediss://} (TLS) or {@code redis-sentinel://}; or a
+     *            comma-separated list of Redis Cluster seed nodes
      * @throws IllegalArgumentException when Lettuce cannot parse the URI (the reason never shows its credentials)
      */
     public static Builder builder(String uri) {
@@ -72,9 +79,49 @@ public final class RedisAccess {
         return Optional.ofNullable(trustedCertificates);
     }
 
-    /** A new Lettuce URI with the credentials applied. */
+    /** A new Lettuce URI of the first seed with the credentials applied. */
     public RedisURI redisUri() {
-        RedisURI parsed = RedisURI.create(uri);
+        return redisUris().get(0);
+    }
+
+    /** New Lettuce URIs of every seed, with the credentials applied to each; one for a single URI. */
+    public List<RedisURI> redisUris() {
+        return seeds(uri).stream().map(this::withCredentials).toList();
+    }
+
+    /** Whether the URI lists more than one seed node. */
+    public boolean hasSeeds() {
+        return seeds(uri).size() > 1;
+    }
+
+    /**
+     * The seeds of a URI: the URI itself, or for a comma-separated list each element as a full URI. A
+     * {@code redis-sentinel://} URI is one seed (Lettuce reads its comma-separated sentinels itself).
+     */
+    public static List<String> seeds(String uri) {
+        if (uri.startsWith("redis-sentinel") || !uri.contains(",")) {
+            return List.of(uri);
+        }
+        String[] parts = uri.split(",");
+        int schemeEnd = parts[0].indexOf("://");
+        String head = schemeEnd < 0 ? "redis://" : parts[0].substring(0, schemeEnd + 3);
+        int at = parts[0].indexOf('@', schemeEnd + 3);
+        if (at > 0) {
+            head = parts[0].substring(0, at + 1);
+        }
+        List<String> seeds = new ArrayList<>(parts.length);
+        seeds.add(parts[0]);
+        for (int i = 1; i < parts.length; i++) {
+            String part = parts[i].strip();
+            if (!part.isEmpty()) {
+                seeds.add(part.contains("://") ? part : head + part);
+            }
+        }
+        return seeds;
+    }
+
+    private RedisURI withCredentials(String seed) {
+        RedisURI parsed = RedisURI.create(seed);
         if (password == null) {
             return parsed;
         }
@@ -123,12 +170,15 @@ public final class RedisAccess {
         private Builder(String uri) {
             Objects.requireNonNull(uri, "uri");
             try {
-                RedisURI.create(uri);
+                seeds(uri).forEach(RedisURI::create);
             } catch (RuntimeException e) {
                 String masked = UriCredentials.mask(uri);
-                // not chained: Lettuce's message may quote the URI, password included
-                throw new IllegalArgumentException("the Redis URI " + masked + " is malformed: "
-                        + String.valueOf(e.getMessage()).replace(uri, masked));
+                // not chained: Lettuce's message may quote the URI or a seed, password included
+                String reason = String.valueOf(e.getMessage()).replace(uri, masked);
+                for (String seed : seeds(uri)) {
+                    reason = reason.replace(seed, UriCredentials.mask(seed));
+                }
+                throw new IllegalArgumentException("the Redis URI " + masked + " is malformed: " + reason);
             }
             this.uri = uri;
         }

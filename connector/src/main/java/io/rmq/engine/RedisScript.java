@@ -12,6 +12,11 @@ import io.lettuce.core.ScriptOutputType;
 /**
  * The Lua scripts of the engine, one resource file per atomic operation under
  * {@code io/rmq/engine/scripts/}. Each file's header documents its KEYS, ARGV and results.
+ *
+ * <p>Each script also exists with a {@code #!lua} shebang line in front ({@link #source(boolean)}): Redis 7
+ * then enforces, in a cluster, that the script touches only keys of the hash slot of the keys it declares, so
+ * a cross-slot access fails at once instead of working on one node and failing on another. Redis 6 does not
+ * accept a shebang, so the engine uses those variants only on a Redis 7 cluster.
  */
 public enum RedisScript {
     /** Stores or merges one message. */
@@ -47,12 +52,19 @@ public enum RedisScript {
     private final ScriptOutputType output;
     private final byte[] source;
     private final String sha;
+    private final byte[] shebangSource;
+    private final String shebangSha;
 
     RedisScript(String file, ScriptOutputType output) {
         this.file = file;
         this.output = output;
         this.source = load(file);
         this.sha = sha1(source);
+        byte[] shebang = "#!lua\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        this.shebangSource = new byte[shebang.length + source.length];
+        System.arraycopy(shebang, 0, shebangSource, 0, shebang.length);
+        System.arraycopy(source, 0, shebangSource, shebang.length, source.length);
+        this.shebangSha = sha1(shebangSource);
     }
 
     public String file() {
@@ -70,6 +82,16 @@ public enum RedisScript {
     /** The SHA1 digest by which Redis knows the script. */
     public String sha() {
         return sha;
+    }
+
+    /** The script's source, with a {@code #!lua} shebang line in front when {@code shebang}. */
+    byte[] source(boolean shebang) {
+        return shebang ? shebangSource : source;
+    }
+
+    /** The SHA1 digest of {@link #source(boolean)}. */
+    String sha(boolean shebang) {
+        return shebang ? shebangSha : sha;
     }
 
     private static byte[] load(String file) {

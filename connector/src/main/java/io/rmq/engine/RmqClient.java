@@ -19,6 +19,12 @@ import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.StringCodec;
@@ -30,8 +36,12 @@ import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.support.UriCredentials;
 
 /**
- * The connection to one Redis server (or Sentinel-managed master): a command connection and a
- * Pub/Sub connection, connected in the background and kept connected.
+ * The connection to Redis: a command connection and a Pub/Sub connection, connected in the background
+ * and kept connected. What the URI names is found at each connection attempt ({@link RedisTopology}): one
+ * server or a Sentinel-managed master (Lettuce's {@link RedisClient}), or any node of a Redis Cluster, or a
+ * comma-separated list of its seed nodes ({@link RedisClusterClient}, which follows the topology, routes
+ * each command to the node of its key's hash slot, and subscribes to sharded wake channels on the node
+ * that serves them).
  *
  * <p>Lifecycle: {@code LATENT -> STARTED -> CLOSED}. The constructor validates and does no I/O;
  * {@link #start()} connects in the background and keeps retrying, with a log line per attempt, while
@@ -64,30 +74,36 @@ final class RmqClient implements AutoCloseable {
     private enum State { LATENT, STARTED, CLOSED }
 
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
-    private final RedisURI uri;
+    private final List<RedisURI> uris;
     private final String displayUri;
+    private final SslOptions ssl;
     private final RedisClient redisClient;
+    private final RedisConnectionStateListener stateListener = new StateListener();
+    private volatile RedisClusterClient clusterClient;
     private final ScheduledExecutorService scheduler;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final CompletableFuture<Boolean> firstAttempt = new CompletableFuture<>();
-    private volatile StatefulRedisConnection<byte[], byte[]> connection;
+    private volatile StatefulConnection<byte[], byte[]> connection;
     private volatile StatefulRedisPubSubConnection<String, String> pubSub;
     private volatile ScriptRunner scripts;
     private volatile boolean connected;
+    private volatile boolean cluster;
+    private volatile boolean sharded;
 
     /** @param scheduler runs the connection attempts; not shut down by {@link #close()} */
     RmqClient(RedisURI uri, ScheduledExecutorService scheduler) {
-        this(uri, UriCredentials.mask(uri.toString()), null, scheduler);
+        this(List.of(uri), UriCredentials.mask(uri.toString()), null, scheduler);
     }
 
     /** @param scheduler runs the connection attempts; not shut down by {@link #close()} */
     RmqClient(RedisAccess access, ScheduledExecutorService scheduler) {
-        this(access.redisUri(), access.displayUri(), access.sslOptions().orElse(null), scheduler);
+        this(access.redisUris(), access.displayUri(), access.sslOptions().orElse(null), scheduler);
     }
 
-    private RmqClient(RedisURI uri, String displayUri, SslOptions ssl, ScheduledExecutorService scheduler) {
-        this.uri = Objects.requireNonNull(uri, "uri");
+    private RmqClient(List<RedisURI> uris, String displayUri, SslOptions ssl, ScheduledExecutorService scheduler) {
+        this.uris = List.copyOf(uris);
+        this.ssl = ssl;
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.displayUri = displayUri;
         this.redisClient = RedisClient.create();
@@ -116,21 +132,31 @@ final class RmqClient implements AutoCloseable {
         if (!state.compareAndSet(State.LATENT, State.STARTED)) {
             throw EngineExceptions.ex.cannotStartInState("the Redis client for " + displayUri, state.get().name());
         }
-        redisClient.addListener(new RedisConnectionStateListener() {
-            @Override
-            public void onRedisConnected(RedisChannelHandler<?, ?> channel, SocketAddress address) {
-                onReconnected(channel);
-            }
-
-            @Override
-            public void onRedisDisconnected(RedisChannelHandler<?, ?> channel) {
-                if (channel == connection && connected && state.get() == State.STARTED) {
-                    connected = false;
-                    LOG.redisConnectionLost(displayUri);
-                }
-            }
-        });
+        redisClient.addListener(stateListener);
         connect(1);
+    }
+
+    /**
+     * Hears the connection go down and come back. Standalone: the command connection. Cluster: any node
+     * connection (Lettuce reconnects each node, or follows its replica after a failover).
+     */
+    private final class StateListener implements RedisConnectionStateListener {
+        @Override
+        public void onRedisConnected(RedisChannelHandler<?, ?> channel, SocketAddress address) {
+            onReconnected(channel);
+        }
+
+        @Override
+        public void onRedisDisconnected(RedisChannelHandler<?, ?> channel) {
+            if (concerns(channel) && connected && state.get() == State.STARTED) {
+                connected = false;
+                LOG.redisConnectionLost(displayUri);
+            }
+        }
+    }
+
+    private boolean concerns(RedisChannelHandler<?, ?> channel) {
+        return cluster ? ready.isDone() : channel == connection;
     }
 
     private void connect(int attempt) {
@@ -138,32 +164,27 @@ final class RmqClient implements AutoCloseable {
             return;
         }
         CompletableFuture.runAsync(() -> {
-            StatefulRedisConnection<byte[], byte[]> c = redisClient.connect(ByteArrayCodec.INSTANCE, uri);
-            StatefulRedisPubSubConnection<String, String> p;
-            try {
-                p = redisClient.connectPubSub(StringCodec.UTF8, uri);
-            } catch (RuntimeException e) {
-                c.close(); // a half-open client would keep reconnecting in the background
-                throw e;
+            RedisTopology topology = RedisTopology.detect(redisClient, uris);
+            if (topology.cluster()) {
+                connectCluster(topology);
+            } else {
+                connectStandalone();
             }
-            p.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void message(String channel, String message) {
-                    listeners.forEach(l -> l.message(channel, message));
-                }
-            });
-            this.scripts = new ScriptRunner(c.async());
-            this.pubSub = p;
-            this.connection = c;
-            ConnectionLiveness.watch(scheduler, LIVENESS_INTERVAL, displayUri, c, p);
         }, scheduler).whenComplete((ignored, failure) -> {
             if (failure == null) {
                 if (state.get() != State.STARTED) {
                     closeConnections();
+                    RedisClusterClient c = clusterClient; // closed meanwhile: close() found no cluster client yet
+                    if (c != null) {
+                        c.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                    }
                     return;
                 }
                 connected = true;
                 LOG.redisConnected(displayUri);
+                if (cluster) {
+                    LOG.connectedToCluster(displayUri, sharded);
+                }
                 listeners.forEach(l -> l.connected(true));
                 ready.complete(null);
                 firstAttempt.complete(true);
@@ -176,8 +197,107 @@ final class RmqClient implements AutoCloseable {
         });
     }
 
+    private void connectStandalone() {
+        RedisURI uri = uris.get(0);
+        StatefulRedisConnection<byte[], byte[]> c = redisClient.connect(ByteArrayCodec.INSTANCE, uri);
+        StatefulRedisPubSubConnection<String, String> p;
+        try {
+            p = redisClient.connectPubSub(StringCodec.UTF8, uri);
+        } catch (RuntimeException e) {
+            c.close(); // a half-open client would keep reconnecting in the background
+            throw e;
+        }
+        p.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String message) {
+                listeners.forEach(l -> l.message(channel, message));
+            }
+        });
+        this.scripts = new ScriptRunner(c.async());
+        this.pubSub = p;
+        this.connection = c;
+        ConnectionLiveness.watch(scheduler, LIVENESS_INTERVAL, displayUri, c, p);
+    }
+
+    private void connectCluster(RedisTopology topology) {
+        RedisClusterClient client = RedisTopology.clusterClient(uris, java.util.Optional.ofNullable(ssl),
+                DEFAULT_COMMAND_TIMEOUT);
+        client.addListener(stateListener);
+        try {
+            StatefulRedisClusterConnection<byte[], byte[]> c = client.connect(ByteArrayCodec.INSTANCE);
+            StatefulRedisClusterPubSubConnection<String, String> p = client.connectPubSub(StringCodec.UTF8);
+            p.addListener(new RedisClusterPubSubAdapter<>() {
+                @Override
+                public void message(RedisClusterNode node, String channel, String message) {
+                    listeners.forEach(l -> l.message(channel, message));
+                }
+
+                @Override
+                public void smessage(RedisClusterNode node, String channel, String message) {
+                    listeners.forEach(l -> l.message(channel, message));
+                }
+            });
+            p.setNodeMessagePropagation(true); // sharded subscriptions live on node connections
+            // after a failover or a resharding, the sharded subscriptions must move with their slots
+            client.getResources().eventBus().get()
+                    .filter(event -> event instanceof io.lettuce.core.cluster.event.ClusterTopologyChangedEvent)
+                    .subscribe(event -> onTopologyChanged());
+            this.cluster = true;
+            this.sharded = topology.shardedPubSub();
+            this.scripts = new ScriptRunner(c.async(), topology.shardedPubSub(), topology.shebangScripts());
+            this.pubSub = p;
+            this.connection = c;
+            this.clusterClient = client;
+        } catch (RuntimeException e) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            throw e;
+        }
+    }
+
+    /** Whether wake notices travel on sharded channels, one per slot (a Redis 7 cluster). */
+    boolean shardedWakeChannels() {
+        return sharded;
+    }
+
+    /**
+     * Subscribes ({@code subscribe}) or unsubscribes sharded channels, each on the Pub/Sub connection of the
+     * master that serves its hash slot now. Does nothing before the first connection.
+     */
+    void shardedSubscription(boolean subscribe, java.util.Collection<String> channels) {
+        StatefulRedisPubSubConnection<String, String> p = pubSub;
+        if (!(p instanceof StatefulRedisClusterPubSubConnection<String, String> clusterPubSub) || channels.isEmpty()) {
+            return;
+        }
+        java.util.Map<String, List<String>> byNode = new java.util.HashMap<>();
+        for (String channel : channels) {
+            RedisClusterNode node = clusterPubSub.getPartitions()
+                    .getPartitionBySlot(io.lettuce.core.cluster.SlotHash.getSlot(channel));
+            if (node != null) {
+                byNode.computeIfAbsent(node.getNodeId(), id -> new java.util.ArrayList<>()).add(channel);
+            }
+        }
+        byNode.forEach((nodeId, list) -> clusterPubSub.getConnectionAsync(nodeId).thenAccept(c -> {
+            String[] names = list.toArray(String[]::new);
+            if (subscribe) {
+                c.async().ssubscribe(names);
+            } else {
+                c.async().sunsubscribe(names);
+            }
+        }).exceptionally(failure -> {
+            LOG.shardedSubscriptionFailed(list.size(), nodeId, rootMessage(failure));
+            return null;
+        }));
+    }
+
+    private void onTopologyChanged() {
+        if (state.get() == State.STARTED && ready.isDone()) {
+            LOG.clusterTopologyChanged(displayUri);
+            listeners.forEach(l -> l.connected(false));
+        }
+    }
+
     private void onReconnected(RedisChannelHandler<?, ?> channel) {
-        if (channel != connection || state.get() != State.STARTED || connected) {
+        if (!concerns(channel) || state.get() != State.STARTED || connected || !ready.isDone()) {
             return;
         }
         connected = true;
@@ -200,8 +320,15 @@ final class RmqClient implements AutoCloseable {
         return firstAttempt;
     }
 
-    /** Whether the connection to Redis is currently up. */
+    /**
+     * Whether the connection to Redis is currently up. On a cluster: whether the cluster connection is open,
+     * even while one node is down (its slots fail on their own, the other masters' slots keep working).
+     */
     boolean isConnected() {
+        if (cluster) {
+            StatefulConnection<byte[], byte[]> c = connection;
+            return state.get() == State.STARTED && c != null && c.isOpen();
+        }
         return connected;
     }
 
@@ -233,6 +360,10 @@ final class RmqClient implements AutoCloseable {
         ready.completeExceptionally(EngineExceptions.ex.closed("the Redis client for " + displayUri));
         closeConnections();
         redisClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        RedisClusterClient c = clusterClient;
+        if (c != null) {
+            c.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
     }
 
     private void closeConnections() {

@@ -4,19 +4,45 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 /**
- * Calls the engine's scripts by SHA ({@code EVALSHA}), and on {@code NOSCRIPT} (a restarted or
- * flushed server, a failover) loads the script and calls it again. Thread-safe: it only issues
- * commands on a shared, thread-safe Lettuce connection.
+ * Calls the engine's scripts by SHA ({@code EVALSHA}). On {@code NOSCRIPT} (a restarted or flushed server, a
+ * failover, or on a Redis Cluster a node that never ran the script): on one server, loads the script
+ * ({@code SCRIPT LOAD}) and calls it by SHA again; on a cluster, calls it once with its source ({@code EVAL}),
+ * which goes to the node that serves the hash slot of the call's first key (all of a call's keys share that
+ * slot) and caches the script there, so no script is loaded on every node.
+ *
+ * <p>Thread-safe: it only issues commands on a shared, thread-safe Lettuce connection.
  */
 public final class ScriptRunner {
 
-    private final RedisAsyncCommands<byte[], byte[]> redis;
+    private final RedisClusterAsyncCommands<byte[], byte[]> redis;
+    private final boolean cluster;
+    private final boolean sharded;
+    private final boolean shebang;
 
-    public ScriptRunner(RedisAsyncCommands<byte[], byte[]> redis) {
+    /** Scripts on one Redis (standalone or a Sentinel-managed master), as they are, without shebang. */
+    public ScriptRunner(RedisClusterAsyncCommands<byte[], byte[]> redis) {
+        this(redis, false, false);
+    }
+
+    /**
+     * @param sharded whether {@code redis} is a Redis 7 Cluster connection: wake notices then go to the
+     *                slot's sharded channel ({@link TopicKeys#shardedWakeChannel(int)})
+     * @param shebang whether to run the {@code #!lua} variants ({@link RedisScript#source(boolean)}), which
+     *                Redis 7 checks for cross-slot access; Redis 6 refuses them
+     */
+    public ScriptRunner(RedisClusterAsyncCommands<byte[], byte[]> redis, boolean sharded, boolean shebang) {
         this.redis = redis;
+        this.cluster = redis instanceof io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+        this.sharded = sharded;
+        this.shebang = shebang;
+    }
+
+    /** Whether the scripts publish their wake notices on sharded channels, one per slot (a Redis 7 cluster). */
+    public boolean shardedWakeChannels() {
+        return sharded;
     }
 
     /**
@@ -27,19 +53,20 @@ public final class ScriptRunner {
      */
     public <T> CompletionStage<T> run(RedisScript script, byte[][] keys, byte[]... args) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        this.<T>evalsha(script, keys, args).whenComplete((value, failure) -> {
+        redis.<T>evalsha(script.sha(shebang), script.output(), keys, args).whenComplete((value, failure) -> {
             if (failure == null) {
                 result.complete(value);
             } else if (unwrap(failure) instanceof RedisNoScriptException) {
-                redis.scriptLoad(script.source())
-                        .thenCompose(sha -> this.<T>evalsha(script, keys, args))
-                        .whenComplete((v, f) -> {
-                            if (f == null) {
-                                result.complete(v);
-                            } else {
-                                result.completeExceptionally(unwrap(f));
-                            }
-                        });
+                CompletionStage<T> again = cluster ? redis.<T>eval(script.source(shebang), script.output(), keys, args)
+                        : redis.scriptLoad(script.source(shebang))
+                                .thenCompose(sha -> redis.<T>evalsha(sha, script.output(), keys, args));
+                again.whenComplete((v, f) -> {
+                    if (f == null) {
+                        result.complete(v);
+                    } else {
+                        result.completeExceptionally(unwrap(f));
+                    }
+                });
             } else {
                 result.completeExceptionally(failure);
             }
@@ -48,12 +75,8 @@ public final class ScriptRunner {
     }
 
     /** The connection's plain commands, for the few reads that are not scripts. */
-    RedisAsyncCommands<byte[], byte[]> commands() {
+    RedisClusterAsyncCommands<byte[], byte[]> commands() {
         return redis;
-    }
-
-    private <T> CompletionStage<T> evalsha(RedisScript script, byte[][] keys, byte[][] args) {
-        return redis.evalsha(script.sha(), script.output(), keys, args);
     }
 
     private static Throwable unwrap(Throwable t) {

@@ -22,6 +22,7 @@ final class Settlement implements Delivery.Settler {
 
     private final TopicScripts scripts;
     private final HeldMessages held;
+    private final SettlementRetries retries;
     private final Consumer<Delivery> deliveredFinished;
     /** Most commits one script call carries. */
     private static final int COMMITS_PER_CALL = 1024;
@@ -30,9 +31,10 @@ final class Settlement implements Delivery.Settler {
     private final Set<CompletableFuture<Void>> rollbacks = ConcurrentHashMap.newKeySet();
 
     /** @param deliveredFinished told when a message that was in the listener's hands is settled */
-    Settlement(TopicScripts scripts, HeldMessages held, Consumer<Delivery> deliveredFinished) {
+    Settlement(TopicScripts scripts, HeldMessages held, SettlementRetries retries, Consumer<Delivery> deliveredFinished) {
         this.scripts = scripts;
         this.held = held;
+        this.retries = retries;
         this.deliveredFinished = deliveredFinished;
     }
 
@@ -61,12 +63,16 @@ final class Settlement implements Delivery.Settler {
         return done;
     }
 
-    /** One commit call; a failed one leaves the messages to be redelivered after their deadline (at least once). */
+    /**
+     * One commit call. One that fails because Redis is unreachable is kept and sent again once it answers
+     * ({@link SettlementRetries}); any other failure leaves the messages to be redelivered after their deadline
+     * (at least once).
+     */
     private CompletionStage<Void> commitNow(int slot, List<Delivery> batch) {
         List<byte[]> members = new ArrayList<>(batch.size());
         batch.forEach(d -> members.add(d.content()));
         return scripts.commit(slot, members).handle((n, failure) -> {
-            if (failure != null) {
+            if (failure != null && !retries.keepCommit(slot, members, failure)) {
                 EngineLogging.log.commitFailed(batch.size(), slot, scripts.keys().topic().name(),
                         RmqClient.rootMessage(failure));
             }

@@ -68,8 +68,10 @@ public final class TopicConsumer implements AutoCloseable {
     private final HeldMessages held;
     private final ConsumerLoop loop;
     private final Settlement settlement;
+    private final SettlementRetries retries;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
     private volatile ScheduledFuture<?> extension;
+    private volatile ScheduledFuture<?> retrying;
     private volatile Runnable leaveSweeper = () -> { };
     private volatile ConsumerCoordination coordination;
     /** {@link #closed}, or its end after the shutdown timeout and margin, whichever comes first. */
@@ -86,9 +88,10 @@ public final class TopicConsumer implements AutoCloseable {
         this.housekeeping = housekeeping;
         this.sweepers = sweepers;
         this.zooKeeper = zooKeeper;
-        this.held = new HeldMessages(scripts, options, events);
+        this.retries = new SettlementRetries(scripts, options);
+        this.held = new HeldMessages(scripts, options, events, retries);
         ConsumerLoop[] loopRef = new ConsumerLoop[1];
-        this.settlement = new Settlement(scripts, held, d -> loopRef[0].deliveredFinished(d));
+        this.settlement = new Settlement(scripts, held, retries, d -> loopRef[0].deliveredFinished(d));
         this.loop = new ConsumerLoop(name, scripts, options, redis, held, settlement, clock);
         loopRef[0] = loop;
     }
@@ -114,13 +117,15 @@ public final class TopicConsumer implements AutoCloseable {
             throw EngineExceptions.ex.cannotStartInState("consumer " + name, state.get().name());
         }
         loop.start(listener);
-        wakeBus.subscribe(scripts.keys().wakeChannel(), loop);
+        wakeBus.subscribe(scripts.keys(), loop);
         long extendEvery = Math.max(50, options.prepareTimeout().toMillis() / 3);
         extension = housekeeping.scheduleWithFixedDelay(() -> {
             if (redis.isConnected()) {
                 held.extendDeadlines();
             }
         }, extendEvery, extendEvery, TimeUnit.MILLISECONDS);
+        retrying = housekeeping.scheduleWithFixedDelay(retries::retry, SettlementRetries.DEFAULT_RETRY_INTERVAL_MILLIS,
+                SettlementRetries.DEFAULT_RETRY_INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
         leaveSweeper = sweepers.join(scripts, options);
         redis.ready().thenRun(this::joinCoordination).thenRun(loop::poke);
     }
@@ -218,8 +223,13 @@ public final class TopicConsumer implements AutoCloseable {
             if (e != null) {
                 e.cancel(false);
             }
+            ScheduledFuture<?> r = retrying;
+            if (r != null) {
+                r.cancel(false);
+                retries.retry(); // a last try; what still fails is redelivered after its deadline
+            }
             leaveSweeper.run();
-            wakeBus.unsubscribe(scripts.keys().wakeChannel(), loop);
+            wakeBus.unsubscribe(scripts.keys(), loop);
             state.set(State.CLOSED);
             loop.shutdown();
             closed.complete(null);

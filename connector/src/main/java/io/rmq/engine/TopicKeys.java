@@ -2,7 +2,8 @@ package io.rmq.engine;
 
 /**
  * The Redis names of a topic: its slots' keys (see {@link SlotKeys}), its wake channel
- * {@code rmq:wake:<prefix><topic>} and the registry {@code <prefix>rmq:topics}. Immutable.
+ * {@code rmq:wake:<prefix><topic>} (on a Redis Cluster one sharded channel per slot,
+ * {@code rmq:wake{<prefix><topic>_<slot>}}) and the registry {@code <prefix>rmq:topics}. Immutable.
  */
 public final class TopicKeys {
 
@@ -28,6 +29,14 @@ public final class TopicKeys {
     /** The Pub/Sub channel on which writes that make something due sooner are announced. */
     public String wakeChannel() {
         return wakeChannel(topic.keyPrefix(), topic.name());
+    }
+
+    /**
+     * The sharded Pub/Sub channel of one slot on a Redis Cluster, {@code rmq:wake{<prefix><topic>_<slot>}}: in
+     * the slot's hash tag, so that {@code SPUBLISH} from the slot's scripts stays on the slot's node.
+     */
+    public String shardedWakeChannel(int slot) {
+        return "rmq:wake{" + slots[slot].store() + "}";
     }
 
     static String wakeChannel(String keyPrefix, String topicName) {

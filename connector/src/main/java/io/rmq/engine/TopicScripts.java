@@ -41,6 +41,7 @@ final class TopicScripts {
     private final TopicKeys keys;
     private final byte[] type;
     private final byte[] wakeChannel;
+    private final byte[][] shardedWakeChannels;
     private final byte[][][] slotKeys;
 
     /** How a rolled-back member is retried: {@code rollback.lua}'s ARGV[2..4]. */
@@ -80,7 +81,9 @@ final class TopicScripts {
         this.wakeChannel = RmqClient.bytes(keys.wakeChannel());
         int slots = keys.topic().slotAmount();
         this.slotKeys = new byte[slots][][];
+        this.shardedWakeChannels = new byte[slots][];
         for (int s = 0; s < slots; s++) {
+            shardedWakeChannels[s] = bytes(keys.shardedWakeChannel(s));
             SlotKeys k = keys.slot(s);
             slotKeys[s] = new byte[][] { bytes(k.store()), bytes(k.prepare()), bytes(k.attempts()), bytes(k.origin()),
                     bytes(k.dead()), bytes(k.owner()), bytes(k.failures()), bytes(k.paused()), number(s),
@@ -114,7 +117,7 @@ final class TopicScripts {
         args[0] = type;
         args[1] = bytes(sends.get(0).value());
         args[2] = sends.get(0).member();
-        args[3] = wakeChannel;
+        args[3] = wakeChannel(slot);
         args[4] = k[SLOT];
         for (int i = 1; i < sends.size(); i++) {
             args[3 + 2 * i] = bytes(sends.get(i).value());
@@ -160,7 +163,7 @@ final class TopicScripts {
     CompletionStage<Long> commit(int slot, List<byte[]> members) {
         byte[][] k = slotKeys[slot];
         byte[][] args = new byte[2 + members.size()][];
-        args[0] = wakeChannel;
+        args[0] = wakeChannel(slot);
         args[1] = k[SLOT];
         for (int i = 0; i < members.size(); i++) {
             args[2 + i] = members.get(i);
@@ -193,7 +196,7 @@ final class TopicScripts {
         args[1] = number(rule.maxRetries());
         args[2] = number(rule.backoffMillis());
         args[3] = number(rule.backoffMaxMillis());
-        args[4] = wakeChannel;
+        args[4] = wakeChannel(slot);
         args[5] = slotKeys[slot][SLOT];
         args[6] = selection;
         args[7] = number(limit);
@@ -216,7 +219,7 @@ final class TopicScripts {
     CompletionStage<Long> release(int slot, List<PoppedMember> members) {
         byte[][] k = slotKeys[slot];
         byte[][] args = new byte[2 + 2 * members.size()][];
-        args[0] = wakeChannel;
+        args[0] = wakeChannel(slot);
         args[1] = k[SLOT];
         for (int i = 0; i < members.size(); i++) {
             args[2 + 2 * i] = members.get(i).content();
@@ -275,6 +278,15 @@ final class TopicScripts {
             }
             return highest;
         });
+    }
+
+    /** The channel the slot's scripts publish wake notices on: sharded per slot on a Redis Cluster. */
+    private byte[] wakeChannel(int slot) {
+        try {
+            return scripts.get().shardedWakeChannels() ? shardedWakeChannels[slot] : wakeChannel;
+        } catch (RuntimeException notConnected) {
+            return wakeChannel; // the call fails anyway, in run()
+        }
     }
 
     private <T> CompletionStage<T> run(RedisScript script, byte[][] scriptKeys, byte[]... args) {

@@ -1,17 +1,20 @@
 package io.rmq.engine;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 
 import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 import io.rmq.engine.i18n.EngineLogging;
 
 /**
  * The wake notices of an engine's topics: subscribes to each topic's wake channel
- * ({@code rmq:wake:<prefix><topic>}) while some consumer listens to it, parses the notices
- * {@code <slot>:<delay ms>} that producers, commits and rollbacks publish, and hands them to the
- * consumers. After a reconnect it subscribes again and tells every consumer, since notices may have
+ * ({@code rmq:wake:<prefix><topic>}; on a Redis 7 cluster, with {@code SSUBSCRIBE}, to the sharded channel
+ * of each of its slots, {@code rmq:wake{<prefix><topic>_<slot>}}) while some consumer listens to it, parses
+ * the notices {@code <slot>:<delay ms>} that producers, commits and rollbacks publish, and hands them to
+ * the consumers. After a reconnect it subscribes again and tells every consumer, since notices may have
  * been missed meanwhile.
  *
  * <p>Thread-safe; listeners are called on Lettuce's threads and must not block.
@@ -28,20 +31,28 @@ final class WakeBus implements RmqClient.Listener {
     }
 
     private final RmqClient client;
+    /** By the topic's own wake channel. */
     private final Map<String, Set<Listener>> listeners = new ConcurrentHashMap<>();
+    private final Map<String, TopicKeys> topics = new ConcurrentHashMap<>();
+    /** Sharded slot channel -> the topic's own wake channel. */
+    private final Map<String, String> slotChannels = new ConcurrentHashMap<>();
 
     WakeBus(RmqClient client) {
         this.client = client;
         client.addListener(this);
     }
 
-    void subscribe(String channel, Listener listener) {
-        listeners.compute(channel, (ch, set) -> {
+    void subscribe(TopicKeys keys, Listener listener) {
+        listeners.compute(keys.wakeChannel(), (ch, set) -> {
             Set<Listener> s = set == null ? ConcurrentHashMap.newKeySet() : set;
             if (s.isEmpty()) {
+                topics.put(ch, keys);
+                for (int slot = 0; slot < keys.topic().slotAmount(); slot++) {
+                    slotChannels.put(keys.shardedWakeChannel(slot), ch);
+                }
                 RedisPubSubAsyncCommands<String, String> p = client.pubSub();
                 if (p != null) {
-                    p.subscribe(ch);
+                    subscribe(p, List.of(keys));
                 }
             }
             s.add(listener);
@@ -49,34 +60,53 @@ final class WakeBus implements RmqClient.Listener {
         });
     }
 
-    void unsubscribe(String channel, Listener listener) {
-        listeners.computeIfPresent(channel, (ch, set) -> {
+    void unsubscribe(TopicKeys keys, Listener listener) {
+        listeners.computeIfPresent(keys.wakeChannel(), (ch, set) -> {
             set.remove(listener);
             if (!set.isEmpty()) {
                 return set;
             }
             RedisPubSubAsyncCommands<String, String> p = client.pubSub();
-            if (p != null) {
+            if (client.shardedWakeChannels()) {
+                client.shardedSubscription(false, List.of(slotChannels(keys)));
+            } else if (p != null) {
                 p.unsubscribe(ch);
             }
+            topics.remove(ch);
             return null;
         });
+    }
+
+    private void subscribe(RedisPubSubAsyncCommands<String, String> p, List<TopicKeys> keys) {
+        if (client.shardedWakeChannels()) {
+            client.shardedSubscription(true, keys.stream().flatMap(k -> List.of(slotChannels(k)).stream()).toList());
+        } else {
+            p.subscribe(keys.stream().map(TopicKeys::wakeChannel).toArray(String[]::new));
+        }
+    }
+
+    private static String[] slotChannels(TopicKeys keys) {
+        return IntStream.range(0, keys.topic().slotAmount()).mapToObj(keys::shardedWakeChannel).toArray(String[]::new);
     }
 
     @Override
     public void connected(boolean first) {
         RedisPubSubAsyncCommands<String, String> p = client.pubSub();
-        if (first && p != null && !listeners.isEmpty()) {
-            p.subscribe(listeners.keySet().toArray(String[]::new));
+        if (first && p != null && !topics.isEmpty()) {
+            subscribe(p, List.copyOf(topics.values()));
         }
         if (!first) {
+            if (p != null && client.shardedWakeChannels() && !topics.isEmpty()) {
+                // a failover may have moved slots to another node: subscribe where they are now (idempotent)
+                subscribe(p, List.copyOf(topics.values()));
+            }
             listeners.values().forEach(set -> set.forEach(Listener::reconnected));
         }
     }
 
     @Override
     public void message(String channel, String message) {
-        Set<Listener> set = listeners.get(channel);
+        Set<Listener> set = listeners.get(slotChannels.getOrDefault(channel, channel));
         if (set == null) {
             return;
         }

@@ -17,9 +17,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.rmq.testing.PlainRedis;
 import io.rmq.testing.RedisExtension;
 import io.rmq.testing.RedisTestServer;
 import io.rmq.testing.WeldApp;
@@ -32,15 +31,22 @@ class RedisRmqConnectorIT {
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     private String uri;
-    private RedisClient plainClient;
-    private StatefulRedisConnection<String, String> plain;
+    private PlainRedis plain;
     private WeldApp app;
 
     @BeforeEach
     void setUp(RedisTestServer redis) {
-        uri = redis.uri();
-        plainClient = RedisClient.create(uri);
-        plain = plainClient.connect();
+        uri = uri(redis);
+        plain = PlainRedis.connect(uri, cluster());
+    }
+
+    /** The Redis the tests run against: the shared server; a subclass runs them on a cluster. */
+    String uri(RedisTestServer redis) {
+        return redis.uri();
+    }
+
+    boolean cluster() {
+        return false;
     }
 
     @AfterEach
@@ -49,11 +55,10 @@ class RedisRmqConnectorIT {
             app.close();
         }
         plain.close();
-        plainClient.shutdown();
     }
 
-    private RedisCommands<String, String> redis() {
-        return plain.sync();
+    private RedisClusterCommands<String, String> redis() {
+        return plain.commands();
     }
 
     private WeldApp.Builder app(String topic, String type, Class<?>... beans) {

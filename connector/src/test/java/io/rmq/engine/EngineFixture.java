@@ -10,20 +10,33 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.rmq.testing.PlainRedis;
+import io.rmq.testing.RedisClusterTestServer;
 
-/** Clients, topics and consumers for engine tests; closes everything it made. */
+/**
+ * Clients, topics and consumers for engine tests, against one Redis or a Redis Cluster ({@link #cluster});
+ * closes everything it made.
+ */
 final class EngineFixture implements AutoCloseable {
 
     final String uri;
+    private final boolean cluster;
     private final List<AutoCloseable> toClose = new ArrayList<>();
-    private RedisClient plain;
-    private StatefulRedisConnection<String, String> plainConnection;
+    private PlainRedis plain;
 
     EngineFixture(String uri) {
+        this(uri, false);
+    }
+
+    private EngineFixture(String uri, boolean cluster) {
         this.uri = uri;
+        this.cluster = cluster;
+    }
+
+    /** A fixture for the Redis Cluster that {@code uri} names; {@link #redis()} is then a cluster connection. */
+    static EngineFixture cluster(String uri) {
+        return new EngineFixture(uri, true);
     }
 
     RmqEngine client() {
@@ -33,13 +46,12 @@ final class EngineFixture implements AutoCloseable {
         return c;
     }
 
-    /** A plain string connection, as redis-cli would use. */
-    RedisCommands<String, String> redis() {
+    /** A plain string connection, as redis-cli would use ({@code redis-cli -c} on a cluster). */
+    RedisClusterCommands<String, String> redis() {
         if (plain == null) {
-            plain = RedisClient.create(uri);
-            plainConnection = plain.connect();
+            plain = PlainRedis.connect(uri, cluster);
         }
-        return plainConnection.sync();
+        return plain.commands();
     }
 
     /** Messages of the topic in Redis: pending in its store queues or popped into its prepare queues. */
@@ -62,6 +74,13 @@ final class EngineFixture implements AutoCloseable {
 
     /** Waits until a client subscribes to the topic's wake notices (after a start, or after its connection was dropped). */
     void awaitWakeSubscription(TopicKeys keys, Duration timeout) {
+        if (cluster) {
+            String channel = keys.shardedWakeChannel(0);
+            // PUBSUB SHARDNUMSUB counts the subscribers of the node it runs on: ask the slot's master
+            await("a subscriber of " + channel).atMost(timeout).until(() -> !RedisClusterTestServer.shared()
+                    .masterOf(channel).cli("PUBSUB", "SHARDNUMSUB", channel).endsWith("\n0"));
+            return;
+        }
         await("a subscriber of " + keys.wakeChannel()).atMost(timeout)
                 .until(() -> redis().pubsubNumsub(keys.wakeChannel()).getOrDefault(keys.wakeChannel(), 0L) > 0);
     }
@@ -93,8 +112,7 @@ final class EngineFixture implements AutoCloseable {
             c.close();
         }
         if (plain != null) {
-            plainConnection.close();
-            plain.shutdown();
+            plain.close();
         }
     }
 

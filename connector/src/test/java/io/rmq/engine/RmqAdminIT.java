@@ -43,15 +43,24 @@ class RmqAdminIT {
     private static final ConsumerOptions FAST = ConsumerOptions.builder().prepareTimeout(Duration.ofSeconds(2))
             .pollInterval(Duration.ofMillis(200)).retryBackoff(Duration.ZERO).build();
 
-    private EngineFixture fx;
+    EngineFixture fx;
     private RmqAdmin admin;
     private String uri;
 
     @BeforeEach
     void setUp(RedisTestServer redis) {
-        uri = redis.uri();
-        fx = new EngineFixture(uri);
+        uri = uri(redis);
+        fx = fixture(uri);
         admin = RmqAdmin.connect(uri);
+    }
+
+    /** The Redis the tests run against: the shared server; a subclass runs them on a cluster. */
+    String uri(RedisTestServer redis) {
+        return redis.uri();
+    }
+
+    EngineFixture fixture(String redisUri) {
+        return new EngineFixture(redisUri);
     }
 
     @AfterEach

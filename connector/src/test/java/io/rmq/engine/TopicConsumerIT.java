@@ -30,13 +30,18 @@ class TopicConsumerIT {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-    private EngineFixture fx;
-    private RmqEngine client;
+    EngineFixture fx;
+    RmqEngine client;
 
     @BeforeEach
     void setUp(RedisTestServer redis) {
-        fx = new EngineFixture(redis.uri());
+        fx = fixture(redis);
         client = fx.client();
+    }
+
+    /** The Redis the tests run against: the shared server; a subclass runs them on a cluster. */
+    EngineFixture fixture(RedisTestServer redis) {
+        return new EngineFixture(redis.uri());
     }
 
     @AfterEach

@@ -4,6 +4,7 @@ import io.lettuce.core.RedisURI;
 import java.util.Optional;
 import java.util.Set;
 
+import io.rmq.engine.RedisAccess;
 import io.rmq.engine.support.UriCredentials;
 
 /** Checks {@code redis-uri} values and masks the credentials they carry. Stateless. */
@@ -33,7 +34,7 @@ final class RedisUris {
             return Optional.of(schemeEnd < 0 ? "it has no scheme" : "scheme '" + scheme + "' is not supported");
         }
         try {
-            RedisURI.create(uri);
+            RedisAccess.seeds(uri).forEach(RedisURI::create);
             return Optional.empty();
         } catch (RuntimeException e) {
             String reason = String.valueOf(e.getMessage());

@@ -24,7 +24,9 @@ public enum RmqAttribute {
 
     REDIS_URI("redis-uri", INCOMING_AND_OUTGOING, ValueType.STRING, "redis://localhost:6379",
             "Lettuce URI of the Redis server: `redis://`, `rediss://` (TLS), `redis-sentinel://` or "
-                    + "`rediss-sentinel://`, credentials included (`redis://user:password@host:6379/0`)"),
+                    + "`rediss-sentinel://`, credentials included (`redis://user:password@host:6379/0`); a Redis "
+                    + "Cluster is detected from any of its nodes, or give comma-separated seeds "
+                    + "(`redis://host1:7000,host2:7001`; see `docs/redis-cluster.md`)"),
     REDIS_USERNAME("redis-username", INCOMING_AND_OUTGOING, ValueType.STRING, null, "none",
             "Redis ACL user to log in as (Redis 6+), with `redis-password`; instead of credentials in `redis-uri` "
                     + "(see `docs/security.md`)"),

@@ -32,13 +32,11 @@ final class AdminScripts {
     private final ScriptRunner scripts;
     private final TopicKeys keys;
     private final byte[] type;
-    private final byte[] wakeChannel;
 
     AdminScripts(ScriptRunner scripts, TopicKeys keys) {
         this.scripts = scripts;
         this.keys = keys;
         this.type = bytes(keys.topic().type().name());
-        this.wakeChannel = bytes(keys.wakeChannel());
     }
 
     /** {@code stats.lua}. */
@@ -57,7 +55,7 @@ final class AdminScripts {
     /** {@code act_on_dead.lua}. */
     CompletionStage<DeadActed> actOnDead(int slot, DeadAction action, DeadSelection selection, int limit) {
         SlotKeys k = keys.slot(slot);
-        List<byte[]> args = new ArrayList<>(List.of(action.arg(), type, wakeChannel, number(slot), number(limit)));
+        List<byte[]> args = new ArrayList<>(List.of(action.arg(), type, wakeChannel(slot), number(slot), number(limit)));
         if (selection instanceof DeadSelection.Members m) {
             args.addAll(List.of(bytes("members"), new byte[0]));
             args.addAll(m.members());
@@ -82,13 +80,18 @@ final class AdminScripts {
 
     /** {@code due_now.lua}: 1 when the message was pending. */
     CompletionStage<Long> dueNow(int slot, byte[] member) {
-        return scripts.run(RedisScript.DUE_NOW, keys(keys.slot(slot).store()), type, member, wakeChannel, number(slot));
+        return scripts.run(RedisScript.DUE_NOW, keys(keys.slot(slot).store()), type, member, wakeChannel(slot), number(slot));
     }
 
     /** {@code pause.lua}: 1 when the state changed. */
     CompletionStage<Long> pause(int slot, boolean paused) {
-        return scripts.run(RedisScript.PAUSE, keys(keys.slot(slot).paused()), bytes(paused ? "1" : "0"), wakeChannel,
+        return scripts.run(RedisScript.PAUSE, keys(keys.slot(slot).paused()), bytes(paused ? "1" : "0"), wakeChannel(slot),
                 number(slot));
+    }
+
+    /** The slot's wake channel: sharded per slot on a Redis Cluster. */
+    private byte[] wakeChannel(int slot) {
+        return bytes(scripts.shardedWakeChannels() ? keys.shardedWakeChannel(slot) : keys.wakeChannel());
     }
 
     private static byte[][] keys(String... names) {

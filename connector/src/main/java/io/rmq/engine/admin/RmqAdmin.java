@@ -14,13 +14,19 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.rmq.engine.ConnectionFailure;
 import io.rmq.engine.RedisAccess;
+import io.rmq.engine.RedisTopology;
 import io.rmq.engine.ScriptRunner;
 import io.rmq.engine.SlotRouter;
 import io.rmq.engine.TopicDefinition;
@@ -38,7 +44,9 @@ import io.rmq.engine.i18n.EngineExceptions;
  * notice, or within a second.
  *
  * <p>It has a Redis connection of its own, so it works against any Redis from anywhere (the
- * command line, a REST resource, a test). Calls block for at most {@link #DEFAULT_TIMEOUT} each.
+ * command line, a REST resource, a test): one server, a Sentinel-managed master, or a Redis Cluster named
+ * by any of its nodes or a comma-separated list of seeds (each slot's script then runs on the node that
+ * serves the slot). Calls block for at most {@link #DEFAULT_TIMEOUT} each.
  * Lifecycle: {@link #connect} opens, {@link #close()} closes. Thread-safe.
  */
 public final class RmqAdmin implements AutoCloseable {
@@ -50,15 +58,18 @@ public final class RmqAdmin implements AutoCloseable {
     /** Where the counters start in a {@code stats.lua} reply. */
     private static final int STATS_COUNTERS = 9;
 
-    private final RedisClient client;
-    private final StatefulRedisConnection<byte[], byte[]> connection;
+    private final AbstractRedisClient client;
+    private final StatefulConnection<byte[], byte[]> connection;
+    private final RedisClusterAsyncCommands<byte[], byte[]> commands;
     private final ScriptRunner scripts;
     private final String displayUri;
 
-    private RmqAdmin(RedisClient client, StatefulRedisConnection<byte[], byte[]> connection, String displayUri) {
+    private RmqAdmin(AbstractRedisClient client, StatefulConnection<byte[], byte[]> connection,
+            RedisClusterAsyncCommands<byte[], byte[]> commands, ScriptRunner scripts, String displayUri) {
         this.client = client;
         this.connection = connection;
-        this.scripts = new ScriptRunner(connection.async());
+        this.commands = commands;
+        this.scripts = scripts;
         this.displayUri = displayUri;
     }
 
@@ -81,13 +92,27 @@ public final class RmqAdmin implements AutoCloseable {
      *                               the TLS handshake fails (RMQ-0331), naming the URI without credentials
      */
     public static RmqAdmin connect(RedisAccess access) {
-        RedisURI uri = access.redisUri();
-        uri.setTimeout(DEFAULT_TIMEOUT);
+        List<RedisURI> uris = access.redisUris();
+        uris.forEach(uri -> uri.setTimeout(DEFAULT_TIMEOUT));
         String display = access.displayUri();
         RedisClient client = RedisClient.create();
         access.sslOptions().ifPresent(ssl -> client.setOptions(ClientOptions.builder().sslOptions(ssl).build()));
         try {
-            return new RmqAdmin(client, client.connect(ByteArrayCodec.INSTANCE, uri), display);
+            RedisTopology topology = RedisTopology.detect(client, uris);
+            if (!topology.cluster()) {
+                StatefulRedisConnection<byte[], byte[]> c = client.connect(ByteArrayCodec.INSTANCE, uris.get(0));
+                return new RmqAdmin(client, c, c.async(), new ScriptRunner(c.async()), display);
+            }
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            RedisClusterClient cluster = RedisTopology.clusterClient(uris, access.sslOptions(), DEFAULT_TIMEOUT);
+            try {
+                StatefulRedisClusterConnection<byte[], byte[]> c = cluster.connect(ByteArrayCodec.INSTANCE);
+                return new RmqAdmin(cluster, c, c.async(),
+                        new ScriptRunner(c.async(), topology.shardedPubSub(), topology.shebangScripts()), display);
+            } catch (RuntimeException e) {
+                cluster.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                throw e;
+            }
         } catch (RuntimeException e) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             Throwable root = e;
@@ -101,7 +126,7 @@ public final class RmqAdmin implements AutoCloseable {
     /** Every topic recorded under {@code keyPrefix} (empty for none), by name. */
     public List<TopicDefinition> topics(String keyPrefix) {
         Map<byte[], byte[]> recorded = await("Listing the topics",
-                connection.async().hgetall(bytes(TopicKeys.registryKey(keyPrefix))));
+                commands.hgetall(bytes(TopicKeys.registryKey(keyPrefix))));
         Map<String, TopicDefinition> byName = new TreeMap<>();
         recorded.forEach((name, value) -> {
             TopicDefinition.fromRegistry(text(name), text(value), keyPrefix).ifPresent(t -> byName.put(t.name(), t));
@@ -116,7 +141,7 @@ public final class RmqAdmin implements AutoCloseable {
      */
     public TopicDefinition topic(String name, String keyPrefix) {
         byte[] value = await("Reading topic '" + name + "'",
-                connection.async().hget(bytes(TopicKeys.registryKey(keyPrefix)), bytes(name)));
+                commands.hget(bytes(TopicKeys.registryKey(keyPrefix)), bytes(name)));
         Optional<TopicDefinition> topic = TopicDefinition.fromRegistry(name, text(value), keyPrefix);
         if (topic.isEmpty()) {
             String known = String.join(", ", topics(keyPrefix).stream().map(TopicDefinition::name).toList());

@@ -340,6 +340,38 @@ public final class EngineLogging {
                 + " deadline (one still processing them, or never acknowledging them)");
     }
 
+    /** RMQ-0120 (INFO): the URI names a Redis Cluster; the engine follows its topology. */
+    public void connectedToCluster(String uri, boolean sharded) {
+        log(Level.INFO, null, () -> "RMQ-0120 " + uri + " is a Redis Cluster: commands go to the node of each slot"
+                + (sharded ? ", wake notices use sharded Pub/Sub" : ", wake notices use plain Pub/Sub (Redis 6)"));
+    }
+
+    /** RMQ-0121 (INFO): the cluster's topology changed (a failover, a resharding): consumers look at their slots again. */
+    public void clusterTopologyChanged(String uri) {
+        log(Level.INFO, null, () -> "RMQ-0121 The topology of the Redis Cluster at " + uri + " changed: wake"
+                + " subscriptions follow their slots and consumers pop again");
+    }
+
+    /** RMQ-0122 (WARNING): subscribing to sharded wake channels failed; consumers fall back to their safety poll. */
+    public void shardedSubscriptionFailed(int channels, String node, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0122 Subscribing to " + channels + " sharded wake channel(s) on cluster"
+                + " node " + node + " failed: " + reason + "; consumers of those slots rely on their poll-interval"
+                + " until the next topology change");
+    }
+
+    /** RMQ-0123 (WARNING): a commit or rollback kept for a retry is given up; its messages come back after their deadline. */
+    public void settlementRetryDropped(int count, String kind, int slot, String topic, String why) {
+        log(Level.WARNING, null, () -> "RMQ-0123 Gave up the " + kind + " of " + count + " message(s) of slot " + slot
+                + " of topic '" + topic + "' kept for a retry while Redis was unreachable: " + why + "; they are"
+                + " redelivered or rolled back after their prepare deadline");
+    }
+
+    /** RMQ-0124 (INFO): a commit or rollback that failed while Redis was unreachable succeeded when sent again. */
+    public void settlementRetried(int count, String kind, int slot, String topic, long afterMillis) {
+        log(Level.INFO, null, () -> "RMQ-0124 The " + kind + " of " + count + " message(s) of slot " + slot
+                + " of topic '" + topic + "' succeeded when sent again, " + afterMillis + " ms after it first failed");
+    }
+
     private void log(Level level, Throwable cause, Supplier<String> message) {
         if (cause == null) {
             logger.log(level, message);

@@ -7,6 +7,8 @@ import java.util.regex.Pattern;
 public final class UriCredentials {
 
     private static final Pattern USER_INFO = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*://)([^@/?#]*)@");
+    /** The user info of a further seed of a comma-separated list ({@code ...,redis://user:pw@host2}). */
+    private static final Pattern SEED_USER_INFO = Pattern.compile("(,\\s*[A-Za-z][A-Za-z0-9+.-]*://)[^@/?#,]*@");
 
     private UriCredentials() {
     }
@@ -17,7 +19,8 @@ public final class UriCredentials {
             return null;
         }
         Matcher m = USER_INFO.matcher(uri);
-        return m.find() ? m.group(1) + "***@" + uri.substring(m.end()) : uri;
+        String masked = m.find() ? m.group(1) + "***@" + uri.substring(m.end()) : uri;
+        return SEED_USER_INFO.matcher(masked).replaceAll("$1***@");
     }
 
     /** Whether the URI carries user info (a password, possibly with a user name) before its host. */

@@ -16,7 +16,8 @@
 
   ARGV[1]  action          requeue | purge | count
   ARGV[2]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
-  ARGV[3]  wake channel    rmq:wake:<prefix><topic>
+  ARGV[3]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
+                           rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
   ARGV[4]  slot            the slot number, echoed in the wake notice
   ARGV[5]  limit           most members to act on in this call (> 0), oldest death first
   ARGV[6]  selection       all | members | before | contains
@@ -39,6 +40,8 @@ local slot        = ARGV[4]
 local limit       = tonumber(ARGV[5])
 local selection   = ARGV[6]
 local argument    = ARGV[7]
+-- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
+local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
 
 local selected = {}
 if selection == 'members' then
@@ -87,6 +90,6 @@ if countersKey and #selected > 0 then
   redis.call('HINCRBY', countersKey, action == 'requeue' and 'requeued' or 'purged', #selected)
 end
 if action == 'requeue' and #selected > merged then
-  redis.call('PUBLISH', wakeChannel, slot .. ':0')
+  redis.call(publishCommand, wakeChannel, slot .. ':0')
 end
 return { #selected, merged }

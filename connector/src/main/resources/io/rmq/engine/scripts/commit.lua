@@ -15,7 +15,8 @@
   KEYS[7]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
                            field acked (members committed)
 
-  ARGV[1]  wake channel    rmq:wake:<prefix><topic>
+  ARGV[1]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
+                           rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
   ARGV[2]  slot            the slot number, echoed in the wake notice
   ARGV[3..] members        the members to commit
 
@@ -30,6 +31,8 @@ local failuresKey = KEYS[6]
 local countersKey = KEYS[7]
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
+-- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
+local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
 
 -- A key of the wrong type (written by another client) fails the call before anything is removed, so
 -- that a failed commit means the members are still in the prepare queue (redelivered after their
@@ -56,6 +59,6 @@ end
 if committed > 0 and not wake and handover and redis.call('ZCARD', prepareKey) == 0 then
   wake = true
 end
-if wake then redis.call('PUBLISH', wakeChannel, slot .. ':0') end
+if wake then redis.call(publishCommand, wakeChannel, slot .. ':0') end
 if countersKey and committed > 0 then redis.call('HINCRBY', countersKey, 'acked', committed) end
 return committed

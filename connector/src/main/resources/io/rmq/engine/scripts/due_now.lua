@@ -7,7 +7,8 @@
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  member          the message content
-  ARGV[3]  wake channel    rmq:wake:<prefix><topic>
+  ARGV[3]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
+                           rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
   ARGV[4]  slot            the slot number, echoed in the wake notice
 
   Returns  1 when the message is pending (and now due), 0 when it is not pending
@@ -17,6 +18,8 @@ local topicType   = ARGV[1]
 local member      = ARGV[2]
 local wakeChannel = ARGV[3]
 local slot        = ARGV[4]
+-- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
+local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
 
 local score = redis.call('ZSCORE', storeKey, member)
 if not score then
@@ -34,5 +37,5 @@ else
     redis.call('ZADD', storeKey, now, member)
   end
 end
-redis.call('PUBLISH', wakeChannel, slot .. ':0')
+redis.call(publishCommand, wakeChannel, slot .. ':0')
 return 1

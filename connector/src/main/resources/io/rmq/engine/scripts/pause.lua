@@ -6,7 +6,8 @@
   KEYS[1]  pause flag      paused{<prefix><topic>_<slot>}
 
   ARGV[1]  paused          1 to pause, 0 to resume
-  ARGV[2]  wake channel    rmq:wake:<prefix><topic>
+  ARGV[2]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
+                           rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
   ARGV[3]  slot            the slot number, echoed in the wake notice
 
   Returns  1 when the state changed, 0 when the slot was already in that state
@@ -15,6 +16,8 @@ local pausedKey   = KEYS[1]
 local pause       = ARGV[1] == '1'
 local wakeChannel = ARGV[2]
 local slot        = ARGV[3]
+-- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
+local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
 
 if pause then
   return redis.call('SET', pausedKey, '1', 'NX') and 1 or 0
@@ -22,5 +25,5 @@ end
 if redis.call('DEL', pausedKey) == 0 then
   return 0
 end
-redis.call('PUBLISH', wakeChannel, slot .. ':0')
+redis.call(publishCommand, wakeChannel, slot .. ':0')
 return 1

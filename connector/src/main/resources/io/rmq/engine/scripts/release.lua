@@ -14,7 +14,8 @@
   KEYS[4]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
                            field released (members returned undelivered)
 
-  ARGV[1]  wake channel    rmq:wake:<prefix><topic>
+  ARGV[1]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
+                           rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
   ARGV[2]  slot            the slot number, echoed in the wake notice "<slot>:0"
   ARGV[3..] pairs          member, score (the store score it was popped with), member, score, ...
 
@@ -32,6 +33,8 @@ redis.call('HEXISTS', originKey, '')
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
+-- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
+local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
 
 local released = 0
 for i = 3, #ARGV - 1, 2 do
@@ -44,6 +47,6 @@ for i = 3, #ARGV - 1, 2 do
     released = released + 1
   end
 end
-if released > 0 then redis.call('PUBLISH', wakeChannel, slot .. ':0') end
+if released > 0 then redis.call(publishCommand, wakeChannel, slot .. ':0') end
 if countersKey and released > 0 then redis.call('HINCRBY', countersKey, 'released', released) end
 return released

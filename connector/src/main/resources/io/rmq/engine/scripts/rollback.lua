@@ -36,7 +36,8 @@
   ARGV[2]  max retries     deliveries after the first before the dead queue (>= 0)
   ARGV[3]  backoff base    ms before the first retry of a timed message
   ARGV[4]  backoff max     ms, the cap of the exponential backoff
-  ARGV[5]  wake channel    rmq:wake:<prefix><topic>
+  ARGV[5]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
+                           rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
   ARGV[6]  slot            the slot number, echoed in the wake notice
   ARGV[7]  selection       'members': roll back ARGV[9..]; 'expired': roll back up to ARGV[8]
                            members whose prepare deadline has passed
@@ -65,6 +66,8 @@ local slot        = ARGV[6]
 local selection   = ARGV[7]
 local limit       = tonumber(ARGV[8])
 local failure     = ARGV[9]
+-- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
+local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
 
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -139,7 +142,7 @@ if requeued + merged + dead > 0 and redis.call('HEXISTS', ownerKey, 'handover') 
   wakeIn(0)
 end
 if wakeDelay ~= nil then
-  redis.call('PUBLISH', wakeChannel, slot .. ':' .. string.format('%d', wakeDelay))
+  redis.call(publishCommand, wakeChannel, slot .. ':' .. string.format('%d', wakeDelay))
 end
 if countersKey and requeued + merged + dead > 0 then
   redis.call('HINCRBY', countersKey, 'nacked', requeued + merged + dead)

@@ -23,7 +23,8 @@
   ARGV[2]  value           RANGE_MERGE: time range in ms (> 0); PRIORITY: the priority;
                            FIXED_TIME: delivery time in ms since the epoch (Redis clock)
   ARGV[3]  member          the message content
-  ARGV[4]  wake channel    rmq:wake:<prefix><topic>
+  ARGV[4]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
+                           rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
   ARGV[5]  slot            the slot number, echoed in the wake notice
   ARGV[6..] pairs          further messages: value, member, value, member, ...
 
@@ -40,6 +41,8 @@ local countersKey = KEYS[3]
 local topicType   = ARGV[1]
 local wakeChannel = ARGV[4]
 local slot        = ARGV[5]
+-- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
+local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
 
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
@@ -124,7 +127,7 @@ for i = 6, #ARGV, 2 do
   sendAndReport(ARGV[i], ARGV[i + 1])
 end
 if wakeDelay ~= nil then
-  redis.call('PUBLISH', wakeChannel, slot .. ':' .. string.format('%d', wakeDelay))
+  redis.call(publishCommand, wakeChannel, slot .. ':' .. string.format('%d', wakeDelay))
 end
 if countersKey then
   local sent = #result / 2

@@ -57,10 +57,18 @@ final class CoordinationFixture implements AutoCloseable {
     }
 
     CoordinationFixture(String redisUri, String zooKeeper, String root) {
+        this(redisUri, redisUri, zooKeeper, root);
+    }
+
+    /**
+     * @param detectorUri the Redis (not a cluster) where the {@link OverlapDetector} keeps its counts: the
+     *                    queue's own, or the test server when the queue lives on a cluster
+     */
+    CoordinationFixture(String redisUri, String detectorUri, String zooKeeper, String root) {
         this.redisUri = redisUri;
         this.zooKeeper = zooKeeper;
         this.root = root;
-        this.detector = new OverlapDetector(redisUri);
+        this.detector = new OverlapDetector(detectorUri);
         this.producerClient = new RmqEngine(redisUri).start();
         TopicKeys keys = producerClient.registerTopic(topic).toCompletableFuture().join();
         this.producer = producerClient.producer(keys);
