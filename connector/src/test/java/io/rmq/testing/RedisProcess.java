@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
+import io.rmq.embedded.EmbeddedRedis;
+
 /**
  * One {@code redis-server} child process of a test topology (a cluster node, a replica, a sentinel):
  * started with a configuration file in a directory of its own, on a loopback port that was free, and
@@ -63,7 +65,7 @@ public final class RedisProcess implements AutoCloseable {
             Files.createDirectories(dir);
             Path conf = dir.resolve("redis.conf");
             Files.write(conf, config, StandardCharsets.UTF_8);
-            List<String> command = new ArrayList<>(List.of("redis-server", conf.toString()));
+            List<String> command = new ArrayList<>(List.of(binary(), conf.toString()));
             if (sentinel) {
                 command.add("--sentinel");
             }
@@ -89,6 +91,11 @@ public final class RedisProcess implements AutoCloseable {
             }
             pause(50);
         }
+    }
+
+    /** {@code redis://127.0.0.1:<port>}. */
+    public String uri() {
+        return "redis://" + address();
     }
 
     /** The node's port. */
@@ -205,6 +212,23 @@ public final class RedisProcess implements AutoCloseable {
     @Override
     public void close() {
         kill();
+    }
+
+    /** The embedded-redis server whose binary is used when there is no redis-server on the PATH; kept for the JVM. */
+    private static EmbeddedRedis fallback;
+
+    /** {@code redis-server} from the {@code PATH}, else the binary shipped in embedded-redis (as {@link RedisTestServer}). */
+    private static synchronized String binary() {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+            Path p = Path.of(dir, "redis-server");
+            if (Files.isExecutable(p)) {
+                return p.toString();
+            }
+        }
+        if (fallback == null) {
+            fallback = EmbeddedRedis.start(); // stopped when the JVM exits
+        }
+        return fallback.binary().toString();
     }
 
     static int freePort() {

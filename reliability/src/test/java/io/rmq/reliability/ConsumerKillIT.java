@@ -3,10 +3,13 @@ package io.rmq.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.rmq.testing.RedisProcess;
 
 /**
  * Scenario a: consumer JVMs killed with {@code kill -9} again and again during a stream, each restarted
@@ -38,7 +41,7 @@ class ConsumerKillIT {
     }
 
     private static void run(Path dir, String name, boolean onWeld, int messages, int rate, int killCount) throws Exception {
-        try (RedisProcess redis = RedisProcess.inMemory(dir).start();
+        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false);
                 Scenario scenario = new Scenario(name, redis.uri())) {
             ConsumerJvm.Spec engineSpec = new ConsumerJvm.Spec(redis.uri(), scenario.topic.name(), Scenario.SLOTS, dir,
                     null, PREPARE_TIMEOUT_MS, 100, 1);

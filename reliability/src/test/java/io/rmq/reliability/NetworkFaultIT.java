@@ -5,11 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.engine.RmqEngine;
+import io.rmq.testing.RedisProcess;
 
 /**
  * Scenario c: network faults between the application (its producer and its consumer) and Redis,
@@ -25,7 +27,7 @@ class NetworkFaultIT {
 
     @Test
     void latencyAndResets(@TempDir Path dir) throws Exception {
-        try (RedisProcess redis = RedisProcess.inMemory(dir).start(); FaultyProxy proxy = FaultyProxy.to(redis.port());
+        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false); FaultyProxy proxy = FaultyProxy.to(redis.port());
                 Scenario scenario = new Scenario("latency 50 ms and connection resets", proxy.redisUri(), redis.uri());
                 RmqEngine engine = new RmqEngine(proxy.redisUri()).start()) {
             engine.registerTopic(scenario.topic).toCompletableFuture().join();
@@ -58,7 +60,7 @@ class NetworkFaultIT {
 
     @Test
     void aHalfOpenConnectionIsReplacedWithinTheCommandTimeout(@TempDir Path dir) throws Exception {
-        try (RedisProcess redis = RedisProcess.inMemory(dir).start(); FaultyProxy proxy = FaultyProxy.to(redis.port());
+        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false); FaultyProxy proxy = FaultyProxy.to(redis.port());
                 Scenario scenario = new Scenario("half-open connection", proxy.redisUri(), redis.uri());
                 RmqEngine engine = new RmqEngine(proxy.redisUri()).start()) {
             engine.registerTopic(scenario.topic).toCompletableFuture().join();

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.engine.RmqEngine;
+import io.rmq.testing.RedisProcess;
 
 /**
  * The checker's overlap detection against real consumers: without coordination, competing consumers
@@ -19,7 +21,7 @@ class OverlapDetectionIT {
 
     @Test
     void competingConsumersWithoutCoordinationOverlap(@TempDir Path dir) throws Exception {
-        try (RedisProcess redis = RedisProcess.inMemory(dir).start();
+        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false);
                 Scenario scenario = new Scenario("competing consumers", redis.uri());
                 RmqEngine engine = new RmqEngine(redis.uri()).start()) {
             engine.registerTopic(scenario.topic).toCompletableFuture().join();

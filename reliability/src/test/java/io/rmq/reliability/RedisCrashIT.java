@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.engine.RmqEngine;
+import io.rmq.testing.RedisProcess;
 
 /**
  * Scenario b: Redis killed with {@code kill -9} during a stream and started again on its append-only
@@ -36,7 +38,8 @@ class RedisCrashIT {
     @ValueSource(strings = {"always", "everysec", "no", "none"})
     void aKilledRedisRestartsFromItsAppendOnlyFile(String fsync, @TempDir Path dir) throws Exception {
         boolean persistent = !fsync.equals("none");
-        try (RedisProcess redis = persistent ? RedisProcess.withAof(dir, fsync).start() : RedisProcess.inMemory(dir).start();
+        List<String> persistence = persistent ? List.of("appendonly yes", "appendfsync " + fsync) : List.of();
+        try (RedisProcess redis = RedisProcess.start(dir, persistence, false);
                 Scenario scenario = new Scenario("redis kill -9, " + (persistent ? "appendfsync " + fsync : "no persistence"),
                         redis.uri());
                 RmqEngine engine = new RmqEngine(redis.uri()).start()) {
@@ -54,7 +57,7 @@ class RedisCrashIT {
                 long killMicros = Clocks.nowMicros();
                 redis.kill();
                 Thread.sleep(OUTAGE.toMillis()); // the outage's length
-                redis.start();
+                redis.restart();
                 long restartMicros = Clocks.nowMicros();
                 load.await(10);
                 scenario.awaitDrained();

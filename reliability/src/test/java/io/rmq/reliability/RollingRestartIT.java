@@ -3,9 +3,12 @@ package io.rmq.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.rmq.testing.RedisProcess;
 
 /**
  * Scenario e: a clean rolling restart of every consumer JVM during a stream, one after the other, each
@@ -24,7 +27,7 @@ class RollingRestartIT {
 
     @Test
     void aRollingRestartLosesAndRepeatsNothing(@TempDir Path dir) throws Exception {
-        try (RedisProcess redis = RedisProcess.inMemory(dir).start();
+        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false);
                 Scenario scenario = new Scenario("rolling restart", redis.uri())) {
             ConsumerJvm.Spec spec = new ConsumerJvm.Spec(redis.uri(), scenario.topic.name(), Scenario.SLOTS, dir, null,
                     PREPARE_TIMEOUT_MS, 200, 1);

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.engine.coordination.CoordinationOptions;
+import io.rmq.testing.RedisProcess;
 import io.rmq.testing.ZooKeeperTestEnsemble;
 import io.rmq.testing.ZooKeeperTestServer;
 
@@ -39,7 +40,7 @@ class ZooKeeperFaultIT {
 
     @Test
     void networkFaultsSessionExpiryAndTheLeadersDeath(@TempDir Path dir) throws Exception {
-        try (RedisProcess redis = RedisProcess.inMemory(dir).start(); ZooKeeperTestServer zooKeeper = ZooKeeperTestServer.start();
+        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false); ZooKeeperTestServer zooKeeper = ZooKeeperTestServer.start();
                 FaultyProxy proxy = FaultyProxy.to(zooKeeper.port());
                 Scenario scenario = new Scenario("zookeeper faults", redis.uri());
                 CuratorFramework reader = reader(zooKeeper.connectString())) {
@@ -91,7 +92,7 @@ class ZooKeeperFaultIT {
 
     @Test
     void aServerOfTheEnsembleDies(@TempDir Path dir) throws Exception {
-        try (RedisProcess redis = RedisProcess.inMemory(dir).start();
+        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false);
                 ZooKeeperTestEnsemble ensemble = ZooKeeperTestEnsemble.start(3);
                 Scenario scenario = new Scenario("zookeeper leader loss", redis.uri())) {
             ConsumerJvm.Spec spec = new ConsumerJvm.Spec(redis.uri(), scenario.topic.name(), Scenario.SLOTS, dir,
