@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import io.rmq.connector.config.IncomingChannelConfig;
 import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.config.RmqConfigurationException;
+import io.rmq.connector.i18n.RmqLogging;
+import io.rmq.testing.LogRecorder;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 
@@ -153,6 +155,20 @@ class BadConfigurationTest {
                 "max-retries", "-1");
         assertThat(problems).contains("'topic-type' = 'FIFO'", "'slot-amount' = '12'", "'batch-size' = '0'",
                 "'max-retries' = '-1'");
+    }
+
+    @Test
+    void aMisspeltAttributeIsReportedWithTheAttributeItMostLikelyMeans() {
+        try (LogRecorder log = LogRecorder.record(RmqLogging.LOGGER_NAME)) {
+            IncomingChannelConfig.from(config("orders", "topic-type", "PRIORITY", "prepare-timout", "60000",
+                    "connector", "smallrye-redis-rmq", "max-message-size", "1024", "colour", "blue"));
+            assertThat(log.messagesContaining("RMQ-1080")).containsExactly(
+                    "RMQ-1080: Channel 'orders' (incoming): property 'colour' is not an attribute of the smallrye-redis-rmq"
+                            + " connector and is ignored. The attributes are listed in docs/configuration.md",
+                    "RMQ-1080: Channel 'orders' (incoming): property 'prepare-timout' is not an attribute of the"
+                            + " smallrye-redis-rmq connector and is ignored; did you mean 'prepare-timeout'? The attributes"
+                            + " are listed in docs/configuration.md");
+        }
     }
 
     private static String incomingProblems(String channel, String... attributes) {

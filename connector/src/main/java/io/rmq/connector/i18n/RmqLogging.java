@@ -129,6 +129,17 @@ public final class RmqLogging {
                 + slot + " (retried, then moved to the dead queue): " + reason);
     }
 
+    /**
+     * RMQ-1080 (WARNING): a channel property is no attribute of the connector (nor of the messaging
+     * runtime): most likely a misspelt attribute, whose default then applies.
+     */
+    public void unknownAttribute(String channel, String direction, String property, String closest) {
+        warn(null, () -> "RMQ-1080: Channel '" + channel + "' (" + direction + "): property '" + property
+                + "' is not an attribute of the smallrye-redis-rmq connector and is ignored"
+                + (closest == null ? "." : "; did you mean '" + closest + "'?")
+                + " The attributes are listed in docs/configuration.md");
+    }
+
     // RMQ-105x: metrics (io.rmq.connector.metrics)
 
     /** RMQ-1050 (INFO): the connector's metrics are published through these libraries. */
