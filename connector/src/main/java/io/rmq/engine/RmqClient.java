@@ -85,6 +85,8 @@ final class RmqClient implements AutoCloseable {
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final CompletableFuture<Boolean> firstAttempt = new CompletableFuture<>();
     private volatile StatefulConnection<byte[], byte[]> connection;
+    /** The connections of durable producers ({@link #connectDedicated()}). */
+    private final List<StatefulConnection<byte[], byte[]>> dedicated = new CopyOnWriteArrayList<>();
     private volatile StatefulRedisPubSubConnection<String, String> pubSub;
     private volatile ScriptRunner scripts;
     private volatile boolean connected;
@@ -346,6 +348,25 @@ final class RmqClient implements AutoCloseable {
         return s;
     }
 
+    /**
+     * Opens a command connection of its own to the server (under Sentinel: the current master), closed with
+     * this client; Lettuce reconnects it by itself. Blocks while connecting: call it off Lettuce's threads.
+     *
+     * @throws UnsupportedOperationException on a Redis Cluster (RMQ-0371)
+     */
+    StatefulRedisConnection<byte[], byte[]> connectDedicated() {
+        if (cluster) {
+            throw new UnsupportedOperationException(EngineExceptions.ex.durableSendsNotOnCluster(displayUri));
+        }
+        StatefulRedisConnection<byte[], byte[]> c = redisClient.connect(ByteArrayCodec.INSTANCE, uris.get(0));
+        dedicated.add(c);
+        if (state.get() == State.CLOSED) {
+            c.close();
+            throw EngineExceptions.ex.closed("the Redis client for " + displayUri);
+        }
+        return c;
+    }
+
     /** The Pub/Sub commands, or {@code null} before the first connection. */
     RedisPubSubAsyncCommands<String, String> pubSub() {
         StatefulRedisPubSubConnection<String, String> p = pubSub;
@@ -368,6 +389,7 @@ final class RmqClient implements AutoCloseable {
 
     private void closeConnections() {
         connected = false;
+        dedicated.forEach(StatefulConnection::close);
         if (pubSub != null) {
             pubSub.close();
         }

@@ -3,6 +3,7 @@ package io.rmq.connector.config;
 import io.rmq.connector.RmqCodec;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.ProducerOptions;
 import io.rmq.engine.TopicType;
 import io.rmq.engine.RedisAccess;
 import io.rmq.engine.support.UriCredentials;
@@ -346,6 +347,33 @@ final class ChannelAttributes {
                             + "keys' hash tags)");
         }
         return prefix;
+    }
+
+    /** The DURABILITY value's syntax, as the requirement of a problem says it. */
+    static final String DURABILITY_REQUIREMENT = "'none' or 'replicas:<n>' with n from 1 to "
+            + ProducerOptions.MAX_DURABLE_REPLICAS + " is required";
+
+    /** How an outgoing channel confirms its sends: {@code durability} and {@code durability-timeout}. */
+    ProducerOptions producerOptions() {
+        String value = string(RmqAttribute.DURABILITY);
+        Duration timeout = millis(RmqAttribute.DURABILITY_TIMEOUT);
+        ProducerOptions.Builder options = ProducerOptions.builder().durabilityTimeout(timeout);
+        if (value.equalsIgnoreCase("none")) {
+            return options.build();
+        }
+        String prefix = "replicas:";
+        if (value.regionMatches(true, 0, prefix, 0, prefix.length())) {
+            try {
+                int n = Integer.parseInt(value.substring(prefix.length()).trim());
+                if (n >= 1 && n <= ProducerOptions.MAX_DURABLE_REPLICAS) {
+                    return options.durableReplicas(n).build();
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        problem(RmqAttribute.DURABILITY, value, DURABILITY_REQUIREMENT);
+        return options.build();
     }
 
     PayloadType payloadType() {
