@@ -355,25 +355,29 @@ final class ChannelAttributes {
 
     /** How an outgoing channel confirms its sends: {@code durability} and {@code durability-timeout}. */
     ProducerOptions producerOptions() {
-        String value = string(RmqAttribute.DURABILITY);
+        int replicas = durableReplicas(string(RmqAttribute.DURABILITY));
         Duration timeout = millis(RmqAttribute.DURABILITY_TIMEOUT);
-        ProducerOptions.Builder options = ProducerOptions.builder().durabilityTimeout(timeout);
+        return ProducerOptions.builder().durableReplicas(replicas).durabilityTimeout(timeout).build();
+    }
+
+    /** The replicas {@code durability} asks for: 0 for {@code none}; a problem and 0 for anything but replicas:n. */
+    private int durableReplicas(String value) {
         if (value.equalsIgnoreCase("none")) {
-            return options.build();
+            return 0;
         }
         String prefix = "replicas:";
         if (value.regionMatches(true, 0, prefix, 0, prefix.length())) {
             try {
                 int n = Integer.parseInt(value.substring(prefix.length()).trim());
                 if (n >= 1 && n <= ProducerOptions.MAX_DURABLE_REPLICAS) {
-                    return options.durableReplicas(n).build();
+                    return n;
                 }
             } catch (NumberFormatException e) {
                 // reported below
             }
         }
         problem(RmqAttribute.DURABILITY, value, DURABILITY_REQUIREMENT);
-        return options.build();
+        return 0;
     }
 
     PayloadType payloadType() {
