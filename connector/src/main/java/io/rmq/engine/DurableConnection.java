@@ -11,38 +11,32 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.rmq.engine.i18n.EngineExceptions;
-import io.rmq.engine.i18n.EngineLogging;
 
 /**
- * The connection of one durable producer: its sends and the {@code WAIT} that confirms them travel on it
- * alone, since {@code WAIT} blocks the connection it runs on and covers every earlier write of that
- * connection (never the consumers' shared connection).
+ * One connection of a durable producer to one master: its sends and the {@code WAIT} that confirms them
+ * travel on it alone, since {@code WAIT} blocks the connection it runs on and covers every earlier write of
+ * that connection (never the consumers' shared connection). Created by {@link DurableSends}.
  *
- * <p><b>Coalescing.</b> {@link #replicated(long)} is called once a write's reply has arrived. When no
- * {@code WAIT} is under way it issues one at once; otherwise the caller joins the group that the next
- * {@code WAIT} confirms, issued as soon as the current one returns. Under load one {@code WAIT} confirms
- * everything written during the previous one, so sends cost no extra round trip each.
+ * <p><b>Coalescing.</b> Once a send's reply has arrived, it waits for a {@code WAIT}: when none is under way
+ * one is issued at once; otherwise the send joins the group that the next {@code WAIT} confirms, issued as
+ * soon as the current one returns. Under load one {@code WAIT} confirms everything written during the
+ * previous one, so sends cost no extra round trip each.
  *
- * <p><b>Reconnects.</b> A {@code WAIT} on a new connection covers nothing written on the old one, yet
- * would report the replicas in sync. Every connect and disconnect moves an epoch on; a write is confirmed
- * only by a {@code WAIT} issued and answered in the epoch the write was issued in, and fails otherwise.
+ * <p><b>Reconnects.</b> A {@code WAIT} on a new connection covers nothing written on the old one, yet would
+ * report the replicas in sync. Every connect and disconnect moves an epoch on; a write is confirmed only by
+ * a {@code WAIT} issued and answered in the epoch the write was issued in, and fails otherwise (RMQ-0372).
  *
- * <p>Lifecycle: connects on first use (on the engine's scheduler) and again after a failed attempt;
- * closed with the engine's client. Thread-safe; callbacks run on Lettuce's threads.
+ * <p>Thread-safe; callbacks run on Lettuce's threads. Closed with the engine's client.
  */
 final class DurableConnection {
 
-    private static final EngineLogging LOG = EngineLogging.log;
-
-    private final RmqClient client;
-    private final String topic;
+    private final StatefulRedisConnection<byte[], byte[]> connection;
+    private final TopicScripts scripts;
+    private final String displayUri;
     private final int replicas;
     private final long timeoutMillis;
     private final AtomicLong epoch = new AtomicLong();
     private final Object lock = new Object();
-    private CompletableFuture<ScriptRunner> connecting;
-    private volatile StatefulRedisConnection<byte[], byte[]> connection;
-    private volatile ScriptRunner scripts;
     /** Writes waiting for the next WAIT; guarded by {@link #lock}. */
     private List<Waiter> queued = new ArrayList<>();
     /** Whether a WAIT is under way; guarded by {@link #lock}. */
@@ -51,39 +45,18 @@ final class DurableConnection {
     private record Waiter(long epoch, CompletableFuture<Long> replicas) {
     }
 
-    DurableConnection(RmqClient client, String topic, ProducerOptions options) {
-        this.client = client;
-        this.topic = topic;
+    /**
+     * @param connection a connection of its own to one master
+     * @param runner     the scripts on {@code connection}
+     */
+    DurableConnection(StatefulRedisConnection<byte[], byte[]> connection, ScriptRunner runner, TopicKeys keys,
+            ProducerOptions options, String displayUri) {
+        this.connection = connection;
+        this.scripts = new TopicScripts(() -> runner, keys);
+        this.displayUri = displayUri;
         this.replicas = options.durableReplicas();
         this.timeoutMillis = options.durabilityTimeout().toMillis();
-    }
-
-    /** The scripts on this connection, once it is open; connects it first if needed. */
-    CompletionStage<ScriptRunner> scripts() {
-        ScriptRunner s = scripts;
-        if (s != null) {
-            return CompletableFuture.completedFuture(s);
-        }
-        synchronized (lock) {
-            if (connecting == null || connecting.isCompletedExceptionally()) {
-                connecting = client.ready().toCompletableFuture().thenApplyAsync(v -> open(), client.scheduler());
-            }
-            return connecting;
-        }
-    }
-
-    /** The scripts on this connection; fails fast before it is open (see {@link #scripts()}). */
-    ScriptRunner runner() {
-        ScriptRunner s = scripts;
-        if (s == null) {
-            throw new RedisUnavailableException(EngineExceptions.ex.redisNotReachedYet(client.displayUri()));
-        }
-        return s;
-    }
-
-    private ScriptRunner open() {
-        StatefulRedisConnection<byte[], byte[]> c = client.connectDedicated();
-        c.addListener(new RedisConnectionStateListener() {
+        connection.addListener(new RedisConnectionStateListener() {
             @Override
             public void onRedisConnected(RedisChannelHandler<?, ?> channel, SocketAddress address) {
                 epoch.incrementAndGet();
@@ -94,41 +67,20 @@ final class DurableConnection {
                 epoch.incrementAndGet();
             }
         });
-        checkReplicas(c);
-        ScriptRunner s = new ScriptRunner(c.async());
-        connection = c;
-        scripts = s;
-        return s;
-    }
-
-    /** Logs RMQ-0190 when the master reports fewer connected replicas than required. */
-    private void checkReplicas(StatefulRedisConnection<byte[], byte[]> c) {
-        try {
-            String info = c.sync().info("replication");
-            for (String line : info.split("\r?\n")) {
-                if (line.startsWith("connected_slaves:")) {
-                    int connected = Integer.parseInt(line.substring("connected_slaves:".length()).trim());
-                    if (connected < replicas) {
-                        LOG.fewerReplicasThanRequired(topic, client.displayUri(), connected, replicas, timeoutMillis);
-                    }
-                }
-            }
-        } catch (RuntimeException e) {
-            // an ACL without +info: nothing to compare; the sends say it if the replicas are missing
-        }
-    }
-
-    /** The epoch a write is issued in: read it before issuing the write. */
-    long epoch() {
-        return epoch.get();
     }
 
     /**
-     * Completes with the number of replicas that confirmed every write of this connection whose reply has
-     * arrived before this call, issued in {@code writeEpoch}; fails with {@link DurabilityException} when fewer
-     * than required did within the timeout, or with the connection's failure.
+     * Sends to {@code slot} on this connection and completes once the required replicas have the writes;
+     * fails with {@link DurabilityException} when fewer confirmed within the timeout, or with the failure of
+     * the write or of the {@code WAIT}.
      */
-    CompletionStage<Long> replicated(long writeEpoch) {
+    CompletionStage<List<SendResult>> send(int slot, List<TopicScripts.Send> sends) {
+        long writeEpoch = epoch.get();
+        return scripts.send(slot, sends).thenCompose(results -> replicated(writeEpoch).thenApply(n -> results));
+    }
+
+    /** Completes once a WAIT issued after this call confirms the writes answered so far (see the class comment). */
+    private CompletionStage<Long> replicated(long writeEpoch) {
         Waiter w = new Waiter(writeEpoch, new CompletableFuture<>());
         List<Waiter> group = null;
         synchronized (lock) {
@@ -146,11 +98,10 @@ final class DurableConnection {
     }
 
     private void issue(List<Waiter> group) {
-        StatefulRedisConnection<byte[], byte[]> c = connection;
         long issuedIn = epoch.get();
         CompletionStage<Long> reply;
         try {
-            reply = c.async().waitForReplication(replicas, timeoutMillis);
+            reply = connection.async().waitForReplication(replicas, timeoutMillis);
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
@@ -172,11 +123,12 @@ final class DurableConnection {
     }
 
     private void settle(Waiter w, Long reached, Throwable failure, boolean sameConnection) {
+        String topic = scripts.keys().topic().name();
         if (failure != null) {
             w.replicas().completeExceptionally(failure);
         } else if (!sameConnection) {
             w.replicas().completeExceptionally(new RedisUnavailableException(
-                    EngineExceptions.ex.reconnectedBeforeReplicated(topic, client.displayUri())));
+                    EngineExceptions.ex.reconnectedBeforeReplicated(topic, displayUri)));
         } else if (reached < replicas) {
             w.replicas().completeExceptionally(new DurabilityException(topic, reached, replicas, timeoutMillis));
         } else {

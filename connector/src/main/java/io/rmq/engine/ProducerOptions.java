@@ -11,9 +11,9 @@ import java.util.Objects;
  * {@link Builder#durabilityTimeout(Duration) durabilityTimeout}: the write itself may then be kept or not.
  *
  * <p>A durable producer writes on a connection of its own, since {@code WAIT} blocks the connection it runs
- * on and covers every earlier write of that connection; the sends that arrive while a {@code WAIT} is under
- * way are confirmed together by the next one. Not available on a Redis Cluster yet (sends fail with
- * RMQ-0371). Immutable and thread-safe.
+ * on and covers every earlier write of that connection (on a Redis Cluster: a connection of its own to each
+ * master, where the {@code WAIT} runs on the node that took the writes); the sends that arrive while a
+ * {@code WAIT} is under way are confirmed together by the next one. Immutable and thread-safe.
  */
 public final class ProducerOptions {
 

@@ -163,11 +163,8 @@ public final class RmqEngine implements AutoCloseable {
      */
     public TopicProducer producer(TopicKeys keys, ProducerOptions options) {
         Objects.requireNonNull(options, "options");
-        if (!options.durable()) {
-            return new TopicProducer(scripts(keys), options, null);
-        }
-        DurableConnection durable = new DurableConnection(client, keys.topic().name(), options);
-        return new TopicProducer(new TopicScripts(durable::runner, keys), options, durable);
+        return new TopicProducer(scripts(keys), options,
+                options.durable() ? new DurableSends(client, keys, options) : null);
     }
 
     /** Creates a consumer of a topic's slots; it does nothing until {@link TopicConsumer#start}. */

@@ -20,8 +20,8 @@ import io.rmq.engine.i18n.EngineExceptions;
  * result.
  *
  * <p><b>Durable sends</b> ({@link ProducerOptions#durable()}): the calls go out on a connection of the
- * producer's own, and a send completes only once the required replicas have the write ({@code WAIT}, one
- * for everything written meanwhile; see {@link DurableConnection}), or fails with
+ * producer's own (on a cluster: one per master), and a send completes only once the required replicas have
+ * the write ({@code WAIT}, one for everything written meanwhile; see {@link DurableConnection}), or fails with
  * {@link DurabilityException} when they do not within the timeout.
  *
  * <p>Thread-safe. A producer without durability holds no resources of its own; a durable one holds its
@@ -35,15 +35,15 @@ public final class TopicProducer {
     private final TopicScripts scripts;
     private final TopicDefinition topic;
     private final ProducerOptions options;
-    /** The connection of durable sends; {@code null} without durability. */
-    private final DurableConnection durable;
+    /** The connections of durable sends; {@code null} without durability. */
+    private final DurableSends durable;
     private final Map<Integer, SlotBatcher<PendingSend>> batchers = new ConcurrentHashMap<>();
 
     private record PendingSend(TopicScripts.Send send, CompletableFuture<SendResult> result) {
     }
 
-    /** @param scripts the topic's scripts, on {@code durable}'s connection when it is set */
-    TopicProducer(TopicScripts scripts, ProducerOptions options, DurableConnection durable) {
+    /** @param durable where durable sends go; {@code null} when {@code options} asks for no replica */
+    TopicProducer(TopicScripts scripts, ProducerOptions options, DurableSends durable) {
         this.scripts = scripts;
         this.topic = scripts.keys().topic();
         this.options = options;
@@ -98,11 +98,7 @@ public final class TopicProducer {
         List<TopicScripts.Send> sends = new ArrayList<>(batch.size());
         batch.forEach(p -> sends.add(p.send()));
         CompletionStage<List<SendResult>> sent = durable == null ? scripts.send(slot, sends)
-                : durable.scripts().thenCompose(connected -> {
-                    long epoch = durable.epoch();
-                    return scripts.send(slot, sends)
-                            .thenCompose(results -> durable.replicated(epoch).thenApply(replicas -> results));
-                });
+                : durable.forSlot(slot).thenCompose(connection -> connection.send(slot, sends));
         return sent.handle((results, failure) -> {
             for (int i = 0; i < batch.size(); i++) {
                 if (failure != null) {

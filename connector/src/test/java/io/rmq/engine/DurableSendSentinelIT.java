@@ -7,13 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -74,75 +71,26 @@ class DurableSendSentinelIT {
 
     @Test
     void withTheMasterKilledDuringAStreamOfDurableSendsNoConfirmedSendIsLost() throws Exception {
-        Set<String> confirmed = ConcurrentHashMap.newKeySet();
-        AtomicInteger failed = new AtomicInteger();
-        Set<String> delivered = ConcurrentHashMap.newKeySet();
         try (RmqEngine engine = new RmqEngine(sentinel.uri()).start()) {
             TopicKeys keys = engine.registerTopic(TOPIC).toCompletableFuture().get(30, TimeUnit.SECONDS);
-            TopicProducer producer = engine.producer(keys, ONE_REPLICA);
-            AtomicLong next = new AtomicLong();
-            java.util.concurrent.atomic.AtomicReference<Throwable> lastFailure = new java.util.concurrent.atomic.AtomicReference<>();
-            // a stream of durable sends, WINDOW of them in flight, until told to stop
-            CompletableFuture<Void> stop = new CompletableFuture<>();
-            Thread stream = new Thread(() -> {
-                while (!stop.isDone()) {
-                    List<CompletableFuture<SendResult>> window = new ArrayList<>();
-                    for (int i = 0; i < 64; i++) {
-                        String content = "s-" + next.getAndIncrement();
-                        window.add(producer.sendWithPriority(bytes(content), 1, null).toCompletableFuture()
-                                .whenComplete((r, f) -> {
-                                    if (f == null) {
-                                        confirmed.add(content);
-                                    } else {
-                                        failed.incrementAndGet();
-                                    }
-                                }));
-                    }
-                    CompletableFuture.allOf(window.toArray(CompletableFuture[]::new)).exceptionally(f -> null).join();
-                    if (window.stream().allMatch(CompletableFuture::isCompletedExceptionally)) {
-                        lastFailure.set(window.get(0).handle((r, f) -> f).join());
-                        // paces a stream whose sends fail at once while the master is gone (not a wait for an
-                        // event): spinning would take the CPU from the servers that are failing over
-                        java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
-                    }
-                }
-            }, "durable-stream");
-            stream.start();
-            await().atMost(Duration.ofSeconds(60)).until(() -> confirmed.size() >= 3_000);
+            DurableStream stream = new DurableStream(engine.producer(keys, ONE_REPLICA));
+            await().atMost(Duration.ofSeconds(60)).until(() -> stream.confirmed.size() >= 3_000);
 
             RedisProcess killed = sentinel.killMaster();
-            int confirmedAtKill = confirmed.size();
+            int confirmedAtKill = stream.confirmed.size();
             sentinel.awaitFailover(killed);
             // sends go on to the promoted master, which has no replica left: they are not confirmed
-            int failedAfterFailover = failed.get();
-            await().atMost(Duration.ofSeconds(60)).until(() -> failed.get() > failedAfterFailover + 64
-                    && lastFailure.get() instanceof CompletionException c && c.getCause() instanceof DurabilityException);
-            stop.complete(null);
-            stream.join();
+            int failedAfterFailover = stream.failed.get();
+            await().atMost(Duration.ofSeconds(60)).until(() -> stream.failed.get() > failedAfterFailover + 64
+                    && stream.lastFailure.get() instanceof CompletionException c
+                    && c.getCause() instanceof DurabilityException);
+            stream.stop();
             // the durable connection followed the sentinels to the promoted master, where no replica confirms
-            assertThat(((DurabilityException) lastFailure.get().getCause()).reached()).isZero();
+            assertThat(((DurabilityException) stream.lastFailure.get().getCause()).reached()).isZero();
 
-            ConsumerOptions options = ConsumerOptions.builder().pollInterval(Duration.ofMillis(200)).build();
-            try (TopicConsumer consumer = engine.consumer(keys, options, "durable-check")) {
-                consumer.start(d -> {
-                    delivered.add(new String(d.content(), StandardCharsets.UTF_8));
-                    d.commit();
-                    consumer.request(1);
-                });
-                consumer.request(256);
-                try {
-                    await("every confirmed send delivered").atMost(Duration.ofSeconds(60))
-                            .until(() -> delivered.containsAll(confirmed));
-                } catch (org.awaitility.core.ConditionTimeoutException e) {
-                    List<String> lost = confirmed.stream().filter(c -> !delivered.contains(c)).sorted().toList();
-                    throw new AssertionError(lost.size() + " confirmed send(s) lost, e.g. "
-                            + lost.subList(0, Math.min(20, lost.size())), e);
-                }
-            }
-            assertThat(delivered).containsAll(confirmed);
-            System.out.println("DURABLE FAILOVER: confirmed " + confirmed.size() + " (" + confirmedAtKill
-                    + " before the kill), not confirmed " + failed.get() + ", delivered " + delivered.size()
-                    + ", confirmed and lost 0");
+            stream.assertNoConfirmedSendLost(engine, keys, Duration.ofSeconds(60));
+            System.out.println("DURABLE FAILOVER: " + stream + " (" + confirmedAtKill
+                    + " confirmed before the kill), confirmed and lost 0");
         }
     }
 

@@ -118,8 +118,7 @@ public enum RmqAttribute {
     DURABILITY("durability", OUTGOING, ValueType.STRING, "none",
             "`none`: a message is acked once the master stored it; `replicas:<n>` (n from 1 to "
                     + ProducerOptions.MAX_DURABLE_REPLICAS + "): acked only once n replicas have it too (Redis `WAIT`), "
-                    + "else nacked after `durability-timeout` (RMQ-2040); not on a Redis Cluster yet (see "
-                    + "`docs/redis-cluster.md`)"),
+                    + "else nacked after `durability-timeout` (RMQ-2040); see `docs/redis-cluster.md`"),
     DURABILITY_TIMEOUT("durability-timeout", OUTGOING, ValueType.MILLIS,
             String.valueOf(ProducerOptions.DEFAULT_DURABILITY_TIMEOUT.toMillis()), 1,
             ProducerOptions.MAX_DURABILITY_TIMEOUT.toMillis(),

@@ -148,10 +148,10 @@ public final class EngineExceptions {
                 + " or lower the number of replicas required or raise the durability timeout";
     }
 
-    /** RMQ-0371: durable sends were asked for on a Redis Cluster, where they are not available yet. */
-    public String durableSendsNotOnCluster(String uri) {
-        return "RMQ-0371 Durable sends (waiting for replicas) are not available on a Redis Cluster yet (" + uri
-                + " is one); nothing was sent: send without durability, or use one master with replicas under Sentinel";
+    /** RMQ-0371: no master serves the hash slot of a key on the cluster (a failover or resharding under way). */
+    public String noMasterForKey(String key, String uri) {
+        return "RMQ-0371 No master of the Redis Cluster at " + uri + " serves key '" + key + "' now (a failover or a"
+                + " resharding may be under way); nothing was sent, send again once the cluster is healthy";
     }
 
     /**
