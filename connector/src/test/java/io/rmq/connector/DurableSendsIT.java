@@ -1,7 +1,9 @@
 package io.rmq.connector;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,10 +13,12 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.engine.DurabilityException;
 import io.rmq.testing.LogRecorder;
+import io.rmq.testing.RedisProcess;
 import io.rmq.testing.RedisSentinelTestServer;
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;
@@ -24,7 +28,8 @@ import io.rmq.testing.WeldApp;
  * The {@code durability} attribute through SmallRye on Weld: on one Redis without replica every message
  * sent with {@code replicas:1} is nacked after {@code durability-timeout} with RMQ-2040 naming the channel,
  * the topic, the replicas reached and required and the settings, and none is acked; under Sentinel (a
- * master and one replica) the same messages are acked.
+ * master and one replica) the same messages are acked, as they are on the single Redis once a replica is
+ * attached to it.
  */
 @RedisTest
 class DurableSendsIT {
@@ -73,6 +78,26 @@ class DurableSendsIT {
     }
 
     @Test
+    void onceAReplicaIsAttachedDurableMessagesAreAckedAgain(RedisTestServer redis, @TempDir Path dir) throws Exception {
+        try (LogRecorder log = LogRecorder.record(RmqLogging.LOGGER_NAME)) {
+            ConnectorBeans.Sender sender = start(redis.uri(), "durability", "replicas:1", "durability-timeout", 200);
+            assertThat(nackReason(sender.send("before", null).toCompletableFuture())).hasMessageStartingWith("RMQ-2040");
+
+            try (RedisProcess replica = RedisProcess.start(dir,
+                    List.of("replicaof " + RedisProcess.HOST + " " + redis.port()), false)) {
+                await("the replica in sync").atMost(Duration.ofSeconds(30)).until(replica::replicaInSyncOrMaster);
+                sender.send("after", null).toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+                assertThat(sender.acked()).containsExactly("after");
+                // the nacked message was stored all the same, and reached the replica with its first sync
+                assertThat(totalPending(replica)).isEqualTo(2);
+                assertThat(log.messagesContaining("RMQ-1041")).containsExactly("RMQ-1041: Channel 'out': sends to topic"
+                        + " 't' are confirmed by 1 replica(s) again");
+            }
+        }
+    }
+
+    @Test
     void underSentinelWithOneReplicaDurableMessagesAreAcked() throws Exception {
         try (RedisSentinelTestServer sentinel = RedisSentinelTestServer.start()) {
             ConnectorBeans.Sender sender = start(sentinel.uri(), "durability", "replicas:1");
@@ -90,7 +115,7 @@ class DurableSendsIT {
         }
     }
 
-    private static long totalPending(io.rmq.testing.RedisProcess server) {
+    private static long totalPending(RedisProcess server) {
         long n = 0;
         for (int slot = 0; slot < 16; slot++) {
             n += Long.parseLong(server.cli("ZCARD", "t_" + slot));
