@@ -3,6 +3,7 @@ package io.rmq.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,16 +12,21 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.testing.LogRecorder;
+import io.rmq.testing.RedisProcess;
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.TcpProxy;
 
 /**
  * Durable sends on one Redis without replicas: a send that asks for a replica is never confirmed. It fails
  * after the durability timeout with RMQ-0370 naming the topic and the replicas reached and required, the
  * master keeps the write (unconfirmed, not undone), and the missing replicas are logged once (RMQ-0190).
+ * With a replica attached, durable sends fail while the connection is cut and are confirmed again once it
+ * is back.
  */
 @RedisTest
 class DurableSendIT {
@@ -80,6 +86,35 @@ class DurableSendIT {
             assertThat(plain.stored()).isTrue();
             assertThat(waiting).isNotDone();
             assertThat(failureOf(waiting)).isInstanceOf(DurabilityException.class);
+        }
+    }
+
+    @Test
+    void whileTheConnectionIsCutDurableSendsFailAndAfterwardsTheyAreConfirmedAgain(RedisTestServer redis,
+            @TempDir Path dir) throws Exception {
+        try (RedisProcess replica = RedisProcess.start(dir, List.of("replicaof " + RedisProcess.HOST + " " + redis.port()),
+                false);
+                TcpProxy proxy = TcpProxy.to(redis.port());
+                RmqEngine engine = new RmqEngine("redis://" + proxy.address()).start()) {
+            org.awaitility.Awaitility.await("the replica in sync").atMost(Duration.ofSeconds(30))
+                    .until(replica::replicaInSyncOrMaster);
+            TopicKeys keys = engine.registerTopic(TOPIC).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            TopicProducer producer = engine.producer(keys,
+                    ProducerOptions.builder().durableReplicas(1).durabilityTimeout(Duration.ofSeconds(2)).build());
+            assertThat(producer.sendWithPriority(bytes("before"), 1, null).toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS).stored()).isTrue();
+
+            proxy.cut();
+            Throwable cut = failureOf(producer.sendWithPriority(bytes("during"), 1, null).toCompletableFuture());
+            assertThat(cut).isNotInstanceOf(DurabilityException.class);
+            proxy.restore();
+
+            // Lettuce reconnects the durable connection by itself; sends are confirmed on it again
+            org.awaitility.Awaitility.await("durable sends confirmed again").atMost(Duration.ofSeconds(30))
+                    .ignoreExceptions().until(() -> producer.sendWithPriority(bytes("after"), 1, null)
+                            .toCompletableFuture().get(10, TimeUnit.SECONDS) != null);
+            assertThat(Long.parseLong(replica.cli("ZSCORE", keys.slot(SlotRouter.slotOf(null, bytes("after"),
+                    TOPIC.slotAmount())).store(), "after"))).isEqualTo(1);
         }
     }
 
