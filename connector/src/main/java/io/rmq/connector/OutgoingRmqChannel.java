@@ -21,6 +21,7 @@ import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.connector.metrics.OutgoingMetrics;
+import io.rmq.engine.DurabilityException;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.SendResult;
 import io.rmq.engine.TopicKeys;
@@ -32,7 +33,9 @@ import io.rmq.engine.TopicType;
  * Up to {@code max-inflight} writes are pipelined on the shared connection. A message is acked once
  * Redis has stored or merged it, and nacked, with nothing written, when its payload or metadata is
  * invalid for the topic, when its content is larger than {@code max-message-size}, when Redis fails,
- * or when it arrives after the channel was closed.
+ * or when it arrives after the channel was closed. With {@code durability=replicas:<n>} the writes go
+ * on a connection of the channel's own, and a message is acked only once n replicas have it, nacked
+ * (RMQ-2040) when they do not within {@code durability-timeout}.
  *
  * <p><b>Demand.</b> It requests {@code max-inflight} messages on subscription and one more each time
  * a message has been acked or nacked (the ack or nack stage completed), so at most
@@ -61,6 +64,8 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     private final String redisDisplayUri;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicInteger inflight = new AtomicInteger();
+    /** Whether RMQ-1040 was logged and no durable send was confirmed since. */
+    private final AtomicBoolean replicasMissing = new AtomicBoolean();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
     private volatile Subscription subscription;
     /** No more demand: the upstream completed or failed, or the channel is closing. */
@@ -75,7 +80,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         this.upstream = new SerialExecutor("outgoing channel '" + config.channel() + "'");
         this.registered = client.registerTopic(config.topic());
         this.issueOrder = CompletableFuture.completedFuture(null);
-        this.producer = client.producer(new TopicKeys(config.topic()));
+        this.producer = client.producer(new TopicKeys(config.topic()), config.producerOptions());
         this.status = ChannelStatus.outgoing(config.channel(), config.topic().name(), client, registered);
         this.redisDisplayUri = client.displayUri();
         RmqConnectorSupport.failFastOnConflict(client, registered, config.channel());
@@ -164,10 +169,19 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         }
         afterRegistration(write).whenComplete((result, failure) -> {
             Throwable cause = failure == null ? null : RmqConnectorSupport.unwrap(failure);
-            if (cause != null && !closed) {
+            if (cause instanceof DurabilityException notReplicated) {
+                if (replicasMissing.compareAndSet(false, true)) {
+                    LOG.durableSendsNotReplicated(config.channel(), config.topic().name(), notReplicated.reached(),
+                            notReplicated.required(), config.producerOptions().durabilityTimeout().toMillis());
+                }
+            } else if (cause != null && !closed) {
                 LOG.errorSendingMessage(config.channel(), config.topic().name(), cause);
             }
             if (cause == null) {
+                if (replicasMissing.compareAndSet(true, false)) {
+                    LOG.durableSendsReplicatedAgain(config.channel(), config.topic().name(),
+                            config.producerOptions().durableReplicas());
+                }
                 metrics.sent(result);
             }
             settle(message, cause == null ? null : sendFailure(cause));
@@ -177,9 +191,13 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     /**
      * The reason a failed write is nacked with: the engine's own errors (RMQ-0xxx, naming the key or
      * the definitions) as they are; the client's (not connected, timed out) with the channel, topic and
-     * Redis they concern (RMQ-2103).
+     * Redis they concern (RMQ-2103); replicas not reached by a durable send with the channel's setting (RMQ-2040).
      */
     private Throwable sendFailure(Throwable cause) {
+        if (cause instanceof DurabilityException notReplicated) {
+            return RmqExceptions.ex.sendNotReplicated(config.channel(), config.topic().name(), notReplicated.reached(),
+                    notReplicated.required(), config.producerOptions().durabilityTimeout().toMillis(), cause);
+        }
         if (String.valueOf(cause.getMessage()).startsWith("RMQ-")) {
             return cause;
         }

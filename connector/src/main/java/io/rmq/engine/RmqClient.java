@@ -85,11 +85,14 @@ final class RmqClient implements AutoCloseable {
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final CompletableFuture<Boolean> firstAttempt = new CompletableFuture<>();
     private volatile StatefulConnection<byte[], byte[]> connection;
+    /** The connections of durable producers ({@link #connectDedicated()}). */
+    private final List<StatefulConnection<byte[], byte[]>> dedicated = new CopyOnWriteArrayList<>();
     private volatile StatefulRedisPubSubConnection<String, String> pubSub;
     private volatile ScriptRunner scripts;
     private volatile boolean connected;
     private volatile boolean cluster;
     private volatile boolean sharded;
+    private volatile boolean shebang;
 
     /** @param scheduler runs the connection attempts; not shut down by {@link #close()} */
     RmqClient(RedisURI uri, ScheduledExecutorService scheduler) {
@@ -244,6 +247,7 @@ final class RmqClient implements AutoCloseable {
                     .subscribe(event -> onTopologyChanged());
             this.cluster = true;
             this.sharded = topology.shardedPubSub();
+            this.shebang = topology.shebangScripts();
             this.scripts = new ScriptRunner(c.async(), topology.shardedPubSub(), topology.shebangScripts());
             this.pubSub = p;
             this.connection = c;
@@ -346,6 +350,33 @@ final class RmqClient implements AutoCloseable {
         return s;
     }
 
+    /**
+     * Opens a command connection of its own, closed with this client; Lettuce reconnects it by itself. On one
+     * server (under Sentinel: the current master) a plain connection; on a Redis Cluster a cluster connection,
+     * whose node connections ({@code getConnectionAsync(nodeId)}) are its own too. Blocks while connecting:
+     * call it off Lettuce's threads, once {@link #ready()}.
+     */
+    StatefulConnection<byte[], byte[]> connectDedicated() {
+        RedisClusterClient c = clusterClient;
+        StatefulConnection<byte[], byte[]> opened = cluster && c != null ? c.connect(ByteArrayCodec.INSTANCE)
+                : redisClient.connect(ByteArrayCodec.INSTANCE, uris.get(0));
+        dedicated.add(opened);
+        if (state.get() == State.CLOSED) {
+            opened.close();
+            throw EngineExceptions.ex.closed("the Redis client for " + displayUri);
+        }
+        return opened;
+    }
+
+    /**
+     * A script runner on one server's connection (a dedicated one, or a cluster's connection to one node): the
+     * scripts run as on this client's connection (sharded wake notices and {@code #!lua} on a Redis 7 cluster),
+     * and a script missing from the node is loaded there.
+     */
+    ScriptRunner scriptsOn(io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands<byte[], byte[]> node) {
+        return new ScriptRunner(node, sharded, shebang);
+    }
+
     /** The Pub/Sub commands, or {@code null} before the first connection. */
     RedisPubSubAsyncCommands<String, String> pubSub() {
         StatefulRedisPubSubConnection<String, String> p = pubSub;
@@ -368,6 +399,7 @@ final class RmqClient implements AutoCloseable {
 
     private void closeConnections() {
         connected = false;
+        dedicated.forEach(StatefulConnection::close);
         if (pubSub != null) {
             pubSub.close();
         }

@@ -153,7 +153,18 @@ public final class RmqEngine implements AutoCloseable {
 
     /** Creates a producer for a topic; register the topic first (see {@link #registerTopic}). */
     public TopicProducer producer(TopicKeys keys) {
-        return new TopicProducer(scripts(keys));
+        return producer(keys, ProducerOptions.defaults());
+    }
+
+    /**
+     * Creates a producer for a topic that confirms its sends as {@code options} say; register the topic first
+     * (see {@link #registerTopic}). A durable producer opens a connection of its own on its first send, closed
+     * with this engine.
+     */
+    public TopicProducer producer(TopicKeys keys, ProducerOptions options) {
+        Objects.requireNonNull(options, "options");
+        return new TopicProducer(scripts(keys), options,
+                options.durable() ? new DurableSends(client, keys, options) : null);
     }
 
     /** Creates a consumer of a topic's slots; it does nothing until {@link TopicConsumer#start}. */

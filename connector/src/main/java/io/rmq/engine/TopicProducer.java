@@ -17,7 +17,15 @@ import io.rmq.engine.i18n.EngineExceptions;
  * {@code send} script. The sends of a slot that arrive while a call for the slot is under way travel
  * together in the next call (see {@link SlotBatcher}), so a busy producer costs one round trip per
  * slot and batch, not per message; a send alone leaves at once. Each send completes with its own
- * result. Thread-safe; holds no resources of its own.
+ * result.
+ *
+ * <p><b>Durable sends</b> ({@link ProducerOptions#durable()}): the calls go out on a connection of the
+ * producer's own (on a cluster: one per master), and a send completes only once the required replicas have
+ * the write ({@code WAIT}, one for everything written meanwhile; see {@link DurableConnection}), or fails with
+ * {@link DurabilityException} when they do not within the timeout.
+ *
+ * <p>Thread-safe. A producer without durability holds no resources of its own; a durable one holds its
+ * connection, closed with the engine.
  */
 public final class TopicProducer {
 
@@ -26,14 +34,25 @@ public final class TopicProducer {
 
     private final TopicScripts scripts;
     private final TopicDefinition topic;
+    private final ProducerOptions options;
+    /** The connections of durable sends; {@code null} without durability. */
+    private final DurableSends durable;
     private final Map<Integer, SlotBatcher<PendingSend>> batchers = new ConcurrentHashMap<>();
 
     private record PendingSend(TopicScripts.Send send, CompletableFuture<SendResult> result) {
     }
 
-    TopicProducer(TopicScripts scripts) {
+    /** @param durable where durable sends go; {@code null} when {@code options} asks for no replica */
+    TopicProducer(TopicScripts scripts, ProducerOptions options, DurableSends durable) {
         this.scripts = scripts;
         this.topic = scripts.keys().topic();
+        this.options = options;
+        this.durable = durable;
+    }
+
+    /** How this producer confirms its sends. */
+    public ProducerOptions options() {
+        return options;
     }
 
     public TopicDefinition topic() {
@@ -78,7 +97,9 @@ public final class TopicProducer {
     private CompletionStage<Void> sendNow(int slot, List<PendingSend> batch) {
         List<TopicScripts.Send> sends = new ArrayList<>(batch.size());
         batch.forEach(p -> sends.add(p.send()));
-        return scripts.send(slot, sends).handle((results, failure) -> {
+        CompletionStage<List<SendResult>> sent = durable == null ? scripts.send(slot, sends)
+                : durable.forSlot(slot).thenCompose(connection -> connection.send(slot, sends));
+        return sent.handle((results, failure) -> {
             for (int i = 0; i < batch.size(); i++) {
                 if (failure != null) {
                     batch.get(i).result().completeExceptionally(failure);

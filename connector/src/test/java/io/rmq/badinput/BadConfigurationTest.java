@@ -105,6 +105,15 @@ class BadConfigurationTest {
     }
 
     @Test
+    void aDurabilityThatIsNotNoneOrReplicasIsRefused() {
+        assertThat(outgoingProblems("orders", "topic-type", "PRIORITY", "durability", "replicas:0",
+                "durability-timeout", "10000")).isEqualTo("RMQ-2001: Channel 'orders' (outgoing): attribute 'durability'"
+                        + " = 'replicas:0' is invalid: 'none' or 'replicas:<n>' with n from 1 to 1000 is required;"
+                        + " attribute 'durability-timeout' = '10000' is invalid: a whole number of milliseconds from 1"
+                        + " to 5000 is required");
+    }
+
+    @Test
     void aChannelWithoutTopicWhoseNameIsNoTopicNameIsRefused() {
         // the topic defaults to the channel name, which may hold characters a topic name may not
         assertThat(outgoingProblems("orders/eu", "topic-type", "FIXED_TIME"))

@@ -72,8 +72,9 @@ final class ConnectorBeans {
 
         @Incoming("in")
         public CompletionStage<Void> consume(Message<String> message) {
-            payloads.add(message.getPayload());
+            // metadata first: tests wait on the payloads, then read the metadata of what arrived
             message.getMetadata(IncomingRmqMetadata.class).ifPresent(metadata::add);
+            payloads.add(message.getPayload());
             return message.ack();
         }
     }

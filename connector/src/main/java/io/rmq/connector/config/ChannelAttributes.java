@@ -4,6 +4,7 @@ import io.rmq.connector.RmqCodec;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.ProducerOptions;
 import io.rmq.engine.TopicType;
 import io.rmq.engine.RedisAccess;
 import io.rmq.engine.support.UriCredentials;
@@ -414,6 +415,37 @@ final class ChannelAttributes {
                             + "keys' hash tags)");
         }
         return prefix;
+    }
+
+    /** The DURABILITY value's syntax, as the requirement of a problem says it. */
+    static final String DURABILITY_REQUIREMENT = "'none' or 'replicas:<n>' with n from 1 to "
+            + ProducerOptions.MAX_DURABLE_REPLICAS + " is required";
+
+    /** How an outgoing channel confirms its sends: {@code durability} and {@code durability-timeout}. */
+    ProducerOptions producerOptions() {
+        int replicas = durableReplicas(string(RmqAttribute.DURABILITY));
+        Duration timeout = millis(RmqAttribute.DURABILITY_TIMEOUT);
+        return ProducerOptions.builder().durableReplicas(replicas).durabilityTimeout(timeout).build();
+    }
+
+    /** The replicas {@code durability} asks for: 0 for {@code none}; a problem and 0 for anything but replicas:n. */
+    private int durableReplicas(String value) {
+        if (value.equalsIgnoreCase("none")) {
+            return 0;
+        }
+        String prefix = "replicas:";
+        if (value.regionMatches(true, 0, prefix, 0, prefix.length())) {
+            try {
+                int n = Integer.parseInt(value.substring(prefix.length()).trim());
+                if (n >= 1 && n <= ProducerOptions.MAX_DURABLE_REPLICAS) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        problem(RmqAttribute.DURABILITY, value, DURABILITY_REQUIREMENT);
+        return 0;
     }
 
     PayloadType payloadType() {

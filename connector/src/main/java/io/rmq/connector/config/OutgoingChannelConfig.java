@@ -1,6 +1,7 @@
 package io.rmq.connector.config;
 
 import io.rmq.connector.RmqCodec;
+import io.rmq.engine.ProducerOptions;
 import io.rmq.engine.RedisAccess;
 import io.rmq.engine.TopicDefinition;
 import java.time.Duration;
@@ -35,10 +36,11 @@ public final class OutgoingChannelConfig {
     private final int maxMessageSize;
     private final Optional<String> codecClassName;
     private final Optional<RmqCodec> codec;
+    private final ProducerOptions producerOptions;
 
     private OutgoingChannelConfig(String channel, RedisAccess redisAccess, TopicDefinition topic,
             Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority, int maxInflight, int maxMessageSize,
-            Optional<String> codecClassName, Optional<RmqCodec> codec) {
+            Optional<String> codecClassName, Optional<RmqCodec> codec, ProducerOptions producerOptions) {
         this.channel = channel;
         this.redisAccess = redisAccess;
         this.topic = topic;
@@ -48,6 +50,7 @@ public final class OutgoingChannelConfig {
         this.maxMessageSize = maxMessageSize;
         this.codecClassName = codecClassName;
         this.codec = codec;
+        this.producerOptions = producerOptions;
     }
 
     /**
@@ -81,11 +84,12 @@ public final class OutgoingChannelConfig {
         int maxMessageSize = a.integer(RmqAttribute.MAX_MESSAGE_SIZE);
         Optional<String> codecClassName = a.raw(RmqAttribute.CODEC);
         Optional<RmqCodec> codec = a.codec(codecClassName);
+        ProducerOptions producerOptions = a.producerOptions();
         if (a.hasProblems()) {
             return null;
         }
         return new OutgoingChannelConfig(a.channel(), redisAccess, topic, timeRange, priority, maxInflight,
-                maxMessageSize, codecClassName, codec);
+                maxMessageSize, codecClassName, codec, producerOptions);
     }
 
     /** The channel name. */
@@ -141,6 +145,14 @@ public final class OutgoingChannelConfig {
         return codec;
     }
 
+    /**
+     * How sends are confirmed: by the master alone (default, {@code durability=none}), or also by replicas
+     * ({@code durability=replicas:<n>}, waiting up to {@code durability-timeout}).
+     */
+    public ProducerOptions producerOptions() {
+        return producerOptions;
+    }
+
     /** The configuration with the Redis credentials masked. */
     @Override
     public String toString() {
@@ -149,6 +161,8 @@ public final class OutgoingChannelConfig {
                         .orElse("none")
                 + ", defaultPriority=" + (defaultPriority.isPresent() ? defaultPriority.getAsDouble() : "none")
                 + ", maxInflight=" + maxInflight + ", maxMessageSize=" + maxMessageSize
-                + ", codec=" + codecClassName.orElse("none") + "]";
+                + ", codec=" + codecClassName.orElse("none") + ", durability="
+                + (producerOptions.durable() ? "replicas:" + producerOptions.durableReplicas() + " within "
+                        + producerOptions.durabilityTimeout().toMillis() + " ms" : "none") + "]";
     }
 }

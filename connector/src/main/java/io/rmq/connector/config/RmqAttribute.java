@@ -5,6 +5,7 @@ import static io.rmq.connector.config.Direction.INCOMING_AND_OUTGOING;
 import static io.rmq.connector.config.Direction.OUTGOING;
 
 import io.rmq.engine.ConsumerOptions;
+import io.rmq.engine.ProducerOptions;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.coordination.CoordinationOptions;
 import java.util.Arrays;
@@ -113,7 +114,16 @@ public enum RmqAttribute {
     MAX_MESSAGE_SIZE("max-message-size", OUTGOING, ValueType.INT,
             String.valueOf(OutgoingChannelConfig.DEFAULT_MAX_MESSAGE_SIZE), 1, OutgoingChannelConfig.MAX_MAX_MESSAGE_SIZE,
             "Most bytes the content of one message may have (after the codec, if any), from 1 to 536870912 (Redis's"
-                    + " limit); a larger message is nacked (RMQ-2100) and nothing is written");
+                    + " limit); a larger message is nacked (RMQ-2100) and nothing is written"),
+    DURABILITY("durability", OUTGOING, ValueType.STRING, "none",
+            "`none`: a message is acked once the master stored it; `replicas:<n>` (n from 1 to "
+                    + ProducerOptions.MAX_DURABLE_REPLICAS + "): acked only once n replicas have it too (Redis `WAIT`), "
+                    + "else nacked after `durability-timeout` (RMQ-2040); see `docs/redis-cluster.md`"),
+    DURABILITY_TIMEOUT("durability-timeout", OUTGOING, ValueType.MILLIS,
+            String.valueOf(ProducerOptions.DEFAULT_DURABILITY_TIMEOUT.toMillis()), 1,
+            ProducerOptions.MAX_DURABILITY_TIMEOUT.toMillis(),
+            "With `durability=replicas:<n>`: how long a message waits for its replicas before it is nacked, from 1 to "
+                    + ProducerOptions.MAX_DURABILITY_TIMEOUT.toMillis());
 
     /** The kind of value an attribute takes, as shown in the docs. */
     public enum ValueType {

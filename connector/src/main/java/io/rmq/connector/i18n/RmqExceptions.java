@@ -201,4 +201,17 @@ public final class RmqExceptions {
                 + " malformed byte at offset " + offset + "); channel attribute 'payload-type' is 'string': set it to"
                 + " 'bytes', or set a 'codec', to receive such content");
     }
+
+    /**
+     * RMQ-2040: a durable send was stored by the master but not confirmed by the required replicas within
+     * the timeout; the message is nacked (it may still be consumed, or lost if the master fails now).
+     */
+    public IllegalStateException sendNotReplicated(String channel, String topic, long reached, int required,
+            long timeoutMillis, Throwable cause) {
+        return new IllegalStateException("RMQ-2040: Channel '" + channel + "' sent a message to topic '" + topic
+                + "' that reached " + reached + " of the " + required + " replica(s) required (channel attribute"
+                + " 'durability' = 'replicas:" + required + "') within " + timeoutMillis + " ms ('durability-timeout'):"
+                + " the master stored it, but it may be lost if the master fails now; check that enough replicas are"
+                + " connected, or lower 'durability' or raise 'durability-timeout'", cause);
+    }
 }

@@ -140,6 +140,24 @@ public final class RmqLogging {
                 + " The attributes are listed in docs/configuration.md");
     }
 
+    // RMQ-104x: durable sends (OutgoingRmqChannel)
+
+    /**
+     * RMQ-1040 (WARNING): a durable send was not confirmed by the required replicas in time and is nacked;
+     * logged once until a durable send of the channel is confirmed again (each nack carries RMQ-2040).
+     */
+    public void durableSendsNotReplicated(String channel, String topic, long reached, int required, long timeoutMillis) {
+        warn(null, () -> "RMQ-1040: Channel '" + channel + "' requires " + required + " replica(s) per send to topic '"
+                + topic + "' (attribute 'durability'), but only " + reached + " confirmed within " + timeoutMillis
+                + " ms; its sends are nacked until enough replicas confirm them (logged once until then)");
+    }
+
+    /** RMQ-1041 (INFO): durable sends of the channel are confirmed by the required replicas again. */
+    public void durableSendsReplicatedAgain(String channel, String topic, int required) {
+        info(() -> "RMQ-1041: Channel '" + channel + "': sends to topic '" + topic + "' are confirmed by " + required
+                + " replica(s) again");
+    }
+
     // RMQ-105x: metrics (io.rmq.connector.metrics)
 
     /** RMQ-1050 (INFO): the connector's metrics are published through these libraries. */

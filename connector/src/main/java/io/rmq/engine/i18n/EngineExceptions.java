@@ -136,4 +136,30 @@ public final class EngineExceptions {
                 + "; the server's certificate must be signed by a trusted certificate authority (the CA file setting,"
                 + " else the JVM's trust store) and name the host of the URI");
     }
+
+    /**
+     * RMQ-0370: the message of a {@code DurabilityException}: a durable send's write did not reach the
+     * required replicas in time; it is stored on the master, unconfirmed.
+     */
+    public String replicasNotReached(String topic, long reached, int required, long timeoutMillis) {
+        return "RMQ-0370 A send to topic '" + topic + "' reached " + reached + " of the " + required
+                + " replica(s) required within " + timeoutMillis + " ms: the master stored it, but it may be lost if"
+                + " the master fails now; check that enough replicas are connected and in sync (INFO replication),"
+                + " or lower the number of replicas required or raise the durability timeout";
+    }
+
+    /** RMQ-0371: no master serves the hash slot of a key on the cluster (a failover or resharding under way). */
+    public String noMasterForKey(String key, String uri) {
+        return "RMQ-0371 No master of the Redis Cluster at " + uri + " serves key '" + key + "' now (a failover or a"
+                + " resharding may be under way); nothing was sent, send again once the cluster is healthy";
+    }
+
+    /**
+     * RMQ-0372: the durable connection was lost and reconnected between a write and the {@code WAIT} that
+     * was to confirm it, which can then confirm nothing; the write may or may not be kept.
+     */
+    public String reconnectedBeforeReplicated(String topic, String uri) {
+        return "RMQ-0372 The connection to Redis at " + uri + " was lost before the replicas of a send to topic '"
+                + topic + "' were confirmed: the message may or may not have been stored; send it again to be sure";
+    }
 }

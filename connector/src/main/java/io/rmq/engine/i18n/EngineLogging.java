@@ -372,6 +372,18 @@ public final class EngineLogging {
                 + " of topic '" + topic + "' succeeded when sent again, " + afterMillis + " ms after it first failed");
     }
 
+    // ---- producers: RMQ-019x
+
+    /**
+     * RMQ-0190 (WARNING): a durable producer requires more replicas than the master reports connected: its
+     * sends fail after the durability timeout until enough replicas are connected.
+     */
+    public void fewerReplicasThanRequired(String topic, String uri, int connected, int required, long timeoutMillis) {
+        log(Level.WARNING, null, () -> "RMQ-0190 Redis at " + uri + " reports " + connected + " connected replica(s),"
+                + " but sends to topic '" + topic + "' require " + required + ": they fail after " + timeoutMillis
+                + " ms each until enough replicas are connected");
+    }
+
     private void log(Level level, Throwable cause, Supplier<String> message) {
         if (cause == null) {
             logger.log(level, message);

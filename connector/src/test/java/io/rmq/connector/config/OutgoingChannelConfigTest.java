@@ -4,6 +4,7 @@ import static io.rmq.connector.config.TestConfigs.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.rmq.engine.ProducerOptions;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicType;
 import java.time.Duration;
@@ -79,6 +80,56 @@ class OutgoingChannelConfigTest {
     void invalidMaxInflight(String value) {
         assertThat(problem(channel("c", "topic-type", "PRIORITY", "max-inflight", value)).describe())
                 .isEqualTo("attribute 'max-inflight' = '" + value + "' is invalid: an integer >= 1 is required");
+    }
+
+    @Test
+    void sendsAreNotDurableByDefault() {
+        OutgoingChannelConfig config = OutgoingChannelConfig.from(channel("c", "topic-type", "PRIORITY"));
+
+        assertThat(config.producerOptions()).isEqualTo(ProducerOptions.defaults());
+        assertThat(config).asString().contains("durability=none");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"replicas:1, 1", "REPLICAS:2, 2", "replicas: 3 , 3", "replicas:1000, 1000"})
+    void durabilityNamesTheReplicasToWaitFor(String value, int replicas) {
+        OutgoingChannelConfig config = OutgoingChannelConfig.from(channel("c", "topic-type", "PRIORITY",
+                "durability", value, "durability-timeout", "250"));
+
+        assertThat(config.producerOptions().durableReplicas()).isEqualTo(replicas);
+        assertThat(config.producerOptions().durabilityTimeout()).isEqualTo(Duration.ofMillis(250));
+        assertThat(config).asString().contains("durability=replicas:" + replicas + " within 250 ms");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"None", "NONE", "none"})
+    void noneIsCaseInsensitive(String value) {
+        assertThat(OutgoingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "durability", value))
+                .producerOptions().durable()).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"replicas:0", "replicas:-1", "replicas:1001", "replicas:", "replicas:two", "replicas",
+            "all", "1", "replicas:1.5", "replicas:99999999999"})
+    void invalidDurability(String value) {
+        assertThat(problem(channel("c", "topic-type", "PRIORITY", "durability", value)).describe())
+                .isEqualTo("attribute 'durability' = '" + value + "' is invalid: "
+                        + "'none' or 'replicas:<n>' with n from 1 to 1000 is required");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-1", "5001", "1s", "1.5"})
+    void invalidDurabilityTimeouts(String value) {
+        assertThat(problem(channel("c", "topic-type", "PRIORITY", "durability", "replicas:1",
+                "durability-timeout", value)).describe())
+                .isEqualTo("attribute 'durability-timeout' = '" + value + "' is invalid: "
+                        + "a whole number of milliseconds from 1 to 5000 is required");
+    }
+
+    @Test
+    void durabilityAttributesAreOutgoingOnly() {
+        assertThat(IncomingChannelConfig.validate(channel("c", "topic-type", "PRIORITY", "durability", "bogus",
+                "durability-timeout", "x"))).isEmpty();
     }
 
     @Test

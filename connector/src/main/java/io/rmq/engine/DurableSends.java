@@ -1,0 +1,102 @@
+package io.rmq.engine;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.i18n.EngineLogging;
+
+/**
+ * The connections of one durable producer ({@link ProducerOptions#durable()}), one {@link DurableConnection}
+ * per master its sends go to: on one server (or under Sentinel) a connection of its own to the master; on a
+ * Redis Cluster a cluster connection of its own, whose connection to the master of each slot carries both
+ * the slot's sends and the {@code WAIT} that confirms them, so the {@code WAIT} runs on the node that took
+ * the writes. After a failover or a resharding the slot's master is looked up again at each send.
+ *
+ * <p>Lifecycle: connects on the first send (on the engine's scheduler), and again after a failed attempt;
+ * closed with the engine's client. Logs RMQ-0190 when a master reports fewer connected replicas than
+ * required. Thread-safe.
+ */
+final class DurableSends {
+
+    private static final EngineLogging LOG = EngineLogging.log;
+
+    private final RmqClient client;
+    private final TopicKeys keys;
+    private final ProducerOptions options;
+    private final Map<String, CompletableFuture<DurableConnection>> byMaster = new ConcurrentHashMap<>();
+    private final Object lock = new Object();
+    private CompletableFuture<StatefulConnection<byte[], byte[]>> connecting;
+
+    DurableSends(RmqClient client, TopicKeys keys, ProducerOptions options) {
+        this.client = client;
+        this.keys = keys;
+        this.options = options;
+    }
+
+    /** The connection to the master of {@code slot}, opened if needed. */
+    CompletionStage<DurableConnection> forSlot(int slot) {
+        return connection().thenCompose(c -> {
+            if (c instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+                String key = keys.slot(slot).store();
+                RedisClusterNode master = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(key));
+                if (master == null) {
+                    return CompletableFuture.failedFuture(new RedisUnavailableException(
+                            EngineExceptions.ex.noMasterForKey(key, client.displayUri())));
+                }
+                return open(master.getNodeId(), () -> cluster.getConnectionAsync(master.getNodeId()));
+            }
+            return open("", () -> CompletableFuture.completedFuture((StatefulRedisConnection<byte[], byte[]>) c));
+        });
+    }
+
+    private CompletionStage<DurableConnection> open(String nodeId,
+            java.util.function.Supplier<CompletionStage<StatefulRedisConnection<byte[], byte[]>>> nodeConnection) {
+        CompletableFuture<DurableConnection> existing = byMaster.get(nodeId);
+        if (existing != null && !existing.isCompletedExceptionally()) {
+            return existing;
+        }
+        CompletableFuture<DurableConnection> opened = nodeConnection.get().toCompletableFuture()
+                .thenApplyAsync(c -> {
+                    checkReplicas(c);
+                    return new DurableConnection(c, client.scriptsOn(c.async()), keys, options, client.displayUri());
+                }, client.scheduler());
+        CompletableFuture<DurableConnection> raced = byMaster.merge(nodeId, opened,
+                (old, mine) -> old.isCompletedExceptionally() ? mine : old);
+        return raced;
+    }
+
+    private CompletableFuture<StatefulConnection<byte[], byte[]>> connection() {
+        synchronized (lock) {
+            if (connecting == null || connecting.isCompletedExceptionally()) {
+                connecting = client.ready().toCompletableFuture()
+                        .thenApplyAsync(v -> client.connectDedicated(), client.scheduler());
+            }
+            return connecting;
+        }
+    }
+
+    /** Logs RMQ-0190 when the master reports fewer connected replicas than required. */
+    private void checkReplicas(StatefulRedisConnection<byte[], byte[]> c) {
+        try {
+            for (String line : c.sync().info("replication").split("\r?\n")) {
+                if (line.startsWith("connected_slaves:")) {
+                    int connected = Integer.parseInt(line.substring("connected_slaves:".length()).trim());
+                    if (connected < options.durableReplicas()) {
+                        LOG.fewerReplicasThanRequired(keys.topic().name(), client.displayUri(), connected,
+                                options.durableReplicas(), options.durabilityTimeout().toMillis());
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            // an ACL without +info: nothing to compare; the sends say it if the replicas are missing
+        }
+    }
+}
