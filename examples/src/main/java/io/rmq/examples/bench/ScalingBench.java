@@ -1,0 +1,330 @@
+package io.rmq.examples.bench;
+
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.SplittableRandom;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.rmq.engine.ConsumerOptions;
+import io.rmq.engine.RmqEngine;
+import io.rmq.engine.TopicConsumer;
+import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.TopicKeys;
+import io.rmq.engine.TopicProducer;
+import io.rmq.engine.TopicType;
+import io.rmq.examples.support.Console;
+import io.rmq.examples.support.ConsoleLogging;
+
+/**
+ * The scaling benchmark: the engine ({@code io.rmq.engine}, no SmallRye, no CDI) on Redis servers it
+ * starts itself ({@link LocalRedis}), in two modes.
+ *
+ * <ul>
+ * <li>{@code throughput}: the same send and consume+commit run on one Redis and on a Redis Cluster of
+ * three masters, one after the other, on the same machine.</li>
+ * <li>{@code backlog}: on one Redis, for each backlog size, fills the backlog through the engine's
+ * producer, measures Redis memory per message against a bare sorted set of the same members and
+ * scores, then the send rate and the pop+commit rate while the backlog is in place.</li>
+ * </ul>
+ * Settings: {@link ScalingSettings}. Run from the repository root:
+ * {@code mvn -q -pl examples -am verify -Pscaling -DskipTests [-Dscaling.mode=backlog ...]}.
+ */
+public final class ScalingBench {
+
+    private ScalingBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        ConsoleLogging.install();
+        ScalingSettings s = ScalingSettings.from(args);
+        Console.say("RMQ scaling benchmark: the engine on Redis servers it starts (%s)",
+                LocalRedis.serverVersion());
+        Console.say("machine   %d cores, Java %s, JVM max heap %d MB, load average %.2f at start",
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+                Runtime.getRuntime().maxMemory() >> 20, load());
+        Console.say("settings  %s", s);
+        if (s.mode().equals("throughput") || s.mode().equals("all")) {
+            throughput(s);
+        }
+        if (s.mode().equals("backlog") || s.mode().equals("all")) {
+            backlog(s);
+        }
+    }
+
+    // ---------------------------------------------------------------- throughput: one Redis beside a cluster
+
+    private static void throughput(ScalingSettings s) throws Exception {
+        List<String> rows = new ArrayList<>();
+        for (int round = 1; round <= s.rounds(); round++) {
+            for (String target : List.of("single", "cluster")) {
+                try (LocalRedis redis = target.equals("single") ? LocalRedis.single()
+                        : LocalRedis.cluster(3, s.replicas());
+                        Workload w = new Workload(redis, s, "scaling.throughput." + round)) {
+                    progress("%s (%s), round %d: warm-up of %,d messages ...", target, redis.ports(), round, s.warmup());
+                    w.send(s.warmup(), "warmup");
+                    w.consume(s.warmup(), true);
+                    double loadBefore = load();
+                    progress("sending %,d messages ...", s.messages());
+                    Rate sent = w.send(s.messages(), "run");
+                    progress("consuming and committing them ...");
+                    Rate consumed = w.consume(s.messages(), true);
+                    rows.add(String.format("| %s | %d | %,d | %,.0f | %,.0f | %,.0f | %.2f / %.2f |", target, round,
+                            s.messages(), sent.perSecond(), consumed.perSecond(), consumed.untilCommittedPerSecond(),
+                            loadBefore, load()));
+                }
+            }
+        }
+        Console.say("");
+        Console.say("Throughput through the engine: %,d messages of %d bytes, FIXED_TIME topic of %d slots, %d consumers, "
+                        + "batch-size %d, %d sends in flight; cluster: 3 masters, %d replica(s) each", s.messages(),
+                s.payloadBytes(), s.slots(), s.consumers(), s.batchSize(), s.window(), s.replicas());
+        Console.say("| Redis | round | messages | sent /s | consumed and committed /s | every commit in Redis /s | load before / after |");
+        Console.say("|---|---:|---:|---:|---:|---:|---|");
+        rows.forEach(Console::say);
+    }
+
+    // ---------------------------------------------------------------- backlog: memory and rates with a big backlog
+
+    private static void backlog(ScalingSettings s) throws Exception {
+        List<String> memory = new ArrayList<>();
+        List<String> snapshots = new ArrayList<>();
+        List<String> rates = new ArrayList<>();
+        try (LocalRedis redis = LocalRedis.single(); Workload w = new Workload(redis, s, "scaling.warmup")) {
+            progress("warm-up of %,d messages on a Redis of its own ...", s.warmup());
+            w.send(s.warmup(), "warmup");
+            w.consume(s.warmup(), false);
+        }
+        for (int size : s.backlogs()) {
+            try (LocalRedis redis = LocalRedis.single();
+                    Workload w = new Workload(redis, s, "scaling.backlog")) {
+                int port = redis.ports().get(0);
+                long before = usedMemory(port);
+                double loadBefore = load();
+                progress("filling a backlog of %,d messages through the producer ...", size);
+                Rate fill = w.send(size, "backlog");
+                long withBacklog = usedMemory(port);
+                double perMessage = (withBacklog - before) / (double) size;
+
+                progress("the same members and scores in one bare sorted set (ZADD, pipelined) ...");
+                Rate bare = w.bareSortedSet(size, "backlog", "bare-zset");
+                long withBare = usedMemory(port);
+                double barePerMessage = (withBare - withBacklog) / (double) size;
+                LocalRedis.cli(port, "DEL", "bare-zset");
+                Map<String, String> mem = LocalRedis.info(port, "memory");
+                memory.add(String.format("| %,d | %,.0f | %.1f | %.1f | %,.0f | %,.0f | %,.0f | %.2f / %.2f |", size,
+                        fill.perSecond(), perMessage, barePerMessage, bare.perSecond(), withBacklog / 1048576.0,
+                        Long.parseLong(mem.get("used_memory_rss")) / 1048576.0, loadBefore, load()));
+                snapshots.add(snapshot(redis, port, size));
+
+                double loadRates = load();
+                progress("with the backlog in place: sending %,d more ...", s.measure());
+                Rate sent = w.send(s.measure(), "extra");
+                progress("with the backlog in place: popping and committing %,d ...", s.measure());
+                Rate popped = w.consume(s.measure(), false);
+                rates.add(String.format("| %,d | %,d | %,.0f | %,.0f | %.2f / %.2f |", size, s.measure(),
+                        sent.perSecond(), popped.perSecond(), loadRates, load()));
+            }
+        }
+        Console.say("");
+        Console.say("Backlog on one Redis: messages of %d bytes, FIXED_TIME topic of %d slots (all due), filled through "
+                + "the engine's producer (%d sends in flight)", s.payloadBytes(), s.slots(), s.window());
+        Console.say("| backlog | filled /s | Redis bytes per message | bare sorted set bytes per member | bare ZADD /s "
+                + "| used_memory with the backlog (MB) | used_memory_rss (MB) | load before / after |");
+        Console.say("|---:|---:|---:|---:|---:|---:|---:|---|");
+        memory.forEach(Console::say);
+        Console.say("");
+        Console.say("Snapshot of the backlog (BGSAVE: the size of a replica's full sync and of an AOF rewritten with "
+                + "its RDB preamble)");
+        Console.say("| backlog | RDB bytes | RDB bytes per message | fork | BGSAVE seconds | load |");
+        Console.say("|---:|---:|---:|---:|---:|---|");
+        snapshots.forEach(Console::say);
+        Console.say("");
+        Console.say("Rates with the backlog in place (%d consumers, batch-size %d; pop+commit counts commits handed to "
+                + "the engine, which sends them within a round trip)", s.consumers(), s.batchSize());
+        Console.say("| backlog | messages | sent /s | popped and committed /s | load before / after |");
+        Console.say("|---:|---:|---:|---:|---|");
+        rates.forEach(Console::say);
+    }
+
+    /** Writes an RDB of the server on {@code port} and describes it as a table row. */
+    private static String snapshot(LocalRedis redis, int port, int size) throws Exception {
+        progress("BGSAVE of the backlog ...");
+        long start = System.nanoTime();
+        LocalRedis.cli(port, "BGSAVE");
+        Map<String, String> persistence = LocalRedis.info(port, "persistence");
+        while (!persistence.get("rdb_bgsave_in_progress").equals("0")) {
+            Thread.sleep(20);
+            persistence = LocalRedis.info(port, "persistence");
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (!persistence.get("rdb_last_bgsave_status").equals("ok")) {
+            throw new IllegalStateException("BGSAVE failed on port " + port + ": " + persistence);
+        }
+        long bytes = Files.size(redis.directoryOf(port).resolve("dump.rdb"));
+        long forkMicros = Long.parseLong(LocalRedis.info(port, "stats").get("latest_fork_usec"));
+        return String.format("| %,d | %,d | %.1f | %.1f ms | %.1f | %.2f |", size, bytes, bytes / (double) size,
+                forkMicros / 1000.0, seconds, load());
+    }
+
+    private static long usedMemory(int port) throws Exception {
+        return Long.parseLong(LocalRedis.info(port, "memory").get("used_memory"));
+    }
+
+    static double load() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+
+    static void progress(String format, Object... args) {
+        Console.say("%s %s", Console.time(System.currentTimeMillis()), String.format(format, args));
+    }
+
+    /**
+     * @param seconds         until the last message was stored (send), or its commit handed to the engine (consume)
+     * @param committedSeconds until every prepare queue was empty again (consume, when awaited), else {@code seconds}
+     */
+    record Rate(long messages, double seconds, double committedSeconds) {
+        double perSecond() {
+            return messages / seconds;
+        }
+
+        double untilCommittedPerSecond() {
+            return messages / committedSeconds;
+        }
+    }
+
+    /** An engine, a topic and a key-counting connection on one {@link LocalRedis}. */
+    private static final class Workload implements AutoCloseable {
+
+        private final ScalingSettings s;
+        private final RmqEngine engine;
+        private final TopicKeys keys;
+        private final TopicProducer producer;
+        private final BenchRedis plain;
+
+        Workload(LocalRedis redis, ScalingSettings s, String topic) {
+            this.s = s;
+            this.engine = new RmqEngine(redis.uri()).start();
+            engine.ready().toCompletableFuture().join();
+            this.keys = engine.registerTopic(new TopicDefinition(topic, s.slots(), TopicType.FIXED_TIME))
+                    .toCompletableFuture().join();
+            this.producer = engine.producer(keys);
+            this.plain = new BenchRedis(redis.uri(), redis.isCluster());
+        }
+
+        /** Sends {@code count} unique messages, due at once, at most {@code window} unacknowledged. */
+        Rate send(int count, String run) throws InterruptedException {
+            Semaphore window = new Semaphore(s.window());
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Instant due = Instant.ofEpochMilli(1);
+            long start = System.nanoTime();
+            for (int i = 0; i < count && failure.get() == null; i++) {
+                window.acquire();
+                producer.sendAt(payload(run, i), due, null).whenComplete((r, e) -> {
+                    if (e != null) {
+                        failure.compareAndSet(null, e);
+                    }
+                    window.release();
+                });
+            }
+            window.acquire(s.window());
+            long end = System.nanoTime();
+            if (failure.get() != null) {
+                throw new IllegalStateException("a send failed", failure.get());
+            }
+            return new Rate(count, (end - start) / 1e9, (end - start) / 1e9);
+        }
+
+        /**
+         * The same members with the same score as {@link #send} stores, in one sorted set of their own:
+         * {@code ZADD} of 100 members per command, at most {@code window / 100} commands in flight.
+         */
+        Rate bareSortedSet(int count, String run, String key) throws InterruptedException {
+            int perCommand = 100;
+            Semaphore window = new Semaphore(Math.max(1, s.window() / perCommand));
+            long start = System.nanoTime();
+            for (int i = 0; i < count; i += perCommand) {
+                List<byte[]> members = new ArrayList<>();
+                for (int j = i; j < Math.min(count, i + perCommand); j++) {
+                    members.add(payload(run, j));
+                }
+                window.acquire();
+                plain.zaddAll(key, 1, members).whenComplete((r, e) -> window.release());
+            }
+            window.acquire(Math.max(1, s.window() / perCommand));
+            double seconds = (System.nanoTime() - start) / 1e9;
+            return new Rate(count, seconds, seconds);
+        }
+
+        /**
+         * {@code consumers} consumers, each asking for {@code window} messages and one more per commit,
+         * take {@code count} messages and commit each; then (if asked) waits until every prepare queue is empty.
+         */
+        Rate consume(int count, boolean awaitEmptyPrepare) throws Exception {
+            CountDownLatch done = new CountDownLatch(count);
+            AtomicLong taken = new AtomicLong();
+            List<TopicConsumer> consumers = new ArrayList<>();
+            ConsumerOptions options = ConsumerOptions.builder().batchSize(s.batchSize()).build();
+            long start = System.nanoTime();
+            for (int c = 0; c < s.consumers(); c++) {
+                TopicConsumer consumer = engine.consumer(keys, options, "scaling-" + c);
+                consumers.add(consumer);
+                consumer.start(d -> {
+                    d.commit();
+                    if (taken.incrementAndGet() <= count) {
+                        done.countDown();
+                        consumer.request(1);
+                    }
+                });
+                consumer.request(Math.max(1, s.batchSize()));
+            }
+            if (!done.await(600, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("only " + (count - done.getCount()) + " of " + count
+                        + " messages consumed within 600 s");
+            }
+            long consumed = System.nanoTime();
+            long committed = consumed;
+            if (awaitEmptyPrepare) {
+                while (plain.prepared(keys) > 0) {
+                    Thread.sleep(1);
+                }
+                committed = System.nanoTime();
+            }
+            List<CompletableFuture<Void>> closing = new ArrayList<>();
+            consumers.forEach(c -> closing.add(c.closeAsync().toCompletableFuture()));
+            CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            return new Rate(count, (consumed - start) / 1e9, (committed - start) / 1e9);
+        }
+
+        /**
+         * A unique message of {@code payloadBytes}: the run name and the index, padded with letters drawn
+         * from a generator seeded by the index (the same message for the same index; not compressible
+         * like a run of one letter, so that RDB sizes are not flattered).
+         */
+        private byte[] payload(String run, int i) {
+            byte[] bytes = new byte[s.payloadBytes()];
+            SplittableRandom random = new SplittableRandom(i);
+            for (int b = 0; b < bytes.length; b++) {
+                bytes[b] = (byte) ('a' + random.nextInt(26));
+            }
+            byte[] head = (run + "-" + i + "-").getBytes(StandardCharsets.US_ASCII);
+            System.arraycopy(head, 0, bytes, 0, Math.min(head.length, bytes.length));
+            return bytes;
+        }
+
+        @Override
+        public void close() {
+            plain.close();
+            engine.close();
+        }
+    }
+}
