@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.SplittableRandom;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.lettuce.core.cluster.SlotHash;
 import io.rmq.engine.ConsumerOptions;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.TopicConsumer;
@@ -35,6 +37,7 @@ import io.rmq.examples.support.ConsoleLogging;
  * <li>{@code backlog}: on one Redis, for each backlog size, fills the backlog through the engine's
  * producer, measures Redis memory per message against a bare sorted set of the same members and
  * scores, then the send rate and the pop+commit rate while the backlog is in place.</li>
+ * <li>{@code spread}: how a topic's slots spread over 3 or 6 cluster masters, computed from the key layout.</li>
  * </ul>
  * Settings: {@link ScalingSettings}. Run from the repository root:
  * {@code mvn -q -pl examples -am verify -Pscaling -DskipTests [-Dscaling.mode=backlog ...]}.
@@ -59,6 +62,9 @@ public final class ScalingBench {
         if (s.mode().equals("backlog") || s.mode().equals("all")) {
             backlog(s);
         }
+        if (s.mode().equals("spread") || s.mode().equals("all")) {
+            spread();
+        }
     }
 
     // ---------------------------------------------------------------- throughput: one Redis beside a cluster
@@ -75,11 +81,17 @@ public final class ScalingBench {
                     w.consume(s.warmup(), true);
                     double loadBefore = load();
                     progress("sending %,d messages ...", s.messages());
+                    long offsetBefore = replicationOffset(redis);
                     Rate sent = w.send(s.messages(), "run");
+                    long offsetSent = replicationOffset(redis);
                     progress("consuming and committing them ...");
                     Rate consumed = w.consume(s.messages(), true);
-                    rows.add(String.format("| %s | %d | %,d | %,.0f | %,.0f | %,.0f | %.2f / %.2f |", target, round,
+                    long offsetConsumed = replicationOffset(redis);
+                    rows.add(String.format("| %s | %d | %,d | %,.0f | %,.0f | %,.0f | %s | %.2f / %.2f |", target, round,
                             s.messages(), sent.perSecond(), consumed.perSecond(), consumed.untilCommittedPerSecond(),
+                            offsetBefore < 0 ? "no replicas" : String.format("%.0f / %.0f",
+                                    (offsetSent - offsetBefore) / (double) s.messages(),
+                                    (offsetConsumed - offsetSent) / (double) s.messages()),
                             loadBefore, load()));
                 }
             }
@@ -88,9 +100,43 @@ public final class ScalingBench {
         Console.say("Throughput through the engine: %,d messages of %d bytes, FIXED_TIME topic of %d slots, %d consumers, "
                         + "batch-size %d, %d sends in flight; cluster: 3 masters, %d replica(s) each", s.messages(),
                 s.payloadBytes(), s.slots(), s.consumers(), s.batchSize(), s.window(), s.replicas());
-        Console.say("| Redis | round | messages | sent /s | consumed and committed /s | every commit in Redis /s | load before / after |");
-        Console.say("|---|---:|---:|---:|---:|---:|---|");
+        Console.say("| Redis | round | messages | sent /s | consumed and committed /s | every commit in Redis /s "
+                + "| replication bytes per message (send / consume) | load before / after |");
+        Console.say("|---|---:|---:|---:|---:|---:|---|---|");
         rows.forEach(Console::say);
+    }
+
+    // ---------------------------------------------------------------- spread: a topic's slots over the masters
+
+    /**
+     * How a topic's slots spread over the masters of a cluster whose 16384 hash slots are split evenly
+     * (as {@code redis-cli --cluster create} splits them): the largest share one master gets, for a few
+     * topic names (no key prefix). Computed from the key layout, no Redis needed.
+     */
+    private static void spread() {
+        List<String> topics = List.of("orders", "price", "invoice", "mail", "cache.keys", "bench.throughput");
+        Console.say("");
+        Console.say("Share of a topic's slots on its busiest master (topics %s)", topics);
+        Console.say("| masters | slot-amount | busiest master holds (lowest to highest over the topics) | even share |");
+        Console.say("|---:|---:|---|---:|");
+        for (int masters : new int[] {3, 6}) {
+            for (int slots : new int[] {16, 64, 256, 1024}) {
+                double lowest = 1;
+                double highest = 0;
+                for (String topic : topics) {
+                    int[] perMaster = new int[masters];
+                    TopicKeys keys = new TopicKeys(new TopicDefinition(topic, slots, TopicType.FIXED_TIME));
+                    for (int slot = 0; slot < slots; slot++) {
+                        perMaster[SlotHash.getSlot(keys.slot(slot).prepare()) * masters / SlotHash.SLOT_COUNT]++;
+                    }
+                    double busiest = Arrays.stream(perMaster).max().orElse(0) / (double) slots;
+                    lowest = Math.min(lowest, busiest);
+                    highest = Math.max(highest, busiest);
+                }
+                Console.say("| %d | %d | %.0f%% to %.0f%% | %.0f%% |", masters, slots, lowest * 100, highest * 100,
+                        100.0 / masters);
+            }
+        }
     }
 
     // ---------------------------------------------------------------- backlog: memory and rates with a big backlog
@@ -154,6 +200,22 @@ public final class ScalingBench {
         Console.say("| backlog | messages | sent /s | popped and committed /s | load before / after |");
         Console.say("|---:|---:|---:|---:|---|");
         rates.forEach(Console::say);
+    }
+
+    /**
+     * The sum of {@code master_repl_offset} over the masters that have replicas: the bytes of
+     * replication stream they produced (what their replicas receive, and about what an AOF appends).
+     * -1 when no master has a replica (Redis then keeps no offset).
+     */
+    private static long replicationOffset(LocalRedis redis) throws Exception {
+        long sum = -1;
+        for (int port : redis.ports()) {
+            Map<String, String> replication = LocalRedis.info(port, "replication");
+            if ("master".equals(replication.get("role")) && !"0".equals(replication.get("connected_slaves"))) {
+                sum = Math.max(sum, 0) + Long.parseLong(replication.get("master_repl_offset"));
+            }
+        }
+        return sum;
     }
 
     /** Writes an RDB of the server on {@code port} and describes it as a table row. */

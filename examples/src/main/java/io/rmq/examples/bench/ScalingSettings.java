@@ -10,7 +10,8 @@ import java.util.Map;
  * {@code -Dscaling.mode=backlog}) or program arguments {@code <name>=<value>}, which win.
  *
  * @param mode         {@code throughput} (one Redis beside a 3-master cluster), {@code backlog} (memory and
- *                     rates with big backlogs on one Redis) or {@code all}; default {@code throughput}
+ *                     rates with big backlogs on one Redis), {@code spread} (a topic's slots over the masters)
+ *                     or {@code all}; default {@code throughput}
  * @param messages     messages sent, then consumed, per throughput run; default 100,000
  * @param warmup       messages sent and consumed before each throughput run; default 20,000
  * @param rounds       throughput runs on each kind of Redis, alternating; default 2
@@ -37,8 +38,8 @@ record ScalingSettings(String mode, int messages, int warmup, int rounds, int re
             throw new IllegalArgumentException("unknown scaling settings " + unknown + "; known: " + NAMES);
         }
         String mode = values.getOrDefault("mode", "throughput").strip().toLowerCase(Locale.ROOT);
-        if (!List.of("throughput", "backlog", "all").contains(mode)) {
-            throw new IllegalArgumentException("scaling.mode must be throughput, backlog or all, was '" + mode + "'");
+        if (!List.of("throughput", "backlog", "spread", "all").contains(mode)) {
+            throw new IllegalArgumentException("scaling.mode must be throughput, backlog, spread or all, was '" + mode + "'");
         }
         int[] backlogs = Arrays.stream(values.getOrDefault("backlogs", "10000,10000000").split(","))
                 .mapToInt(b -> BenchArguments.parse(PREFIX, "backlogs", b, 1)).toArray();
