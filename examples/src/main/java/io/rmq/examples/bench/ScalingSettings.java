@@ -13,7 +13,8 @@ import java.util.Map;
  *                     rates with big backlogs on one Redis), {@code spread} (a topic's slots over the masters)
  *                     or {@code all}; default {@code throughput}
  * @param messages     messages sent, then consumed, per throughput run; default 100,000
- * @param warmup       messages sent and consumed before each throughput run; default 20,000
+ * @param warmup       messages sent and consumed on each Redis before it is measured; default 100,000 (with
+ *                     20,000 the first cluster run was measured cold)
  * @param rounds       throughput runs on each kind of Redis, alternating; default 2
  * @param replicas     replicas per cluster master; default 0 (the single Redis has none either)
  * @param backlogs     backlog sizes, comma-separated; default {@code 10000,10000000}
@@ -45,7 +46,7 @@ record ScalingSettings(String mode, int messages, int warmup, int rounds, int re
                 .mapToInt(b -> BenchArguments.parse(PREFIX, "backlogs", b, 1)).toArray();
         return new ScalingSettings(mode,
                 integer(values, "messages", 100_000, 1),
-                integer(values, "warmup", 20_000, 1),
+                integer(values, "warmup", 100_000, 1),
                 integer(values, "rounds", 2, 1),
                 integer(values, "replicas", 0, 0),
                 backlogs,

@@ -13,7 +13,7 @@ class ScalingSettingsTest {
         ScalingSettings s = ScalingSettings.from(new String[0]);
         assertThat(s.mode()).isEqualTo("throughput");
         assertThat(s.messages()).isEqualTo(100_000);
-        assertThat(s.warmup()).isEqualTo(20_000);
+        assertThat(s.warmup()).isEqualTo(100_000);
         assertThat(s.rounds()).isEqualTo(2);
         assertThat(s.replicas()).isZero();
         assertThat(s.backlogs()).containsExactly(10_000, 10_000_000);
