@@ -82,13 +82,18 @@ public final class ScalingBench {
                     double loadBefore = load();
                     progress("sending %,d messages ...", s.messages());
                     long offsetBefore = replicationOffset(redis);
+                    double cpuBefore = redisCpuSeconds(redis);
                     Rate sent = w.send(s.messages(), "run");
                     long offsetSent = replicationOffset(redis);
+                    double cpuSent = redisCpuSeconds(redis);
                     progress("consuming and committing them ...");
                     Rate consumed = w.consume(s.messages(), true);
                     long offsetConsumed = replicationOffset(redis);
-                    rows.add(String.format("| %s | %d | %,d | %,.0f | %,.0f | %,.0f | %s | %.2f / %.2f |", target, round,
-                            s.messages(), sent.perSecond(), consumed.perSecond(), consumed.untilCommittedPerSecond(),
+                    double cpuConsumed = redisCpuSeconds(redis);
+                    rows.add(String.format("| %s | %d | %,d | %,.0f | %,.0f | %,.0f | %.0f%% / %.0f%% | %s | %.2f / %.2f |",
+                            target, round, s.messages(), sent.perSecond(), consumed.perSecond(),
+                            consumed.untilCommittedPerSecond(), (cpuSent - cpuBefore) / sent.seconds() * 100,
+                            (cpuConsumed - cpuSent) / consumed.committedSeconds() * 100,
                             offsetBefore < 0 ? "no replicas" : String.format("%.0f / %.0f",
                                     (offsetSent - offsetBefore) / (double) s.messages(),
                                     (offsetConsumed - offsetSent) / (double) s.messages()),
@@ -101,9 +106,10 @@ public final class ScalingBench {
                         + "batch-size %d, %d sends in flight; cluster: 3 masters, %d replica(s) each", s.messages(),
                 s.payloadBytes(), s.slots(), s.consumers(), s.batchSize(), s.window(), s.replicas());
         Console.say("| Redis | round | messages | sent /s | consumed and committed /s | every commit in Redis /s "
+                + "| Redis CPU, all processes (send / consume; 100%% = one core) "
                 + "| replication bytes per message (send / consume) | load before / after |");
-        Console.say("|---|---:|---:|---:|---:|---:|---|---|");
-        rows.forEach(Console::say);
+        Console.say("|---|---:|---:|---:|---:|---:|---|---|---|");
+        rows.forEach(row -> Console.say("%s", row));
     }
 
     // ---------------------------------------------------------------- spread: a topic's slots over the masters
@@ -187,19 +193,19 @@ public final class ScalingBench {
         Console.say("| backlog | filled /s | Redis bytes per message | bare sorted set bytes per member | bare ZADD /s "
                 + "| used_memory with the backlog (MB) | used_memory_rss (MB) | load before / after |");
         Console.say("|---:|---:|---:|---:|---:|---:|---:|---|");
-        memory.forEach(Console::say);
+        memory.forEach(row -> Console.say("%s", row));
         Console.say("");
         Console.say("Snapshot of the backlog (BGSAVE: the size of a replica's full sync and of an AOF rewritten with "
                 + "its RDB preamble)");
         Console.say("| backlog | RDB bytes | RDB bytes per message | fork | BGSAVE seconds | load |");
         Console.say("|---:|---:|---:|---:|---:|---|");
-        snapshots.forEach(Console::say);
+        snapshots.forEach(row -> Console.say("%s", row));
         Console.say("");
         Console.say("Rates with the backlog in place (%d consumers, batch-size %d; pop+commit counts commits handed to "
                 + "the engine, which sends them within a round trip)", s.consumers(), s.batchSize());
         Console.say("| backlog | messages | sent /s | popped and committed /s | load before / after |");
         Console.say("|---:|---:|---:|---:|---|");
-        rates.forEach(Console::say);
+        rates.forEach(row -> Console.say("%s", row));
     }
 
     /**
@@ -214,6 +220,16 @@ public final class ScalingBench {
             if ("master".equals(replication.get("role")) && !"0".equals(replication.get("connected_slaves"))) {
                 sum = Math.max(sum, 0) + Long.parseLong(replication.get("master_repl_offset"));
             }
+        }
+        return sum;
+    }
+
+    /** CPU seconds (user and system) used so far by every process of {@code redis}, replicas included. */
+    private static double redisCpuSeconds(LocalRedis redis) throws Exception {
+        double sum = 0;
+        for (int port : redis.ports()) {
+            Map<String, String> cpu = LocalRedis.info(port, "cpu");
+            sum += Double.parseDouble(cpu.get("used_cpu_user")) + Double.parseDouble(cpu.get("used_cpu_sys"));
         }
         return sum;
     }
