@@ -41,7 +41,8 @@ final class LocalRedis implements AutoCloseable {
     static LocalRedis single() throws IOException, InterruptedException {
         LocalRedis redis = new LocalRedis(false);
         try {
-            redis.startNode(freePort(false), List.of());
+            // DEBUG RELOAD (from loopback only) measures how long loading a snapshot takes
+            redis.startNode(freePort(false), List.of("--enable-debug-command", "local"));
             return redis;
         } catch (IOException | RuntimeException | InterruptedException e) {
             redis.close();
@@ -119,9 +120,9 @@ final class LocalRedis implements AutoCloseable {
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        if (!p.waitFor(600, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new IllegalStateException("redis-cli " + String.join(" ", args) + " did not finish within 60 s");
+            throw new IllegalStateException("redis-cli " + String.join(" ", args) + " did not finish within 600 s");
         }
         return out;
     }

@@ -179,12 +179,16 @@ public final class ScalingBench {
                 snapshots.add(snapshot(redis, port, size));
 
                 double loadRates = load();
+                double cpuBefore = redisCpuSeconds(redis);
                 progress("with the backlog in place: sending %,d more ...", s.measure());
                 Rate sent = w.send(s.measure(), "extra");
+                double cpuSent = redisCpuSeconds(redis);
                 progress("with the backlog in place: popping and committing %,d ...", s.measure());
                 Rate popped = w.consume(s.measure(), false);
-                rates.add(String.format("| %,d | %,d | %,.0f | %,.0f | %.2f / %.2f |", size, s.measure(),
-                        sent.perSecond(), popped.perSecond(), loadRates, load()));
+                double cpuPopped = redisCpuSeconds(redis);
+                rates.add(String.format("| %,d | %,d | %,.0f | %,.0f | %.1f / %.1f µs | %.2f / %.2f |", size,
+                        s.measure(), sent.perSecond(), popped.perSecond(), (cpuSent - cpuBefore) * 1e6 / s.measure(),
+                        (cpuPopped - cpuSent) * 1e6 / s.measure(), loadRates, load()));
             }
         }
         Console.say("");
@@ -197,14 +201,15 @@ public final class ScalingBench {
         Console.say("");
         Console.say("Snapshot of the backlog (BGSAVE: the size of a replica's full sync and of an AOF rewritten with "
                 + "its RDB preamble)");
-        Console.say("| backlog | RDB bytes | RDB bytes per message | fork | BGSAVE seconds | load |");
-        Console.say("|---:|---:|---:|---:|---:|---|");
+        Console.say("| backlog | RDB bytes | RDB bytes per message | fork | BGSAVE seconds | RDB load seconds | load |");
+        Console.say("|---:|---:|---:|---:|---:|---:|---|");
         snapshots.forEach(row -> Console.say("%s", row));
         Console.say("");
         Console.say("Rates with the backlog in place (%d consumers, batch-size %d; pop+commit counts commits handed to "
                 + "the engine, which sends them within a round trip)", s.consumers(), s.batchSize());
-        Console.say("| backlog | messages | sent /s | popped and committed /s | load before / after |");
-        Console.say("|---:|---:|---:|---:|---|");
+        Console.say("| backlog | messages | sent /s | popped and committed /s | Redis CPU per message (send / pop+commit) "
+                + "| load before / after |");
+        Console.say("|---:|---:|---:|---:|---|---|");
         rates.forEach(row -> Console.say("%s", row));
     }
 
@@ -250,8 +255,19 @@ public final class ScalingBench {
         }
         long bytes = Files.size(redis.directoryOf(port).resolve("dump.rdb"));
         long forkMicros = Long.parseLong(LocalRedis.info(port, "stats").get("latest_fork_usec"));
-        return String.format("| %,d | %,d | %.1f | %.1f ms | %.1f | %.2f |", size, bytes, bytes / (double) size,
-                forkMicros / 1000.0, seconds, load());
+        // what a restart costs: the server empties itself and loads the RDB just written
+        progress("DEBUG RELOAD NOSAVE: loading the RDB again ...");
+        long keys = Long.parseLong(LocalRedis.cli(port, "DBSIZE").strip());
+        long reloadStart = System.nanoTime();
+        String reloaded = LocalRedis.cli(port, "DEBUG", "RELOAD", "NOSAVE").strip();
+        double reloadSeconds = (System.nanoTime() - reloadStart) / 1e9;
+        long keysAfter = Long.parseLong(LocalRedis.cli(port, "DBSIZE").strip());
+        if (!reloaded.equals("OK") || keysAfter != keys) {
+            throw new IllegalStateException("DEBUG RELOAD NOSAVE answered '" + reloaded + "', " + keysAfter + " keys of "
+                    + keys + " after it");
+        }
+        return String.format("| %,d | %,d | %.1f | %.1f ms | %.1f | %.1f | %.2f |", size, bytes, bytes / (double) size,
+                forkMicros / 1000.0, seconds, reloadSeconds, load());
     }
 
     private static long usedMemory(int port) throws Exception {
