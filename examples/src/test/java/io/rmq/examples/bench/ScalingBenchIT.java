@@ -29,7 +29,8 @@ class ScalingBenchIT {
         out.print(output);
         assertThat(output)
                 .contains("| single | 1 | 600 |", "| cluster | 1 | 600 |", "no replicas")
-                .contains("| 500 | ", "| 2,000 | ", "RDB bytes per message", "popped and committed /s")
+                .contains("| 500 | ", "| 2,000 | ", "RDB bytes per message", "RDB load seconds", "popped and committed /s")
+                .contains("Redis CPU, all processes", "Redis CPU per message")
                 .contains("| 3 | 256 | ", "| 6 | 1024 | ");
         // a message in Redis costs at least its 100 bytes
         assertThat(output.lines().filter(l -> l.startsWith("| 2,000 | ")).findFirst().orElseThrow().split("\\|")[3].strip())
