@@ -1,6 +1,5 @@
 package io.rmq.examples.bench;
 
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -31,20 +30,7 @@ record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int 
     static final String PREFIX = "bench.";
 
     static BenchSettings from(String[] args) {
-        Map<String, String> values = new LinkedHashMap<>();
-        System.getProperties().forEach((k, v) -> {
-            if (k.toString().startsWith(PREFIX)) {
-                values.put(k.toString().substring(PREFIX.length()), v.toString());
-            }
-        });
-        for (String arg : args) {
-            int eq = arg.indexOf('=');
-            if (eq <= 0) {
-                throw new IllegalArgumentException("arguments are name=value, e.g. messages=5000; got '" + arg + "'");
-            }
-            String name = arg.substring(0, eq).strip();
-            values.put(name.startsWith(PREFIX) ? name.substring(PREFIX.length()) : name, arg.substring(eq + 1).strip());
-        }
+        Map<String, String> values = BenchArguments.collect(PREFIX, args);
         int messages = integer(values, "messages", 100_000, 1);
         String redis = values.getOrDefault("redis-uri", EmbeddedRedis.externalUri().orElse("")).strip();
         BenchSettings settings = new BenchSettings(
@@ -72,18 +58,6 @@ record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int 
     }
 
     private static int integer(Map<String, String> values, String name, int defaultValue, int min) {
-        String value = values.get(name);
-        if (value == null || value.isBlank()) {
-            return defaultValue;
-        }
-        try {
-            int parsed = Integer.parseInt(value.strip().replace("_", ""));
-            if (parsed < min) {
-                throw new IllegalArgumentException("bench." + name + " must be >= " + min + ", was " + parsed);
-            }
-            return parsed;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bench." + name + " must be an integer, was '" + value + "'");
-        }
+        return BenchArguments.integer(PREFIX, values, name, defaultValue, min);
     }
 }
