@@ -124,4 +124,52 @@ class SlotSchedulerTest {
         assertThat(s.isAssigned(0)).isFalse();
         assertThat(s.nextDueSlot(System.nanoTime())).isEqualTo(1);
     }
+
+    @Test
+    void aSlotWithNothingWaitingIsPolledByOneExistenceCheckWithTheOtherIdleSlots() {
+        SlotScheduler s = new SlotScheduler(4, POLL, true);
+        long now = System.nanoTime();
+        for (int slot = 0; slot < 4; slot++) {
+            s.popStarted(slot, 8);
+            s.popDone(slot, 8, slot == 3 ? 60_000 : -1, now); // slot 3 has a member due in a minute
+        }
+        long later = now + POLL.toNanos();
+
+        assertThat(s.nextDueSlot(later)).as("slot 3 is popped at the safety poll, the parked ones are not")
+                .isEqualTo(3);
+        s.popStarted(3, 8);
+        assertThat(s.parkedDue(now)).as("not due before the safety poll").isEmpty();
+        int[] parked = s.parkedDue(later);
+        assertThat(parked).containsExactly(0, 1, 2);
+        assertThat(s.parkedDue(later)).as("a check is under way").isEmpty();
+
+        s.checkDone(parked, false, later);
+        assertThat(s.nextDueSlot(later + POLL.toNanos())).as("still parked").isEqualTo(-1);
+        assertThat(s.earliestDue()).isEqualTo(later + POLL.toNanos());
+        parked = s.parkedDue(later + POLL.toNanos());
+        assertThat(parked).containsExactly(0, 1, 2);
+
+        s.checkDone(parked, true, later + POLL.toNanos());
+        assertThat(s.nextDueSlot(later + POLL.toNanos())).as("a member was found: every checked slot is popped")
+                .isZero();
+    }
+
+    @Test
+    void aWakeNoticeUnparksASlotEvenWhileItsCheckIsUnderWay() {
+        SlotScheduler s = new SlotScheduler(2, POLL, true);
+        long now = System.nanoTime();
+        s.popStarted(0, 8);
+        s.popDone(0, 8, -1, now);
+        s.popStarted(1, 8);
+        s.popDone(1, 8, -1, now);
+
+        s.wake(0, 0);
+        assertThat(s.nextDueSlot(System.nanoTime())).isZero();
+
+        int[] parked = s.parkedDue(now + POLL.toNanos());
+        assertThat(parked).containsExactly(1);
+        s.wake(1, 0);
+        s.checkDone(parked, false, now + POLL.toNanos());
+        assertThat(s.nextDueSlot(System.nanoTime() + 1)).as("the notice applies once the check returns").isEqualTo(1);
+    }
 }
