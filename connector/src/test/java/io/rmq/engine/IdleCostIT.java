@@ -61,21 +61,14 @@ class IdleCostIT {
             engine.ready().toCompletableFuture().join();
             TopicKeys keys = EngineFixture.register(engine, new TopicDefinition("quiet", SLOTS, TopicType.FIXED_TIME));
             BlockingQueue<Delivery> got = new LinkedBlockingQueue<>();
-            TopicConsumer consumer = engine.consumer(keys, ConsumerOptions.builder().pollInterval(Duration.ofMillis(200))
-                    .build(), "quiet");
-            consumer.start(d -> {
-                got.add(d);
-                d.commit();
-            });
-            consumer.request(Long.MAX_VALUE);
+            TopicConsumer consumer = committing(engine, keys,
+                    ConsumerOptions.builder().pollInterval(Duration.ofMillis(200)).build(), got);
             await("the idle slots' first safety poll").atMost(Duration.ofSeconds(10))
                     .until(() -> commandCalls(redis, "exists") > 0);
 
             redis.cli("ZADD", keys.slot(7).store(), "0", "written-by-hand"); // publishes no wake notice
 
-            Delivery d = got.poll(10, TimeUnit.SECONDS);
-            assertThat(d).isNotNull();
-            assertThat(new String(d.content(), StandardCharsets.UTF_8)).isEqualTo("written-by-hand");
+            Delivery d = next(got, "written-by-hand");
             assertThat(d.slot()).isEqualTo(7);
             consumer.close();
         }
@@ -88,24 +81,36 @@ class IdleCostIT {
             engine.ready().toCompletableFuture().join();
             TopicKeys keys = EngineFixture.register(engine, new TopicDefinition("left", SLOTS, TopicType.FIXED_TIME));
             BlockingQueue<Delivery> got = new LinkedBlockingQueue<>();
-            TopicConsumer consumer = engine.consumer(keys, ConsumerOptions.builder().prepareTimeout(Duration.ofSeconds(1))
-                    .build(), "left");
-            consumer.start(d -> {
-                got.add(d);
-                d.commit();
-            });
-            consumer.request(Long.MAX_VALUE);
+            TopicConsumer consumer = committing(engine, keys,
+                    ConsumerOptions.builder().prepareTimeout(Duration.ofSeconds(1)).build(), got);
             await("the first sweep").atMost(Duration.ofSeconds(10)).until(() -> commandCalls(redis, "exists") > 0);
 
             // what a consumer that crashed after its pop leaves behind: a member whose deadline has passed
             redis.cli("ZADD", keys.slot(5).prepare(), "0", "left-by-a-crashed-consumer");
 
-            Delivery d = got.poll(10, TimeUnit.SECONDS);
-            assertThat(d).isNotNull();
-            assertThat(new String(d.content(), StandardCharsets.UTF_8)).isEqualTo("left-by-a-crashed-consumer");
+            Delivery d = next(got, "left-by-a-crashed-consumer");
             assertThat(d.attempt()).isEqualTo(2);
             consumer.close();
         }
+    }
+
+    /** A started consumer with unbounded demand that records and commits what it gets. */
+    private static TopicConsumer committing(RmqEngine engine, TopicKeys keys, ConsumerOptions options,
+            BlockingQueue<Delivery> got) {
+        TopicConsumer consumer = engine.consumer(keys, options, keys.topic().name());
+        consumer.start(d -> {
+            got.add(d);
+            d.commit();
+        });
+        consumer.request(Long.MAX_VALUE);
+        return consumer;
+    }
+
+    private static Delivery next(BlockingQueue<Delivery> got, String content) throws InterruptedException {
+        Delivery d = got.poll(10, TimeUnit.SECONDS);
+        assertThat(d).as("a delivery within 10 s").isNotNull();
+        assertThat(new String(d.content(), StandardCharsets.UTF_8)).isEqualTo(content);
+        return d;
     }
 
     /** How many times Redis ran a command ({@code INFO commandstats}), scripts' calls included. */
