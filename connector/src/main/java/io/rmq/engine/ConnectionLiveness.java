@@ -22,7 +22,8 @@ import io.rmq.engine.i18n.EngineLogging;
  * connection) looks healthy to the client: commands time out one by one, but Lettuce reconnects only
  * when the connection closes, which may take hours (TCP keepalive) or never happen. A connection that is
  * up gets a {@code PING} when it has been quiet: the command connection when none of the engine's calls
- * got a reply during the last {@code interval} (a busy connection needs no {@code PING}), the Pub/Sub
+ * (nor the last {@code PING}) got a reply since its last check, one {@code interval} ago (a busy
+ * connection needs no {@code PING}), the Pub/Sub
  * connection every {@link #PUB_SUB_TICKS} intervals (its silence only delays wake notices, which the
  * safety poll covers). When the {@code PING} gets no reply within the command timeout, the connection is
  * closed (RMQ-0170), and Lettuce's reconnection replaces it as after any other drop (subscriptions
@@ -42,23 +43,23 @@ final class ConnectionLiveness {
     private final LongSupplier otherReplies;
     /** Checked on every how many-th tick of the interval. */
     private final int everyTicks;
-    private final long intervalNanos;
     private final AtomicBoolean pinging = new AtomicBoolean();
     private volatile long lastPong = System.nanoTime();
     private int ticks;
+    /** When this connection was last checked; a reply after it proves the connection alive. */
+    private long lastCheck = System.nanoTime();
 
     /** The Pub/Sub connection is pinged every this many intervals. */
     static final int PUB_SUB_TICKS = 5;
 
     private ConnectionLiveness(String displayUri, StatefulRedisConnection<?, ?> connection, String role,
-            LongSupplier otherReplies, int everyTicks, Duration interval) {
+            LongSupplier otherReplies, int everyTicks) {
         this.displayUri = displayUri;
         this.connection = connection;
         this.handler = (RedisChannelHandler<?, ?>) connection; // every Lettuce connection is one
         this.role = role;
         this.otherReplies = otherReplies;
         this.everyTicks = everyTicks;
-        this.intervalNanos = interval.toNanos();
     }
 
     /**
@@ -72,8 +73,8 @@ final class ConnectionLiveness {
     static void watch(ScheduledExecutorService scheduler, Duration interval, String displayUri,
             StatefulRedisConnection<?, ?> commands, LongSupplier commandReplies, StatefulRedisConnection<?, ?> pubSub) {
         List<ConnectionLiveness> watched = List.of(
-                new ConnectionLiveness(displayUri, commands, "command", commandReplies, 1, interval),
-                new ConnectionLiveness(displayUri, pubSub, "Pub/Sub", null, PUB_SUB_TICKS, interval));
+                new ConnectionLiveness(displayUri, commands, "command", commandReplies, 1),
+                new ConnectionLiveness(displayUri, pubSub, "Pub/Sub", null, PUB_SUB_TICKS));
         ScheduledFuture<?>[] task = new ScheduledFuture<?>[1];
         synchronized (task) {
             task[0] = scheduler.scheduleWithFixedDelay(() -> {
@@ -93,7 +94,9 @@ final class ConnectionLiveness {
             return;
         }
         ticks = 0;
-        if (handler.isClosed() || !connection.isOpen() || repliedWithinInterval() || !pinging.compareAndSet(false, true)) {
+        boolean replied = repliedSinceLastCheck();
+        lastCheck = System.nanoTime();
+        if (handler.isClosed() || !connection.isOpen() || replied || !pinging.compareAndSet(false, true)) {
             return; // closed, reconnecting (Lettuce's business), known alive, or the last PING is still out
         }
         connection.async().ping().whenComplete((pong, failure) -> {
@@ -108,12 +111,16 @@ final class ConnectionLiveness {
         });
     }
 
-    private boolean repliedWithinInterval() {
+    /**
+     * Whether the connection replied since the last check: to the engine's calls or to the last
+     * {@code PING} (so a quiet connection is pinged every other interval). Compared with the last check,
+     * not with the interval, so that scheduling jitter cannot turn that into a {@code PING} per interval.
+     */
+    private boolean repliedSinceLastCheck() {
         if (otherReplies == null) {
             return false;
         }
-        long now = System.nanoTime();
-        return now - Math.max(otherReplies.getAsLong(), lastPong) < intervalNanos;
+        return Math.max(otherReplies.getAsLong(), lastPong) - lastCheck > 0;
     }
 
     /** Closes the connection's channel; Lettuce's watchdog then reconnects it. */

@@ -189,22 +189,32 @@ final class SlotScheduler {
     }
 
     /**
-     * The parked slots whose safety poll is due (assigned, claimed, not being checked); they count as
-     * being popped (of 0 members) until {@link #checkDone} or {@link #checkFailed}. Empty while paused.
+     * When the safety poll of a parked slot is due, every parked slot (assigned, claimed, not being
+     * checked), due or not: they are checked together and stay in step from then on, so that slots
+     * parked at slightly different times cost one check per interval, not one each. They count as being
+     * popped (of 0 members) until {@link #checkDone} or {@link #checkFailed}. Empty while paused or
+     * when no parked slot is due.
      */
     int[] parkedDue(long now) {
         if (paused) {
             return new int[0];
         }
-        int[] due = new int[dueAt.length];
+        int[] checked = new int[dueAt.length];
         int n = 0;
+        boolean anyDue = false;
         for (int s = 0; s < dueAt.length; s++) {
-            if (parked[s] && assigned[s] && claimed[s] && !popping[s] && dueAt[s] - now <= 0) {
-                popping[s] = true;
-                due[n++] = s;
+            if (parked[s] && assigned[s] && claimed[s] && !popping[s]) {
+                checked[n++] = s;
+                anyDue |= dueAt[s] - now <= 0;
             }
         }
-        return Arrays.copyOf(due, n);
+        if (!anyDue) {
+            return new int[0];
+        }
+        for (int i = 0; i < n; i++) {
+            popping[checked[i]] = true;
+        }
+        return Arrays.copyOf(checked, n);
     }
 
     /** The existence check of {@link #parkedDue}'s slots returned: pop them all at once if it found a member. */

@@ -172,4 +172,19 @@ class SlotSchedulerTest {
         s.checkDone(parked, false, now + POLL.toNanos());
         assertThat(s.nextDueSlot(System.nanoTime() + 1)).as("the notice applies once the check returns").isEqualTo(1);
     }
+
+    @Test
+    void slotsParkedAtDifferentTimesAreCheckedTogetherFromTheFirstCheckOn() {
+        SlotScheduler s = new SlotScheduler(3, POLL, true);
+        long now = System.nanoTime();
+        for (int slot = 0; slot < 3; slot++) {
+            s.popStarted(slot, 8);
+            s.popDone(slot, 8, -1, now + slot * 1_000_000L); // their pops returned a millisecond apart
+        }
+
+        int[] first = s.parkedDue(now + POLL.toNanos());
+        assertThat(first).as("slot 0 is due: the others come along").containsExactly(0, 1, 2);
+        s.checkDone(first, false, now + POLL.toNanos());
+        assertThat(s.parkedDue(now + 2 * POLL.toNanos())).containsExactly(0, 1, 2);
+    }
 }

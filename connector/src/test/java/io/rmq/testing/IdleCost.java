@@ -33,11 +33,14 @@ public final class IdleCost {
             long from = System.nanoTime();
             await().pollDelay(window).atMost(window.plusSeconds(5)).until(() -> true);
             long after = processed(c);
+            String clients = c.sync().clientList();
+            String commandStats = c.sync().info("commandstats");
             double seconds = (System.nanoTime() - from) / 1e9;
             long commands = after - before - 1; // the first INFO is counted by the second reading
             double perSecond = commands / seconds;
             System.out.printf("IDLE COST %s: %d commands in %.1f s = %.2f per second (after %.0f s of settling)%n",
                     what, commands, seconds, perSecond, (from - start) / 1e9);
+            System.out.println("IDLE COST clients:\n" + clients + "IDLE COST " + commandStats);
             return perSecond;
         } finally {
             client.shutdown();
