@@ -130,8 +130,7 @@ class SlotSchedulerTest {
         SlotScheduler s = new SlotScheduler(4, POLL, true);
         long now = System.nanoTime();
         for (int slot = 0; slot < 4; slot++) {
-            s.popStarted(slot, 8);
-            s.popDone(slot, 8, slot == 3 ? 60_000 : -1, now); // slot 3 has a member due in a minute
+            popReturned(s, slot, slot == 3 ? 60_000 : -1, now); // slot 3 has a member due in a minute
         }
         long later = now + POLL.toNanos();
 
@@ -158,10 +157,8 @@ class SlotSchedulerTest {
     void aWakeNoticeUnparksASlotEvenWhileItsCheckIsUnderWay() {
         SlotScheduler s = new SlotScheduler(2, POLL, true);
         long now = System.nanoTime();
-        s.popStarted(0, 8);
-        s.popDone(0, 8, -1, now);
-        s.popStarted(1, 8);
-        s.popDone(1, 8, -1, now);
+        popReturned(s, 0, -1, now);
+        popReturned(s, 1, -1, now);
 
         s.wake(0, 0);
         assertThat(s.nextDueSlot(System.nanoTime())).isZero();
@@ -178,13 +175,18 @@ class SlotSchedulerTest {
         SlotScheduler s = new SlotScheduler(3, POLL, true);
         long now = System.nanoTime();
         for (int slot = 0; slot < 3; slot++) {
-            s.popStarted(slot, 8);
-            s.popDone(slot, 8, -1, now + slot * 1_000_000L); // their pops returned a millisecond apart
+            popReturned(s, slot, -1, now + slot * 1_000_000L); // their pops returned a millisecond apart
         }
 
         int[] first = s.parkedDue(now + POLL.toNanos());
         assertThat(first).as("slot 0 is due: the others come along").containsExactly(0, 1, 2);
         s.checkDone(first, false, now + POLL.toNanos());
         assertThat(s.parkedDue(now + 2 * POLL.toNanos())).containsExactly(0, 1, 2);
+    }
+
+    /** A pop of 8 members of the slot started and returned at {@code at} with this next delay. */
+    private static void popReturned(SlotScheduler s, int slot, long nextDelayMillis, long at) {
+        s.popStarted(slot, 8);
+        s.popDone(slot, 8, nextDelayMillis, at);
     }
 }
