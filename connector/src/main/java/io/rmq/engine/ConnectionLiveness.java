@@ -6,6 +6,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisChannelWriter;
@@ -19,10 +20,15 @@ import io.rmq.engine.i18n.EngineLogging;
  * Finds connections to Redis that are open but dead, and replaces them. A connection whose peer
  * vanished without closing it (a firewall or NAT that forgot it, a host that lost power: a half-open
  * connection) looks healthy to the client: commands time out one by one, but Lettuce reconnects only
- * when the connection closes, which may take hours (TCP keepalive) or never happen. Every
- * {@code interval}, each connection that is up gets a {@code PING}; when the {@code PING} gets no reply
- * within the command timeout, the connection is closed (RMQ-0170), and Lettuce's reconnection replaces
- * it as after any other drop (subscriptions included).
+ * when the connection closes, which may take hours (TCP keepalive) or never happen. A connection that is
+ * up gets a {@code PING} when it has been quiet: the command connection when none of the engine's calls
+ * (nor the last {@code PING}) got a reply since its last check, one {@code interval} ago (a busy
+ * connection needs no {@code PING}), the Pub/Sub
+ * connection every {@link #PUB_SUB_TICKS} intervals (its silence only delays wake notices, which the
+ * safety poll covers). When the {@code PING} gets no reply within the command timeout, the connection is
+ * closed (RMQ-0170), and Lettuce's reconnection replaces it as after any other drop (subscriptions
+ * included). A half-open command connection is thus replaced within two intervals plus the command
+ * timeout, a Pub/Sub connection within {@link #PUB_SUB_TICKS} intervals plus the command timeout.
  *
  * <p>Runs on the engine's scheduler; stops by itself once its connections are closed. Thread-safe.
  */
@@ -33,25 +39,42 @@ final class ConnectionLiveness {
     /** The same connection as Lettuce's implementation sees it: whether it is closed, its channel. */
     private final RedisChannelHandler<?, ?> handler;
     private final String role;
+    /** When the engine's own calls on this connection last got a reply; {@code null}: not tracked. */
+    private final LongSupplier otherReplies;
+    /** Checked on every how many-th tick of the interval. */
+    private final int everyTicks;
     private final AtomicBoolean pinging = new AtomicBoolean();
+    private volatile long lastPong = System.nanoTime();
+    private int ticks;
+    /** When this connection was last checked; a reply after it proves the connection alive. */
+    private long lastCheck = System.nanoTime();
 
-    private ConnectionLiveness(String displayUri, StatefulRedisConnection<?, ?> connection, String role) {
+    /** The Pub/Sub connection is pinged every this many intervals. */
+    static final int PUB_SUB_TICKS = 5;
+
+    private ConnectionLiveness(String displayUri, StatefulRedisConnection<?, ?> connection, String role,
+            LongSupplier otherReplies, int everyTicks) {
         this.displayUri = displayUri;
         this.connection = connection;
         this.handler = (RedisChannelHandler<?, ?>) connection; // every Lettuce connection is one
         this.role = role;
+        this.otherReplies = otherReplies;
+        this.everyTicks = everyTicks;
     }
 
     /**
      * Watches the command connection and the Pub/Sub connection of one client until both are closed.
      *
-     * @param interval how often a connection that is up is checked; its {@code PING} times out after the
-     *                 connections' command timeout, so a dead connection is replaced within both together
+     * @param interval       how often the command connection is checked; its {@code PING} times out after the
+     *                       connections' command timeout
+     * @param commandReplies when the engine's calls on the command connection last got a reply
+     *                       ({@link ScriptRunner#lastReplyNanos()})
      */
     static void watch(ScheduledExecutorService scheduler, Duration interval, String displayUri,
-            StatefulRedisConnection<?, ?> commands, StatefulRedisConnection<?, ?> pubSub) {
-        List<ConnectionLiveness> watched = List.of(new ConnectionLiveness(displayUri, commands, "command"),
-                new ConnectionLiveness(displayUri, pubSub, "Pub/Sub"));
+            StatefulRedisConnection<?, ?> commands, LongSupplier commandReplies, StatefulRedisConnection<?, ?> pubSub) {
+        List<ConnectionLiveness> watched = List.of(
+                new ConnectionLiveness(displayUri, commands, "command", commandReplies, 1),
+                new ConnectionLiveness(displayUri, pubSub, "Pub/Sub", null, PUB_SUB_TICKS));
         ScheduledFuture<?>[] task = new ScheduledFuture<?>[1];
         synchronized (task) {
             task[0] = scheduler.scheduleWithFixedDelay(() -> {
@@ -67,16 +90,37 @@ final class ConnectionLiveness {
     }
 
     private void check() {
-        if (handler.isClosed() || !connection.isOpen() || !pinging.compareAndSet(false, true)) {
-            return; // closed, reconnecting (Lettuce's business), or the last PING is still out
+        if (++ticks < everyTicks) {
+            return;
+        }
+        ticks = 0;
+        boolean replied = repliedSinceLastCheck();
+        lastCheck = System.nanoTime();
+        if (handler.isClosed() || !connection.isOpen() || replied || !pinging.compareAndSet(false, true)) {
+            return; // closed, reconnecting (Lettuce's business), known alive, or the last PING is still out
         }
         connection.async().ping().whenComplete((pong, failure) -> {
+            if (failure == null) {
+                lastPong = System.nanoTime();
+            }
             pinging.set(false);
             if (failure instanceof RedisCommandTimeoutException && connection.isOpen()) {
                 EngineLogging.log.redisConnectionUnresponsive(displayUri, role, RmqClient.DEFAULT_COMMAND_TIMEOUT.toMillis());
                 disconnect();
             }
         });
+    }
+
+    /**
+     * Whether the connection replied since the last check: to the engine's calls or to the last
+     * {@code PING} (so a quiet connection is pinged every other interval). Compared with the last check,
+     * not with the interval, so that scheduling jitter cannot turn that into a {@code PING} per interval.
+     */
+    private boolean repliedSinceLastCheck() {
+        if (otherReplies == null) {
+            return false;
+        }
+        return Math.max(otherReplies.getAsLong(), lastPong) - lastCheck > 0;
     }
 
     /** Closes the connection's channel; Lettuce's watchdog then reconnects it. */

@@ -229,11 +229,30 @@ final class ConsumerLoop implements WakeBus.Listener {
             }
             int slot = scheduler.nextDueSlot(System.nanoTime());
             if (slot < 0) {
+                checkParked();
                 break;
             }
             startPop(slot, room);
         }
         armTimer();
+    }
+
+    /** The safety poll of the slots that had nothing waiting: one existence check for them all. */
+    private void checkParked() {
+        int[] slots = scheduler.parkedDue(System.nanoTime());
+        if (slots.length == 0) {
+            return;
+        }
+        scripts.countPending(slots).whenCompleteAsync((pending, failure) -> {
+            if (failure != null) {
+                scheduler.checkFailed(slots, System.nanoTime());
+                LOG.idleCheckFailed(redis.isConnected(), slots.length, scripts.keys().topic().name(), name,
+                        RmqClient.rootMessage(failure));
+            } else {
+                scheduler.checkDone(slots, pending > 0, System.nanoTime());
+            }
+            popIfNeeded();
+        }, loop);
     }
 
     private void startPop(int slot, int count) {

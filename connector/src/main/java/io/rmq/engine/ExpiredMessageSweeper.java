@@ -2,6 +2,7 @@ package io.rmq.engine;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -16,10 +17,13 @@ import io.rmq.engine.i18n.EngineLogging;
  * those consumers pop (a crashed consumer's slots may belong to nobody here).
  *
  * <p>It sweeps every {@code prepare-timeout / 2} (at least 100 ms, at most 10 s) with the retry
- * settings of the consumer that started it; a sweep costs one script call per slot. Once a minute it
- * also keeps every slot's dead queue within the retention of that consumer
- * ({@link ConsumerOptions#deadMaxCount()}, {@link ConsumerOptions#deadMaxAge()}), logging and
- * counting what it deletes.
+ * settings of the consumer that started it. A sweep first asks whether any prepare queue of the topic
+ * holds members (one {@code EXISTS} over them all on one server; Lettuce splits it per hash slot on a
+ * cluster), and only then calls the rollback script on each slot: an idle topic costs one command per
+ * sweep, not a script per slot. Once a minute it also keeps every slot's dead queue within the
+ * retention of that consumer ({@link ConsumerOptions#deadMaxCount()}, {@link ConsumerOptions#deadMaxAge()}),
+ * logging and counting what it deletes, after the same check of the dead queues. Should a check fail,
+ * the slots are swept as if it had found members.
  *
  * <p>Threading: sweeps run on the engine's housekeeping thread; {@link Sweepers} is thread-safe.
  */
@@ -49,17 +53,30 @@ final class ExpiredMessageSweeper implements Runnable {
         this.events = events;
     }
 
-    /** Sweeps every slot once. */
+    /** Sweeps every slot once, if any prepare queue holds members; trims the dead queues once a minute. */
     @Override
     public void run() {
         if (!connected.getAsBoolean()) {
             return;
         }
-        TopicDefinition topic = scripts.keys().topic();
-        boolean trim = System.nanoTime() - lastTrim >= TRIM_EVERY_NANOS;
-        if (trim) {
+        ifAnyExists(scripts.countPrepared(), this::rollBackExpired);
+        if (System.nanoTime() - lastTrim >= TRIM_EVERY_NANOS) {
             lastTrim = System.nanoTime();
+            ifAnyExists(scripts.countDead(), this::trimDead);
         }
+    }
+
+    /** Runs {@code sweep} unless the count of existing keys is 0 (a failed count sweeps). */
+    private static void ifAnyExists(CompletionStage<Long> count, Runnable sweep) {
+        count.whenComplete((n, f) -> {
+            if (f != null || n > 0) {
+                sweep.run();
+            }
+        });
+    }
+
+    private void rollBackExpired() {
+        TopicDefinition topic = scripts.keys().topic();
         for (int slot = 0; slot < topic.slotAmount(); slot++) {
             int s = slot;
             scripts.rollbackExpired(slot, rule, EXPIRED_FAILURE, SWEEP_LIMIT).whenComplete((r, f) -> {
@@ -73,18 +90,23 @@ final class ExpiredMessageSweeper implements Runnable {
                     }
                 }
             });
-            if (trim) {
-                scripts.trimDead(slot, options.deadMaxCount(), options.deadMaxAge().toMillis(), TRIM_LIMIT)
-                        .whenComplete((n, f) -> {
-                            if (f != null) {
-                                EngineLogging.log.sweepFailed(s, topic.name(), RmqClient.rootMessage(f));
-                            } else if (n > 0) {
-                                EngineLogging.log.deadTrimmed(n, s, topic.name(), options.deadMaxCount(),
-                                        options.deadMaxAge().toMillis());
-                                events.deadTrimmed(topic, n);
-                            }
-                        });
-            }
+        }
+    }
+
+    private void trimDead() {
+        TopicDefinition topic = scripts.keys().topic();
+        for (int slot = 0; slot < topic.slotAmount(); slot++) {
+            int s = slot;
+            scripts.trimDead(slot, options.deadMaxCount(), options.deadMaxAge().toMillis(), TRIM_LIMIT)
+                    .whenComplete((n, f) -> {
+                        if (f != null) {
+                            EngineLogging.log.sweepFailed(s, topic.name(), RmqClient.rootMessage(f));
+                        } else if (n > 0) {
+                            EngineLogging.log.deadTrimmed(n, s, topic.name(), options.deadMaxCount(),
+                                    options.deadMaxAge().toMillis());
+                            events.deadTrimmed(topic, n);
+                        }
+                    });
         }
     }
 

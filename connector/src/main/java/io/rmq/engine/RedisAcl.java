@@ -22,10 +22,11 @@ public final class RedisAcl {
             "+client|setname", "+evalsha", "+script|load", "+subscribe", "+unsubscribe");
 
     /**
-     * Plain reads of the topic registry (consumers' fencing reads, the admin API's topic list), and the
-     * type of a topic's keys when a script call fails with {@code WRONGTYPE}, to name the key (RMQ-0340).
+     * Plain reads of the topic registry (consumers' fencing reads, the admin API's topic list), the
+     * existence checks that spare idle slots a script call (safety poll, sweeper), and the type of a
+     * topic's keys when a script call fails with {@code WRONGTYPE}, to name the key (RMQ-0340).
      */
-    public static final List<String> READ_COMMANDS = List.of("+hget", "+hgetall", "+type");
+    public static final List<String> READ_COMMANDS = List.of("+hget", "+hgetall", "+exists", "+type");
 
     /** What the Lua scripts run. */
     public static final List<String> SCRIPT_COMMANDS = List.of("+time", "+exists", "+del", "+set", "+publish",

@@ -219,7 +219,7 @@ final class RmqClient implements AutoCloseable {
         this.scripts = new ScriptRunner(c.async());
         this.pubSub = p;
         this.connection = c;
-        ConnectionLiveness.watch(scheduler, LIVENESS_INTERVAL, displayUri, c, p);
+        ConnectionLiveness.watch(scheduler, LIVENESS_INTERVAL, displayUri, c, scripts::lastReplyNanos, p);
     }
 
     private void connectCluster(RedisTopology topology) {

@@ -21,6 +21,8 @@ public final class ScriptRunner {
     private final boolean cluster;
     private final boolean sharded;
     private final boolean shebang;
+    /** When the connection last brought a reply to a call made here ({@link System#nanoTime()}). */
+    private volatile long lastReplyNanos = System.nanoTime();
 
     /** Scripts on one Redis (standalone or a Sentinel-managed master), as they are, without shebang. */
     public ScriptRunner(RedisClusterAsyncCommands<byte[], byte[]> redis) {
@@ -54,6 +56,7 @@ public final class ScriptRunner {
     public <T> CompletionStage<T> run(RedisScript script, byte[][] keys, byte[]... args) {
         CompletableFuture<T> result = new CompletableFuture<>();
         redis.<T>evalsha(script.sha(shebang), script.output(), keys, args).whenComplete((value, failure) -> {
+            noteReply(failure);
             if (failure == null) {
                 result.complete(value);
             } else if (unwrap(failure) instanceof RedisNoScriptException) {
@@ -77,6 +80,29 @@ public final class ScriptRunner {
     /** The connection's plain commands, for the few reads that are not scripts. */
     RedisClusterAsyncCommands<byte[], byte[]> commands() {
         return redis;
+    }
+
+    /**
+     * How many of these keys exist ({@code EXISTS}): one command on one server; on a cluster, Lettuce sends
+     * one per hash slot and adds the counts up. A reply counts for {@link #lastReplyNanos()}.
+     */
+    CompletionStage<Long> countExisting(byte[][] keys) {
+        return redis.exists(keys).whenComplete((n, failure) -> noteReply(failure));
+    }
+
+    /**
+     * When a call made through this runner last got a reply from Redis (an error reply counts, a
+     * timeout does not), as a {@link System#nanoTime()} value; its creation time before the first reply.
+     * {@link ConnectionLiveness} needs no {@code PING} to learn that a connection which just replied is alive.
+     */
+    long lastReplyNanos() {
+        return lastReplyNanos;
+    }
+
+    private void noteReply(Throwable failure) {
+        if (failure == null || unwrap(failure) instanceof io.lettuce.core.RedisCommandExecutionException) {
+            lastReplyNanos = System.nanoTime();
+        }
     }
 
     private static Throwable unwrap(Throwable t) {

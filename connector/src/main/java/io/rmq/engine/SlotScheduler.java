@@ -9,6 +9,11 @@ import java.util.Map;
  * earliest due time the pop script reported, on a wake notice, and otherwise after the safety poll
  * interval. Slots are served round-robin. Times are {@link System#nanoTime()} values.
  *
+ * <p>A slot whose last pop found nothing waiting at all is <em>parked</em>: its safety poll is not a pop
+ * but part of one {@code EXISTS} over the store queues of all parked slots that are due
+ * ({@link #parkedDue}); only when that finds a member are they popped again ({@link #checkDone}). A
+ * wake notice, a reconnection, a resume or a new assignment unparks a slot at once.
+ *
  * <p>With coordination, each assigned slot carries the epoch it is owned under; a slot newly
  * assigned (or under a new epoch) is first claimed (a pop of 0 members), and nothing is popped while
  * the consumer is paused (its ZooKeeper connection is suspended). Without coordination every slot is
@@ -29,6 +34,8 @@ final class SlotScheduler {
     private final boolean[] woken;
     private final long[] epochs;
     private final boolean[] claimed;
+    /** The slot's last pop found nothing waiting: its safety poll is an existence check (see the class comment). */
+    private final boolean[] parked;
     private volatile int[] assignedSlots;
     private boolean paused;
     /** No unclaimed slot below this one: claims are found in one pass even over thousands of slots. */
@@ -46,6 +53,7 @@ final class SlotScheduler {
         this.woken = new boolean[slotAmount];
         this.epochs = new long[slotAmount];
         this.claimed = new boolean[slotAmount];
+        this.parked = new boolean[slotAmount];
         int[] all = new int[allSlots ? slotAmount : 0];
         for (int i = 0; i < all.length; i++) {
             all[i] = i;
@@ -72,6 +80,7 @@ final class SlotScheduler {
             if (wanted[s] && (!assigned[s] || epochs[s] != epoch)) {
                 dueAt[s] = now;
                 claimed[s] = epoch == 0;
+                parked[s] = false;
             }
             assigned[s] = wanted[s];
             epochs[s] = epoch;
@@ -89,6 +98,7 @@ final class SlotScheduler {
         }
         assigned[slot] = false;
         epochs[slot] = 0;
+        parked[slot] = false;
         assignedSlots = Arrays.stream(assignedSlots).filter(s -> s != slot).toArray();
     }
 
@@ -109,6 +119,7 @@ final class SlotScheduler {
     void pause(boolean pause) {
         if (paused && !pause) {
             Arrays.fill(dueAt, System.nanoTime());
+            Arrays.fill(parked, false);
             claimScanFrom = 0;
         }
         paused = pause;
@@ -145,7 +156,7 @@ final class SlotScheduler {
         return poppingCount;
     }
 
-    /** The next assigned, claimed slot that is due and not being popped, or -1. */
+    /** The next assigned, claimed slot that is due, not parked and not being popped, or -1. */
     int nextDueSlot(long now) {
         if (paused) {
             return -1;
@@ -153,7 +164,7 @@ final class SlotScheduler {
         int n = dueAt.length;
         for (int i = 0; i < n; i++) {
             int s = (next + i) % n;
-            if (assigned[s] && claimed[s] && !popping[s] && dueAt[s] - now <= 0) {
+            if (assigned[s] && claimed[s] && !popping[s] && !parked[s] && dueAt[s] - now <= 0) {
                 next = (s + 1) % n;
                 return s;
             }
@@ -177,6 +188,57 @@ final class SlotScheduler {
         return any ? earliest : Long.MAX_VALUE;
     }
 
+    /**
+     * When the safety poll of a parked slot is due, every parked slot (assigned, claimed, not being
+     * checked), due or not: they are checked together and stay in step from then on, so that slots
+     * parked at slightly different times cost one check per interval, not one each. They count as being
+     * popped (of 0 members) until {@link #checkDone} or {@link #checkFailed}. Empty while paused or
+     * when no parked slot is due.
+     */
+    int[] parkedDue(long now) {
+        if (paused) {
+            return new int[0];
+        }
+        int[] checked = new int[dueAt.length];
+        int n = 0;
+        boolean anyDue = false;
+        for (int s = 0; s < dueAt.length; s++) {
+            if (parked[s] && assigned[s] && claimed[s] && !popping[s]) {
+                checked[n++] = s;
+                anyDue |= dueAt[s] - now <= 0;
+            }
+        }
+        if (!anyDue) {
+            return new int[0];
+        }
+        for (int i = 0; i < n; i++) {
+            popping[checked[i]] = true;
+        }
+        return Arrays.copyOf(checked, n);
+    }
+
+    /** The existence check of {@link #parkedDue}'s slots returned: pop them all at once if it found a member. */
+    void checkDone(int[] slots, boolean anyPending, long now) {
+        for (int s : slots) {
+            popping[s] = false;
+            rescanIfUnclaimed(s);
+            if (anyPending) {
+                parked[s] = false;
+                dueAt[s] = now;
+            } else {
+                dueAt[s] = now + pollNanos;
+            }
+            applyWake(s);
+        }
+    }
+
+    /** The existence check failed: the slots stay parked and are checked again after a second. */
+    void checkFailed(int[] slots, long now) {
+        for (int s : slots) {
+            popFailed(s, 0, now);
+        }
+    }
+
     void popStarted(int slot, int count) {
         popping[slot] = true;
         poppingCount += count;
@@ -190,6 +252,7 @@ final class SlotScheduler {
         popping[slot] = false;
         rescanIfUnclaimed(slot);
         poppingCount -= count;
+        parked[slot] = nextDelayMillis < 0;
         if (nextDelayMillis == 0) {
             dueAt[slot] = now;
         } else if (nextDelayMillis > 0) {
@@ -210,6 +273,7 @@ final class SlotScheduler {
     private void applyWake(int slot) {
         if (woken[slot]) {
             woken[slot] = false;
+            parked[slot] = false;
             if (wokenAt[slot] - dueAt[slot] < 0) {
                 dueAt[slot] = wokenAt[slot];
             }
@@ -235,13 +299,17 @@ final class SlotScheduler {
                 wokenAt[slot] = at;
                 woken[slot] = true;
             }
-        } else if (at - dueAt[slot] < 0) {
-            dueAt[slot] = at;
+        } else {
+            parked[slot] = false;
+            if (at - dueAt[slot] < 0) {
+                dueAt[slot] = at;
+            }
         }
     }
 
     void wakeAll() {
         long now = System.nanoTime();
         Arrays.fill(dueAt, now);
+        Arrays.fill(parked, false);
     }
 }

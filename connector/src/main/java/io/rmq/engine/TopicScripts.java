@@ -10,8 +10,8 @@ import java.util.function.Supplier;
 /**
  * The typed gateway to the scripts of one topic: one method per {@code .lua} file, each building
  * the script's KEYS and ARGV as its header documents them and returning a record that mirrors the
- * script's reply. No other class builds script arguments. Also the one plain read the engine makes
- * of a topic's keys ({@link #highestEpoch()}).
+ * script's reply. No other class builds script arguments. Also the few plain reads the engine makes
+ * of a topic's keys ({@link #highestEpoch()}, and the {@code EXISTS} checks that spare idle slots a script call).
  *
  * <p>Every method fails its stage (it never throws) when Redis was never reached or the call fails; a
  * call that fails because a key holds the wrong kind of value fails with RMQ-0340 naming the key
@@ -278,6 +278,44 @@ final class TopicScripts {
             }
             return highest;
         });
+    }
+
+    /**
+     * How many of these slots' store queues hold members (a sorted set that empties is deleted): one
+     * {@code EXISTS} on one server. The safety poll of slots that had nothing waiting.
+     */
+    CompletionStage<Long> countPending(int[] slots) {
+        byte[][] k = new byte[slots.length][];
+        for (int i = 0; i < slots.length; i++) {
+            k[i] = slotKeys[slots[i]][STORE];
+        }
+        return countExisting(k);
+    }
+
+    /** How many of the topic's prepare queues hold members: whether the sweeper has anything to look at. */
+    CompletionStage<Long> countPrepared() {
+        return countExisting(everySlot(PREPARE));
+    }
+
+    /** How many of the topic's dead queues hold members: whether the retention has anything to trim. */
+    CompletionStage<Long> countDead() {
+        return countExisting(everySlot(DEAD));
+    }
+
+    private byte[][] everySlot(int key) {
+        byte[][] k = new byte[slotKeys.length][];
+        for (int slot = 0; slot < slotKeys.length; slot++) {
+            k[slot] = slotKeys[slot][key];
+        }
+        return k;
+    }
+
+    private CompletionStage<Long> countExisting(byte[][] k) {
+        try {
+            return scripts.get().countExisting(k);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** The channel the slot's scripts publish wake notices on: sharded per slot on a Redis Cluster. */

@@ -124,4 +124,69 @@ class SlotSchedulerTest {
         assertThat(s.isAssigned(0)).isFalse();
         assertThat(s.nextDueSlot(System.nanoTime())).isEqualTo(1);
     }
+
+    @Test
+    void aSlotWithNothingWaitingIsPolledByOneExistenceCheckWithTheOtherIdleSlots() {
+        SlotScheduler s = new SlotScheduler(4, POLL, true);
+        long now = System.nanoTime();
+        for (int slot = 0; slot < 4; slot++) {
+            popReturned(s, slot, slot == 3 ? 60_000 : -1, now); // slot 3 has a member due in a minute
+        }
+        long later = now + POLL.toNanos();
+
+        assertThat(s.nextDueSlot(later)).as("slot 3 is popped at the safety poll, the parked ones are not")
+                .isEqualTo(3);
+        s.popStarted(3, 8);
+        assertThat(s.parkedDue(now)).as("not due before the safety poll").isEmpty();
+        int[] parked = s.parkedDue(later);
+        assertThat(parked).containsExactly(0, 1, 2);
+        assertThat(s.parkedDue(later)).as("a check is under way").isEmpty();
+
+        s.checkDone(parked, false, later);
+        assertThat(s.nextDueSlot(later + POLL.toNanos())).as("still parked").isEqualTo(-1);
+        assertThat(s.earliestDue()).isEqualTo(later + POLL.toNanos());
+        parked = s.parkedDue(later + POLL.toNanos());
+        assertThat(parked).containsExactly(0, 1, 2);
+
+        s.checkDone(parked, true, later + POLL.toNanos());
+        assertThat(s.nextDueSlot(later + POLL.toNanos())).as("a member was found: every checked slot is popped")
+                .isZero();
+    }
+
+    @Test
+    void aWakeNoticeUnparksASlotEvenWhileItsCheckIsUnderWay() {
+        SlotScheduler s = new SlotScheduler(2, POLL, true);
+        long now = System.nanoTime();
+        popReturned(s, 0, -1, now);
+        popReturned(s, 1, -1, now);
+
+        s.wake(0, 0);
+        assertThat(s.nextDueSlot(System.nanoTime())).isZero();
+
+        int[] parked = s.parkedDue(now + POLL.toNanos());
+        assertThat(parked).containsExactly(1);
+        s.wake(1, 0);
+        s.checkDone(parked, false, now + POLL.toNanos());
+        assertThat(s.nextDueSlot(System.nanoTime() + 1)).as("the notice applies once the check returns").isEqualTo(1);
+    }
+
+    @Test
+    void slotsParkedAtDifferentTimesAreCheckedTogetherFromTheFirstCheckOn() {
+        SlotScheduler s = new SlotScheduler(3, POLL, true);
+        long now = System.nanoTime();
+        for (int slot = 0; slot < 3; slot++) {
+            popReturned(s, slot, -1, now + slot * 1_000_000L); // their pops returned a millisecond apart
+        }
+
+        int[] first = s.parkedDue(now + POLL.toNanos());
+        assertThat(first).as("slot 0 is due: the others come along").containsExactly(0, 1, 2);
+        s.checkDone(first, false, now + POLL.toNanos());
+        assertThat(s.parkedDue(now + 2 * POLL.toNanos())).containsExactly(0, 1, 2);
+    }
+
+    /** A pop of 8 members of the slot started and returned at {@code at} with this next delay. */
+    private static void popReturned(SlotScheduler s, int slot, long nextDelayMillis, long at) {
+        s.popStarted(slot, 8);
+        s.popDone(slot, 8, nextDelayMillis, at);
+    }
 }

@@ -372,6 +372,15 @@ public final class EngineLogging {
                 + " of topic '" + topic + "' succeeded when sent again, " + afterMillis + " ms after it first failed");
     }
 
+    /**
+     * RMQ-0185 (WARNING, FINE while Redis is known to be down): the safety poll of the slots that had
+     * nothing waiting (one {@code EXISTS} over their store queues) failed; they are checked again in 1 s.
+     */
+    public void idleCheckFailed(boolean connected, int slots, String topic, String consumer, String reason) {
+        log(connected ? Level.WARNING : Level.FINE, null, () -> "RMQ-0185 Checking the store queues of " + slots
+                + " idle slot(s) of topic '" + topic + "' for " + consumer + " failed, retrying in 1 s: " + reason);
+    }
+
     // ---- producers: RMQ-019x
 
     /**
