@@ -33,6 +33,12 @@ public final class RedisAcl {
             "+hget", "+hmget", "+hset", "+hsetnx", "+hdel", "+hexists", "+hincrby",
             "+zadd", "+zrem", "+zcard", "+zcount", "+zscore", "+zrange", "+zrangebyscore", "+zrevrange");
 
+    /**
+     * Durable sends ({@code durability=replicas:<n>}): {@code WAIT} until the replicas have a send. Harmless
+     * for a user that does not use them ({@code WAIT} only holds its own connection), so always listed.
+     */
+    public static final List<String> DURABLE_SEND_COMMANDS = List.of("+wait");
+
     /** Optional: lets the connector check {@code maxmemory-policy} at start (RMQ-0142); without it, RMQ-0143. */
     public static final String CONFIG_GET = "+config|get";
 
@@ -64,6 +70,7 @@ public final class RedisAcl {
         rules.addAll(CONNECTION_COMMANDS);
         rules.addAll(READ_COMMANDS.stream().filter(c -> !SCRIPT_COMMANDS.contains(c)).toList());
         rules.addAll(SCRIPT_COMMANDS);
+        rules.addAll(DURABLE_SEND_COMMANDS);
         if (withConfigGet) {
             rules.add(CONFIG_GET);
         }

@@ -23,6 +23,8 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.rmq.engine.ConsumerOptions;
 import io.rmq.engine.Delivery;
+import io.rmq.engine.DurabilityException;
+import io.rmq.engine.ProducerOptions;
 import io.rmq.engine.RedisAccess;
 import io.rmq.engine.RedisAcl;
 import io.rmq.engine.RmqEngine;
@@ -130,6 +132,21 @@ class RedisAclIT {
         log.await("saying the eviction policy could not be checked", m -> m.startsWith("RMQ-0143"), 1, WAIT);
         assertThat(log.messagesContaining("RMQ-0143")).hasSize(1);
         assertThat(log.messagesContaining("RMQ-0142")).isEmpty();
+    }
+
+    @Test
+    void durableSendsRunTheirWaitWithTheMinimalAcl() throws Exception {
+        RmqEngine engine = open(new RmqEngine(access()).start());
+        engine.ready().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        TopicKeys keys = engine.registerTopic(new TopicDefinition("audit", 2, TopicType.PRIORITY, PREFIX))
+                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        TopicProducer durable = engine.producer(keys,
+                ProducerOptions.builder().durableReplicas(1).durabilityTimeout(Duration.ofMillis(200)).build());
+
+        // WAIT is allowed: with no replica attached it answers 0, and the send fails for want of replicas, not NOPERM
+        assertThatThrownBy(() -> durable.sendWithPriority(bytes("entry"), 1, "entry").toCompletableFuture().join())
+                .isInstanceOf(CompletionException.class).cause()
+                .isInstanceOf(DurabilityException.class).hasMessageStartingWith("RMQ-0370");
     }
 
     @Test
