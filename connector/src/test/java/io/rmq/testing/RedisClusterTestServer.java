@@ -56,8 +56,15 @@ public final class RedisClusterTestServer implements AutoCloseable {
         return shared;
     }
 
-    /** Starts a cluster of its own (close it when done). */
+    /**
+     * Starts a cluster of its own (close it when done). Skips the calling test ({@link Prerequisites}) when the
+     * machine lacks what a cluster needs here: {@code redis-cli} to create it and {@code redis-server} 7 (sharded
+     * Pub/Sub, {@code #!lua} scripts); the embedded-redis binary alone is Redis 6.2 without {@code redis-cli}.
+     */
     public static RedisClusterTestServer start() {
+        Prerequisites.require(RedisProcess.onPath("redis-cli") && RedisProcess.serverMajorVersion() >= 7,
+                "the Redis Cluster tests need redis-server 7 and redis-cli on the PATH"
+                        + " (Debian: apt-get install redis-server, as .ci/run does)");
         Path dir;
         try {
             dir = Files.createTempDirectory("rmq-cluster-");

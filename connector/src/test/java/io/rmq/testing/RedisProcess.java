@@ -1,9 +1,14 @@
 package io.rmq.testing;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +26,8 @@ import io.rmq.embedded.EmbeddedRedis;
  * One {@code redis-server} child process of a test topology (a cluster node, a replica, a sentinel):
  * started with a configuration file in a directory of its own, on a loopback port that was free, and
  * killed with {@code SIGKILL} ({@link #kill()}), as a crashed server, or for good ({@link #close()}).
- * Commands go through {@code redis-cli}, so no client library is involved. Thread-safe.
+ * Commands are spoken in RESP over a plain socket, so no client library and no {@code redis-cli} is
+ * involved. Thread-safe.
  */
 public final class RedisProcess implements AutoCloseable {
 
@@ -135,9 +141,11 @@ public final class RedisProcess implements AutoCloseable {
     }
 
     /**
-     * Runs one command through {@code redis-cli} and returns its raw output, trimmed.
+     * Runs one command and returns its reply as {@code redis-cli} prints it: a status, a number or a
+     * string as such, an array one element per line (nested arrays flattened), trimmed. Spoken in RESP over
+     * a socket, so that no {@code redis-cli} is needed (the binary of embedded-redis comes without one).
      *
-     * @throws IllegalStateException when redis-cli fails or replies with an error
+     * @throws IllegalStateException when the server cannot be reached or replies with an error
      */
     public String cli(String... args) {
         return RedisProcess.cli(port, args);
@@ -145,9 +153,59 @@ public final class RedisProcess implements AutoCloseable {
 
     /** {@link #cli} on any port of the loopback address. */
     public static String cli(int port, String... args) {
-        List<String> command = new ArrayList<>(List.of("redis-cli", "-h", HOST, "-p", Integer.toString(port)));
-        command.addAll(List.of(args));
-        return run(command, Duration.ofSeconds(30));
+        try (Socket socket = new Socket(HOST, port)) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = new BufferedOutputStream(socket.getOutputStream());
+            out.write(("*" + args.length + "\r\n").getBytes(StandardCharsets.UTF_8));
+            for (String arg : args) {
+                byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);
+                out.write(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.UTF_8));
+                out.write(bytes);
+                out.write("\r\n".getBytes(StandardCharsets.UTF_8));
+            }
+            out.flush();
+            StringBuilder reply = new StringBuilder();
+            readReply(new BufferedInputStream(socket.getInputStream()), reply, String.join(" ", args));
+            return reply.toString().trim();
+        } catch (IOException e) {
+            throw new IllegalStateException(String.join(" ", args) + " on port " + port + " failed: " + e, e);
+        }
+    }
+
+    private static void readReply(InputStream in, StringBuilder reply, String command) throws IOException {
+        String line = readLine(in);
+        char type = line.charAt(0);
+        String rest = line.substring(1);
+        switch (type) {
+            case '+', ':' -> reply.append(rest).append('\n');
+            case '-' -> throw new IllegalStateException(command + " failed: " + rest);
+            case '$' -> {
+                int length = Integer.parseInt(rest);
+                if (length >= 0) {
+                    byte[] data = in.readNBytes(length + 2);
+                    reply.append(new String(data, 0, length, StandardCharsets.UTF_8)).append('\n');
+                }
+            }
+            case '*' -> {
+                for (int i = Integer.parseInt(rest); i > 0; i--) {
+                    readReply(in, reply, command);
+                }
+            }
+            default -> throw new IllegalStateException(command + ": unexpected reply " + line);
+        }
+    }
+
+    private static String readLine(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) {
+                throw new IOException("connection closed before the reply ended");
+            }
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
     }
 
     /** Runs a command line, returning its output; fails when it exits with an error or prints {@code ERR}. */
@@ -216,6 +274,22 @@ public final class RedisProcess implements AutoCloseable {
 
     /** The embedded-redis server whose binary is used when there is no redis-server on the PATH; kept for the JVM. */
     private static EmbeddedRedis fallback;
+
+    /** Whether an executable of this name is on the {@code PATH}. */
+    public static boolean onPath(String executable) {
+        return Stream.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+                .anyMatch(dir -> Files.isExecutable(Path.of(dir, executable)));
+    }
+
+    /** The major version of the {@code redis-server} the tests start ({@code redis-server --version}). */
+    public static int serverMajorVersion() {
+        String version = run(List.of(binary(), "--version"), Duration.ofSeconds(30));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("v=(\\d+)\\.").matcher(version);
+        if (!m.find()) {
+            throw new IllegalStateException("cannot read the version of " + binary() + ": " + version);
+        }
+        return Integer.parseInt(m.group(1));
+    }
 
     /** {@code redis-server} from the {@code PATH}, else the binary shipped in embedded-redis (as {@link RedisTestServer}). */
     private static synchronized String binary() {

@@ -7,10 +7,21 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.util.List;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
+import io.rmq.testing.Prerequisites;
+import io.rmq.testing.RedisProcess;
 
 /** The scaling benchmark's own servers: one Redis, and a 3-master cluster, both gone after close. */
 class LocalRedisIT {
+
+    @BeforeAll
+    static void redisServerAndCli() {
+        Prerequisites.require(RedisProcess.onPath("redis-server") && RedisProcess.onPath("redis-cli"),
+                "the scaling benchmark starts redis-server and redis-cli from the PATH"
+                        + " (Debian: apt-get install redis-server, as .ci/run does)");
+    }
 
     @Test
     void aSingleServerAnswersAndIsGoneAfterClose() throws Exception {

@@ -6,13 +6,24 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
+import io.rmq.testing.Prerequisites;
+import io.rmq.testing.RedisProcess;
 
 /**
  * The scaling benchmark end to end with small numbers, every mode at once: it starts its servers,
  * runs each phase to the end and prints every table with a row per run.
  */
 class ScalingBenchIT {
+
+    @BeforeAll
+    static void redisServerAndCli() {
+        Prerequisites.require(RedisProcess.onPath("redis-server") && RedisProcess.onPath("redis-cli"),
+                "the scaling benchmark starts redis-server and redis-cli from the PATH"
+                        + " (Debian: apt-get install redis-server, as .ci/run does)");
+    }
 
     @Test
     void everyModeRunsAndPrintsItsTables() throws Exception {
