@@ -25,9 +25,9 @@ import io.rmq.engine.TopicType;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.SecuredRedis;
 import io.rmq.testing.Prerequisites;
 import io.rmq.testing.RedisProcess;
+import io.rmq.testing.SecuredRedis;
 import io.rmq.testing.TestCertificates;
 
 /**
