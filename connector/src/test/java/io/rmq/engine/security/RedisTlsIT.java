@@ -56,9 +56,11 @@ class RedisTlsIT {
 
     @AfterAll
     static void close() {
-        redis.close();
-        ca.close();
-        otherCa.close();
+        if (redis != null) { // null when the prerequisites are missing
+            redis.close();
+            ca.close();
+            otherCa.close();
+        }
     }
 
     @Test
