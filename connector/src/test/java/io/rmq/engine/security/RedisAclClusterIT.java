@@ -2,16 +2,31 @@ package io.rmq.engine.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.rmq.engine.ConsumerOptions;
+import io.rmq.engine.Delivery;
 import io.rmq.engine.RedisAcl;
+import io.rmq.engine.RmqEngine;
+import io.rmq.engine.TopicConsumer;
+import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.TopicKeys;
+import io.rmq.engine.TopicProducer;
+import io.rmq.engine.TopicType;
 import io.rmq.testing.RedisClusterExtension;
 import io.rmq.testing.RedisClusterTestServer;
 import io.rmq.testing.RedisProcess;
@@ -80,6 +95,38 @@ class RedisAclClusterIT extends RedisAclIT {
         RedisClusterClient client = RedisClusterClient.create(uri);
         closeAfter(client::shutdown);
         return client.connect().sync();
+    }
+
+    /**
+     * The user exists on the replicas too: after the master of the topic's slot is killed, the promoted replica
+     * accepts the restricted user's sends, pops and acks.
+     */
+    @Test
+    void aPromotedReplicaServesTheRestrictedUser() throws Exception {
+        RmqEngine engine = open(new RmqEngine(access()).start());
+        engine.ready().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        TopicKeys keys = engine.registerTopic(new TopicDefinition("failover", 1, TopicType.PRIORITY, PREFIX))
+                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        TopicProducer producer = engine.producer(keys);
+        producer.sendWithPriority(bytes("before"), 1, "before").toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        cluster.killMasterOf(keys.slot(0).store());
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> producer
+                .sendWithPriority(bytes("after"), 1, "after").toCompletableFuture().get(5, TimeUnit.SECONDS) != null);
+
+        BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
+        TopicConsumer consumer = engine.consumer(keys, ConsumerOptions.builder().build(), "acl-failover");
+        closeAfter(consumer);
+        consumer.start(received::add);
+        consumer.request(10);
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Delivery d = received.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(d).as("delivery %d after the failover", i).isNotNull();
+            texts.add(text(d));
+            d.commit().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+        assertThat(texts).containsExactlyInAnyOrder("before", "after");
     }
 
     @Override

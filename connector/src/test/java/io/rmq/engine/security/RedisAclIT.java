@@ -51,7 +51,7 @@ class RedisAclIT {
     static final String PREFIX = "shop:";
     static final String USER = "rmq-shop";
     static final String PASSWORD = "acl-secret-7f3a";
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    static final Duration WAIT = Duration.ofSeconds(10);
 
     private SecuredRedis redis;
     private LogRecorder log;
@@ -116,7 +116,7 @@ class RedisAclIT {
         toClose.add(closeable);
     }
 
-    private RedisAccess access() {
+    RedisAccess access() {
         return RedisAccess.builder(uri()).username(USER).password(PASSWORD).build();
     }
 
@@ -227,16 +227,16 @@ class RedisAclIT {
     void refusedOnOtherShardedChannels(RedisClusterCommands<String, String> c) {
     }
 
-    private RmqEngine open(RmqEngine engine) {
+    RmqEngine open(RmqEngine engine) {
         toClose.add(engine);
         return engine;
     }
 
-    private static byte[] bytes(String s) {
+    static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static String text(Delivery d) {
+    static String text(Delivery d) {
         return new String(d.content(), StandardCharsets.UTF_8);
     }
 }
