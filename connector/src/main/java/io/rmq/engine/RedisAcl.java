@@ -39,6 +39,15 @@ public final class RedisAcl {
      */
     public static final List<String> DURABLE_SEND_COMMANDS = List.of("+wait");
 
+    /**
+     * What a Redis Cluster adds: {@code INFO} (the engine detects a cluster with {@code INFO cluster}; a user
+     * refused it is taken to be on one server), {@code EVAL} (a script is sent again in full on a node that
+     * answers {@code NOSCRIPT}), the sharded wake notices ({@code SPUBLISH} in the scripts, {@code SSUBSCRIBE}
+     * by consumers) and the commands Lettuce reads the cluster's topology with.
+     */
+    public static final List<String> CLUSTER_COMMANDS = List.of("+info", "+eval", "+spublish", "+ssubscribe",
+            "+sunsubscribe", "+cluster|nodes", "+cluster|myid");
+
     /** Optional: lets the connector check {@code maxmemory-policy} at start (RMQ-0142); without it, RMQ-0143. */
     public static final String CONFIG_GET = "+config|get";
 
@@ -74,6 +83,18 @@ public final class RedisAcl {
         if (withConfigGet) {
             rules.add(CONFIG_GET);
         }
+        return rules;
+    }
+
+    /**
+     * The rules for a user on a Redis Cluster: {@link #rules} plus the sharded wake channels
+     * {@code &rmq:wake{<prefix>*} and {@link #CLUSTER_COMMANDS}. Create the user on every node, replicas
+     * included ({@code ACL SETUSER} is per node, and a failover promotes a replica).
+     */
+    public static List<String> clusterRules(String keyPrefix, boolean withConfigGet) {
+        List<String> rules = new ArrayList<>(rules(keyPrefix, withConfigGet));
+        rules.add(patterns(keyPrefix).size(), "&" + TopicKeys.shardedWakeChannelPrefix(escape(keyPrefix)) + "*");
+        rules.addAll(CLUSTER_COMMANDS);
         return rules;
     }
 

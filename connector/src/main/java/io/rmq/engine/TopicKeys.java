@@ -36,7 +36,12 @@ public final class TopicKeys {
      * the slot's hash tag, so that {@code SPUBLISH} from the slot's scripts stays on the slot's node.
      */
     public String shardedWakeChannel(int slot) {
-        return "rmq:wake{" + slots[slot].store() + "}";
+        return shardedWakeChannelPrefix("") + slots[slot].store() + "}";
+    }
+
+    /** What every sharded wake channel of the topics under {@code keyPrefix} starts with: {@code rmq:wake{<prefix>}. */
+    static String shardedWakeChannelPrefix(String keyPrefix) {
+        return "rmq:wake{" + keyPrefix;
     }
 
     static String wakeChannel(String keyPrefix, String topicName) {
