@@ -53,7 +53,7 @@ public final class RedisProcess implements AutoCloseable {
      * added), and waits until it answers {@code PING}.
      */
     public static RedisProcess start(Path parent, List<String> configLines, boolean sentinel) {
-        int port = freePort();
+        int port = configLines.contains("cluster-enabled yes") ? freeClusterPort() : freePort();
         Path dir = parent.resolve("node-" + port);
         List<String> lines = new ArrayList<>(List.of("port " + port, "bind " + HOST, "dir " + dir,
                 "protected-mode no", "daemonize no", "logfile " + dir.resolve("redis.log")));
@@ -310,6 +310,25 @@ public final class RedisProcess implements AutoCloseable {
             return s.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A free port whose cluster bus port (the port + 10000) is free too. */
+    static int freeClusterPort() {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = freePort();
+            if (port + 10_000 <= 65_535 && isFree(port + 10_000)) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no free port with a free cluster bus port (+10000) on " + HOST);
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getByName(HOST))) {
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 
