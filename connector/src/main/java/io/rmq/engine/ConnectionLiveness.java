@@ -30,6 +30,9 @@ import io.rmq.engine.i18n.EngineLogging;
  * included). A half-open command connection is thus replaced within two intervals plus the command
  * timeout, a Pub/Sub connection within {@link #PUB_SUB_TICKS} intervals plus the command timeout.
  *
+ * <p>Watched: the command and Pub/Sub connections of a single server or Sentinel-managed master, and the
+ * connection of its own that each durable producer writes on there ({@link DurableSends}).
+ *
  * <p>Runs on the engine's scheduler; stops by itself once its connections are closed. Thread-safe.
  */
 final class ConnectionLiveness {
@@ -72,9 +75,25 @@ final class ConnectionLiveness {
      */
     static void watch(ScheduledExecutorService scheduler, Duration interval, String displayUri,
             StatefulRedisConnection<?, ?> commands, LongSupplier commandReplies, StatefulRedisConnection<?, ?> pubSub) {
-        List<ConnectionLiveness> watched = List.of(
+        watchAll(scheduler, interval, List.of(
                 new ConnectionLiveness(displayUri, commands, "command", commandReplies, 1),
-                new ConnectionLiveness(displayUri, pubSub, "Pub/Sub", null, PUB_SUB_TICKS));
+                new ConnectionLiveness(displayUri, pubSub, "Pub/Sub", null, PUB_SUB_TICKS)));
+    }
+
+    /**
+     * Watches one connection of its own (a durable producer's) until it is closed, like the command
+     * connection: a {@code PING} only when neither its calls nor the last {@code PING} got a reply since the
+     * last check.
+     *
+     * @param role    which connection, for RMQ-0170
+     * @param replies when the calls on {@code connection} last got a reply ({@link ScriptRunner#lastReplyNanos()})
+     */
+    static void watchOne(ScheduledExecutorService scheduler, Duration interval, String displayUri, String role,
+            StatefulRedisConnection<?, ?> connection, LongSupplier replies) {
+        watchAll(scheduler, interval, List.of(new ConnectionLiveness(displayUri, connection, role, replies, 1)));
+    }
+
+    private static void watchAll(ScheduledExecutorService scheduler, Duration interval, List<ConnectionLiveness> watched) {
         ScheduledFuture<?>[] task = new ScheduledFuture<?>[1];
         synchronized (task) {
             task[0] = scheduler.scheduleWithFixedDelay(() -> {

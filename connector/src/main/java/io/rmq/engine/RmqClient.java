@@ -369,6 +369,16 @@ final class RmqClient implements AutoCloseable {
     }
 
     /**
+     * Watches a durable producer's connection to one server for half-open silence ({@link ConnectionLiveness}),
+     * until it is closed.
+     *
+     * @param replies when the calls on {@code c} last got a reply
+     */
+    void watchLiveness(StatefulRedisConnection<?, ?> c, java.util.function.LongSupplier replies) {
+        ConnectionLiveness.watchOne(scheduler, LIVENESS_INTERVAL, displayUri, "durable send", c, replies);
+    }
+
+    /**
      * A script runner on one server's connection (a dedicated one, or a cluster's connection to one node): the
      * scripts run as on this client's connection (sharded wake notices and {@code #!lua} on a Redis 7 cluster),
      * and a script missing from the node is loaded there.
