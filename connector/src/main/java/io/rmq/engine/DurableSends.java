@@ -67,9 +67,7 @@ final class DurableSends {
                 .thenApplyAsync(c -> {
                     checkReplicas(c);
                     ScriptRunner runner = client.scriptsOn(c.async());
-                    if (nodeId.isEmpty()) {
-                        client.watchLiveness(c, runner::lastReplyNanos); // one server: nothing else notices a half-open connection
-                    }
+                    client.watchLiveness(c, runner::lastReplyNanos); // nothing else notices a half-open connection
                     return new DurableConnection(c, runner, keys, options, client.displayUri());
                 }, client.scheduler());
         CompletableFuture<DurableConnection> raced = byMaster.merge(nodeId, opened,
