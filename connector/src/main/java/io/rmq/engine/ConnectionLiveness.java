@@ -2,6 +2,8 @@ package io.rmq.engine;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +14,8 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.protocol.CommandExpiryWriter;
 import io.lettuce.core.protocol.DefaultEndpoint;
 import io.rmq.engine.i18n.EngineLogging;
@@ -29,6 +33,11 @@ import io.rmq.engine.i18n.EngineLogging;
  * closed (RMQ-0170), and Lettuce's reconnection replaces it as after any other drop (subscriptions
  * included). A half-open command connection is thus replaced within two intervals plus the command
  * timeout, a Pub/Sub connection within {@link #PUB_SUB_TICKS} intervals plus the command timeout.
+ *
+ * <p>Watched: the command and Pub/Sub connections of a single server or Sentinel-managed master; the
+ * connection of its own that each durable producer writes on, to that server or to each master of a Redis
+ * Cluster ({@link DurableSends}); and on a Redis Cluster each master's connection under the command
+ * connection ({@link #watchCluster}).
  *
  * <p>Runs on the engine's scheduler; stops by itself once its connections are closed. Thread-safe.
  */
@@ -72,9 +81,60 @@ final class ConnectionLiveness {
      */
     static void watch(ScheduledExecutorService scheduler, Duration interval, String displayUri,
             StatefulRedisConnection<?, ?> commands, LongSupplier commandReplies, StatefulRedisConnection<?, ?> pubSub) {
-        List<ConnectionLiveness> watched = List.of(
+        watchAll(scheduler, interval, List.of(
                 new ConnectionLiveness(displayUri, commands, "command", commandReplies, 1),
-                new ConnectionLiveness(displayUri, pubSub, "Pub/Sub", null, PUB_SUB_TICKS));
+                new ConnectionLiveness(displayUri, pubSub, "Pub/Sub", null, PUB_SUB_TICKS)));
+    }
+
+    /**
+     * Watches one connection of its own (a durable producer's) until it is closed, like the command
+     * connection: a {@code PING} only when neither its calls nor the last {@code PING} got a reply since the
+     * last check.
+     *
+     * @param role    which connection, for RMQ-0170
+     * @param replies when the calls on {@code connection} last got a reply ({@link ScriptRunner#lastReplyNanos()})
+     */
+    static void watchOne(ScheduledExecutorService scheduler, Duration interval, String displayUri, String role,
+            StatefulRedisConnection<?, ?> connection, LongSupplier replies) {
+        watchAll(scheduler, interval, List.of(new ConnectionLiveness(displayUri, connection, role, replies, 1)));
+    }
+
+    /**
+     * Watches the node connections of a Redis Cluster connection until it is closed. Which node a reply came
+     * from is not tracked, so a busy cluster proves nothing about one node: every {@link #PUB_SUB_TICKS}
+     * intervals each master's connection that is up gets a {@code PING} (one per master per ten seconds with
+     * the defaults), and a silent one is closed and reconnected like any other. Replicas are not watched:
+     * commands do not read from them.
+     */
+    static void watchCluster(ScheduledExecutorService scheduler, Duration interval, String displayUri,
+            StatefulRedisClusterConnection<?, ?> cluster) {
+        Map<StatefulRedisConnection<?, ?>, ConnectionLiveness> nodes = new ConcurrentHashMap<>();
+        RedisChannelHandler<?, ?> clusterHandler = (RedisChannelHandler<?, ?>) cluster;
+        ScheduledFuture<?>[] task = new ScheduledFuture<?>[1];
+        long every = interval.toMillis() * PUB_SUB_TICKS;
+        synchronized (task) {
+            task[0] = scheduler.scheduleWithFixedDelay(() -> {
+                if (clusterHandler.isClosed()) {
+                    synchronized (task) {
+                        task[0].cancel(false);
+                    }
+                    return;
+                }
+                nodes.values().removeIf(w -> w.handler.isClosed()); // dropped after a topology change
+                for (RedisClusterNode node : cluster.getPartitions()) {
+                    if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && node.getUri() != null) {
+                        // by host and port: the connection that commands routed by hash slot take (by node id is another)
+                        String host = node.getUri().getHost();
+                        int port = node.getUri().getPort();
+                        cluster.getConnectionAsync(host, port).thenAccept(c -> nodes.computeIfAbsent(c,
+                                k -> new ConnectionLiveness(displayUri, c, "node " + host + ":" + port, null, 1)).check());
+                    }
+                }
+            }, every, every, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static void watchAll(ScheduledExecutorService scheduler, Duration interval, List<ConnectionLiveness> watched) {
         ScheduledFuture<?>[] task = new ScheduledFuture<?>[1];
         synchronized (task) {
             task[0] = scheduler.scheduleWithFixedDelay(() -> {

@@ -66,7 +66,9 @@ final class DurableSends {
         CompletableFuture<DurableConnection> opened = nodeConnection.get().toCompletableFuture()
                 .thenApplyAsync(c -> {
                     checkReplicas(c);
-                    return new DurableConnection(c, client.scriptsOn(c.async()), keys, options, client.displayUri());
+                    ScriptRunner runner = client.scriptsOn(c.async());
+                    client.watchLiveness(c, runner::lastReplyNanos); // nothing else notices a half-open connection
+                    return new DurableConnection(c, runner, keys, options, client.displayUri());
                 }, client.scheduler());
         CompletableFuture<DurableConnection> raced = byMaster.merge(nodeId, opened,
                 (old, mine) -> old.isCompletedExceptionally() ? mine : old);

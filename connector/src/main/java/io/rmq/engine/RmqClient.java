@@ -252,6 +252,7 @@ final class RmqClient implements AutoCloseable {
             this.pubSub = p;
             this.connection = c;
             this.clusterClient = client;
+            ConnectionLiveness.watchCluster(scheduler, LIVENESS_INTERVAL, displayUri, c);
         } catch (RuntimeException e) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             throw e;
@@ -366,6 +367,16 @@ final class RmqClient implements AutoCloseable {
             throw EngineExceptions.ex.closed("the Redis client for " + displayUri);
         }
         return opened;
+    }
+
+    /**
+     * Watches a durable producer's connection to one server or one cluster master for half-open silence ({@link ConnectionLiveness}),
+     * until it is closed.
+     *
+     * @param replies when the calls on {@code c} last got a reply
+     */
+    void watchLiveness(StatefulRedisConnection<?, ?> c, java.util.function.LongSupplier replies) {
+        ConnectionLiveness.watchOne(scheduler, LIVENESS_INTERVAL, displayUri, "durable send", c, replies);
     }
 
     /**

@@ -15,13 +15,16 @@ import java.util.concurrent.ConcurrentHashMap;
  * A TCP proxy on a free loopback port, forwarding to one address, that a test can {@link #cut()}
  * to simulate a network partition between one client and a server (the client's other connections,
  * to Redis for example, keep working) and {@link #restore()} again. While cut, open connections are
- * closed and new ones are closed as soon as they are accepted. Thread-safe.
+ * closed and new ones are closed as soon as they are accepted. A test can also {@link #silence()} the
+ * connections that are open: they stay open but carry nothing any more (a half-open connection, as when a
+ * NAT or a firewall forgets them), while connections opened afterwards work. Thread-safe.
  */
 public final class TcpProxy implements AutoCloseable {
 
     private final InetSocketAddress target;
     private final ServerSocket server;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final Set<Socket> silenced = ConcurrentHashMap.newKeySet();
     private volatile boolean cut;
     private volatile boolean closed;
 
@@ -57,6 +60,14 @@ public final class TcpProxy implements AutoCloseable {
         cut = true;
         open.forEach(TcpProxy::closeQuietly);
         open.clear();
+    }
+
+    /**
+     * Silences every connection open now, for good: each stays open, and what either side writes is dropped.
+     * Connections accepted afterwards are forwarded.
+     */
+    public void silence() {
+        silenced.addAll(open);
     }
 
     /** Forwards again. */
@@ -96,6 +107,9 @@ public final class TcpProxy implements AutoCloseable {
             byte[] buffer = new byte[8192];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                    if (silenced.contains(from)) {
+                        continue; // dropped: the peer never hears of it
+                    }
                     out.write(buffer, 0, n);
                     out.flush();
                 }
@@ -106,6 +120,8 @@ public final class TcpProxy implements AutoCloseable {
                 closeQuietly(to);
                 open.remove(from);
                 open.remove(to);
+                silenced.remove(from);
+                silenced.remove(to);
             }
         }, "tcp-proxy-pump");
         t.setDaemon(true);
