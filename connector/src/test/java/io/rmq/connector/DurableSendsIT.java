@@ -86,6 +86,9 @@ class DurableSendsIT {
             try (RedisProcess replica = RedisProcess.start(dir,
                     List.of("replicaof " + RedisProcess.HOST + " " + redis.port()), false)) {
                 await("the replica in sync").atMost(Duration.ofSeconds(30)).until(replica::replicaInSyncOrMaster);
+                // the master counts a replica for WAIT only once it sees it online, which may come later
+                await("the master sees its replica online").atMost(Duration.ofSeconds(30))
+                        .until(() -> RedisProcess.cli(redis.port(), "INFO", "replication").contains("state=online"));
                 sender.send("after", null).toCompletableFuture().get(30, TimeUnit.SECONDS);
 
                 assertThat(sender.acked()).containsExactly("after");
