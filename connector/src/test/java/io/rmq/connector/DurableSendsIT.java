@@ -80,7 +80,7 @@ class DurableSendsIT {
     @Test
     void onceAReplicaIsAttachedDurableMessagesAreAckedAgain(RedisTestServer redis, @TempDir Path dir) throws Exception {
         try (LogRecorder log = LogRecorder.record(RmqLogging.LOGGER_NAME)) {
-            ConnectorBeans.Sender sender = start(redis.uri(), "durability", "replicas:1", "durability-timeout", 200);
+            ConnectorBeans.Sender sender = start(redis.uri(), "durability", "replicas:1", "durability-timeout", 2000);
             assertThat(nackReason(sender.send("before", null).toCompletableFuture())).hasMessageStartingWith("RMQ-2040");
 
             try (RedisProcess replica = RedisProcess.start(dir,
