@@ -56,6 +56,11 @@ final class ConsumerCoordination {
         return new ConsumerCoordination(session, coordinator[0]);
     }
 
+    /** The topic grew to {@code amount} slots (see {@link SlotCoordinator#grow}). */
+    void grow(int amount) {
+        coordinator.grow(amount);
+    }
+
     String workerId() {
         return coordinator.workerId();
     }

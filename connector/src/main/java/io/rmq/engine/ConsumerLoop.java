@@ -106,10 +106,34 @@ final class ConsumerLoop implements WakeBus.Listener {
         return scheduler.assignedSlots().clone();
     }
 
+    /**
+     * The topic has {@code slotAmount} slots now (a growth began): without coordination the new slots are
+     * consumed at once; with coordination, once the leader assigns them.
+     */
+    void grow(int slotAmount) {
+        execute(() -> growNow(slotAmount));
+    }
+
+    private void growNow(int slotAmount) {
+        if (slotAmount <= scheduler.slotAmount()) {
+            return;
+        }
+        LOG.consumerGrows(name, scripts.keys().topic().name(), scheduler.slotAmount(), slotAmount);
+        scripts.grow(slotAmount);
+        prefetch.grow(slotAmount);
+        ownership.grow(slotAmount);
+        scheduler.grow(slotAmount, !serial);
+        popIfNeeded();
+    }
+
     /** The coordinator's report; applied on the loop thread. */
     void ownershipChanged(SlotOwnership slots, String worker) {
         execute(() -> {
             if (!stopping) {
+                if (!slots.epochs().isEmpty() && slots.epochs().lastKey() >= scheduler.slotAmount()) {
+                    // assigned by a leader that learnt of a growth first
+                    growNow(Integer.highestOneBit(slots.epochs().lastKey()) * 2);
+                }
                 workerId = worker;
                 ownership.apply(slots);
                 popIfNeeded();

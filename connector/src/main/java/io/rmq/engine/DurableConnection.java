@@ -74,9 +74,9 @@ final class DurableConnection {
      * fails with {@link DurabilityException} when fewer confirmed within the timeout, or with the failure of
      * the write or of the {@code WAIT}.
      */
-    CompletionStage<List<SendResult>> send(int slot, List<TopicScripts.Send> sends) {
+    CompletionStage<List<SendResult>> send(int slot, int routedBy, List<TopicScripts.Send> sends) {
         long writeEpoch = epoch.get();
-        return scripts.send(slot, sends).thenCompose(results -> replicated(writeEpoch).thenApply(n -> results));
+        return scripts.send(slot, routedBy, sends).thenCompose(results -> replicated(writeEpoch).thenApply(n -> results));
     }
 
     /** Completes once a WAIT issued after this call confirms the writes answered so far (see the class comment). */

@@ -77,7 +77,7 @@ final class ExpiredMessageSweeper implements Runnable {
 
     private void rollBackExpired() {
         TopicDefinition topic = scripts.keys().topic();
-        for (int slot = 0; slot < topic.slotAmount(); slot++) {
+        for (int slot = 0; slot < scripts.slotAmount(); slot++) {
             int s = slot;
             scripts.rollbackExpired(slot, rule, EXPIRED_FAILURE, SWEEP_LIMIT).whenComplete((r, f) -> {
                 if (f != null) {
@@ -95,7 +95,7 @@ final class ExpiredMessageSweeper implements Runnable {
 
     private void trimDead() {
         TopicDefinition topic = scripts.keys().topic();
-        for (int slot = 0; slot < topic.slotAmount(); slot++) {
+        for (int slot = 0; slot < scripts.slotAmount(); slot++) {
             int s = slot;
             scripts.trimDead(slot, options.deadMaxCount(), options.deadMaxAge().toMillis(), TRIM_LIMIT)
                     .whenComplete((n, f) -> {

@@ -18,11 +18,18 @@ final class PrefetchBuffer {
     private final boolean serial;
     private final ArrayDeque<Delivery> ready = new ArrayDeque<>();
     /** Serial mode: the delivered, unfinished message of each slot, or null. */
-    private final Delivery[] inProcess;
+    private Delivery[] inProcess;
 
     PrefetchBuffer(int slotAmount, boolean serial) {
         this.serial = serial;
         this.inProcess = serial ? new Delivery[slotAmount] : null;
+    }
+
+    /** The topic grew to {@code slotAmount} slots. */
+    void grow(int slotAmount) {
+        if (serial && slotAmount > inProcess.length) {
+            inProcess = java.util.Arrays.copyOf(inProcess, slotAmount);
+        }
     }
 
     int size() {

@@ -46,7 +46,17 @@ public enum RedisScript {
     /** Makes one pending message due now (admin). */
     DUE_NOW("due_now.lua", ScriptOutputType.INTEGER),
     /** Pauses or resumes a slot (admin). */
-    PAUSE("pause.lua", ScriptOutputType.INTEGER);
+    PAUSE("pause.lua", ScriptOutputType.INTEGER),
+    /** Reads or moves a topic's growth state in the registry. */
+    GROW_TOPIC("grow_topic.lua", ScriptOutputType.MULTI),
+    /** Splits an old slot of a growing topic. */
+    SPLIT_SLOT("split_slot.lua", ScriptOutputType.MULTI),
+    /** Forgets the pre-split members that have left an old slot. */
+    SPLIT_PROGRESS("split_progress.lua", ScriptOutputType.MULTI),
+    /** Holds or releases a new slot of a growing topic. */
+    GROWTH_HOLD("growth_hold.lua", ScriptOutputType.INTEGER),
+    /** Merges a message into its pending pre-split copy in the old slot. */
+    MERGE_PENDING("merge_pending.lua", ScriptOutputType.MULTI);
 
     private final String file;
     private final ScriptOutputType output;

@@ -44,7 +44,7 @@ public final class RmqEngine implements AutoCloseable {
     private final WakeBus wakeBus;
     private final ZooKeeperSessions zooKeeperSessions;
     private final ExpiredMessageSweeper.Sweepers sweepers;
-    private final Map<String, String> registeredTopics = new ConcurrentHashMap<>();
+    private final Map<String, TopicDefinition> registeredTopics = new ConcurrentHashMap<>();
     private final List<EngineEvents> listeners = new CopyOnWriteArrayList<>();
     private final EngineEvents events = new EngineEvents() {
         @Override
@@ -134,21 +134,48 @@ public final class RmqEngine implements AutoCloseable {
 
     /**
      * Records the topic's definition in Redis on first use, or checks it against the recorded one.
-     * Fails with {@link TopicConflictException} when the recorded slot amount or type differs.
+     * Fails with {@link TopicConflictException} when the recorded type differs, or when the topic is used
+     * with more slots than recorded (RMQ-0410: it grows only through {@code RmqAdmin.growTopic}; more slots
+     * are accepted only up to the amount of a growth under way). A topic that grew since its configuration
+     * was written (fewer slots than recorded) is accepted with the recorded amount, and a warning says to
+     * update the configuration (RMQ-0401): the returned keys carry the definition to use.
      */
     public CompletionStage<TopicKeys> registerTopic(TopicDefinition topic) {
-        String key = topic.keyPrefix() + "\u0000" + topic.name();
-        if (topic.registryValue().equals(registeredTopics.get(key))) {
-            return CompletableFuture.completedFuture(new TopicKeys(topic));
+        String key = topic.keyPrefix() + "\u0000" + topic.name() + "\u0000" + topic.registryValue();
+        TopicDefinition known = registeredTopics.get(key);
+        if (known != null) {
+            return CompletableFuture.completedFuture(new TopicKeys(known));
         }
-        return client.ready().thenCompose(ignored -> scripts(new TopicKeys(topic)).registerTopic())
-                .thenApply(recorded -> {
-                    if (!recorded.equals(topic.registryValue())) {
-                        throw new TopicConflictException(topic, recorded);
-                    }
-                    registeredTopics.put(key, recorded);
-                    return new TopicKeys(topic);
+        TopicScripts scripts = scripts(new TopicKeys(topic));
+        return client.ready().thenCompose(ignored -> scripts.registerTopic())
+                .thenCompose(recorded -> effectiveDefinition(topic, recorded, scripts))
+                .thenApply(effective -> {
+                    registeredTopics.put(key, effective);
+                    return new TopicKeys(effective);
                 });
+    }
+
+    /** The definition to use for {@code topic}, given the one {@code recorded} in the registry (see {@link #registerTopic}). */
+    private static CompletionStage<TopicDefinition> effectiveDefinition(TopicDefinition topic, String recorded,
+            TopicScripts scripts) {
+        if (recorded.equals(topic.registryValue())) {
+            return CompletableFuture.completedFuture(topic);
+        }
+        TopicDefinition found = TopicDefinition.fromRegistry(topic.name(), recorded, topic.keyPrefix()).orElse(null);
+        if (found == null || found.type() != topic.type()) {
+            return CompletableFuture.failedFuture(new TopicConflictException(topic, recorded));
+        }
+        if (found.slotAmount() > topic.slotAmount()) {
+            io.rmq.engine.i18n.EngineLogging.log.configuredAmountBelowRecorded(topic.name(), topic.slotAmount(),
+                    found.slotAmount());
+            return CompletableFuture.completedFuture(found);
+        }
+        return scripts.growthState().thenApply(state -> {
+            if (state.target() < topic.slotAmount()) {
+                throw new TopicConflictException(topic, recorded, found.slotAmount());
+            }
+            return found; // growing to this amount: producers route by the recorded one until the growth ends
+        });
     }
 
     /** Creates a producer for a topic; register the topic first (see {@link #registerTopic}). */

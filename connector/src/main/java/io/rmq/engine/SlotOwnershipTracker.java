@@ -36,10 +36,10 @@ final class SlotOwnershipTracker {
     private final long longWaitMillis;
     private final Clock clock;
     /** Slots waiting for a handover, so that its end is logged too. */
-    private final boolean[] awaitingHandover;
+    private boolean[] awaitingHandover;
     /** When each slot's wait began ({@link Clock#millis()}), and whether a long wait was reported. */
-    private final long[] handoverSince;
-    private final boolean[] longWaitReported;
+    private long[] handoverSince;
+    private boolean[] longWaitReported;
 
     /** @param longWait a handover that waits longer than this is reported */
     SlotOwnershipTracker(String consumer, TopicDefinition topic, SlotScheduler scheduler, PrefetchBuffer prefetch,
@@ -54,6 +54,15 @@ final class SlotOwnershipTracker {
         this.awaitingHandover = new boolean[topic.slotAmount()];
         this.handoverSince = new long[topic.slotAmount()];
         this.longWaitReported = new boolean[topic.slotAmount()];
+    }
+
+    /** The topic grew to {@code slotAmount} slots. */
+    void grow(int slotAmount) {
+        if (slotAmount > awaitingHandover.length) {
+            awaitingHandover = java.util.Arrays.copyOf(awaitingHandover, slotAmount);
+            handoverSince = java.util.Arrays.copyOf(handoverSince, slotAmount);
+            longWaitReported = java.util.Arrays.copyOf(longWaitReported, slotAmount);
+        }
     }
 
     /**

@@ -16,9 +16,19 @@ public final class SlotRouter {
 
     /** The slot of a message with the given slot basis bytes. */
     public static int slotOf(byte[] basis, int slotAmount) {
+        return (int) (crc(basis) % slotAmount);
+    }
+
+    /** The CRC32 of the slot basis bytes: its slot under any amount is this value mod the amount. */
+    public static long crc(byte[] basis) {
         CRC32 crc = new CRC32();
         crc.update(basis);
-        return (int) (crc.getValue() % slotAmount);
+        return crc.getValue();
+    }
+
+    /** The CRC32 of a message's slot basis when given, else of its content. */
+    public static long crc(String slotBasis, byte[] content) {
+        return crc(slotBasis == null ? content : slotBasis.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The slot of a message: its slot basis when given, else its content. */

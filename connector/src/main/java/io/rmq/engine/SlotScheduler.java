@@ -26,16 +26,16 @@ final class SlotScheduler {
     private static final long RETRY_AFTER_FAILURE_NANOS = Duration.ofSeconds(1).toNanos();
 
     private final long pollNanos;
-    private final long[] dueAt;
-    private final boolean[] assigned;
-    private final boolean[] popping;
+    private long[] dueAt;
+    private boolean[] assigned;
+    private boolean[] popping;
     /** A wake notice that arrived while the slot was being popped: applied when the pop returns. */
-    private final long[] wokenAt;
-    private final boolean[] woken;
-    private final long[] epochs;
-    private final boolean[] claimed;
+    private long[] wokenAt;
+    private boolean[] woken;
+    private long[] epochs;
+    private boolean[] claimed;
     /** The slot's last pop found nothing waiting: its safety poll is an existence check (see the class comment). */
-    private final boolean[] parked;
+    private boolean[] parked;
     private volatile int[] assignedSlots;
     private boolean paused;
     /** No unclaimed slot below this one: claims are found in one pass even over thousands of slots. */
@@ -59,6 +59,39 @@ final class SlotScheduler {
             all[i] = i;
         }
         assign(all);
+    }
+
+    /** The slots this scheduler can assign: the topic's amount, or what it grew to ({@link #grow}). */
+    int slotAmount() {
+        return dueAt.length;
+    }
+
+    /**
+     * The topic grew to {@code slotAmount} slots: the new ones can be assigned, and without coordination
+     * ({@code assignAll}) are assigned at once, due now.
+     */
+    void grow(int slotAmount, boolean assignAll) {
+        if (slotAmount <= dueAt.length) {
+            return;
+        }
+        int from = dueAt.length;
+        dueAt = Arrays.copyOf(dueAt, slotAmount);
+        wokenAt = Arrays.copyOf(wokenAt, slotAmount);
+        epochs = Arrays.copyOf(epochs, slotAmount);
+        assigned = Arrays.copyOf(assigned, slotAmount);
+        popping = Arrays.copyOf(popping, slotAmount);
+        woken = Arrays.copyOf(woken, slotAmount);
+        claimed = Arrays.copyOf(claimed, slotAmount);
+        parked = Arrays.copyOf(parked, slotAmount);
+        if (assignAll && assignedSlots.length == from) {
+            int[] all = new int[slotAmount];
+            for (int i = 0; i < slotAmount; i++) {
+                all[i] = i;
+            }
+            assign(all);
+        } else {
+            claimScanFrom = Math.min(claimScanFrom, from);
+        }
     }
 
     /** Assigns exactly these slots, without coordination (epoch 0). */

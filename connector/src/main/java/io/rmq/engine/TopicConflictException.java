@@ -3,8 +3,9 @@ package io.rmq.engine;
 import io.rmq.engine.i18n.EngineExceptions;
 
 /**
- * A topic was used with a slot amount or type that differs from the definition recorded in Redis
- * when it was first used.
+ * A topic was used with a type that differs from the definition recorded in Redis when it was first used, or
+ * with more slots than Redis records (a topic grows only through {@code RmqAdmin.growTopic}). Fewer slots than
+ * recorded are accepted: the topic grew since the configuration was written.
  */
 public final class TopicConflictException extends IllegalStateException {
 
@@ -14,6 +15,13 @@ public final class TopicConflictException extends IllegalStateException {
     TopicConflictException(TopicDefinition requested, String recorded) {
         super(EngineExceptions.ex.topicConflict(requested.name(), describe(recorded), describe(requested.registryValue()),
                 TopicKeys.registryKey(requested.keyPrefix())));
+        this.requested = requested;
+        this.recorded = recorded;
+    }
+
+    /** The topic is used with more slots than the {@code recordedAmount} Redis records: it has not grown (RMQ-0410). */
+    TopicConflictException(TopicDefinition requested, String recorded, int recordedAmount) {
+        super(EngineExceptions.ex.topicNotGrown(requested.name(), recordedAmount, requested.slotAmount()));
         this.requested = requested;
         this.recorded = recorded;
     }

@@ -33,6 +33,12 @@ import io.rmq.engine.i18n.EngineLogging;
  * epoch (see {@link SlotOwnershipTracker}); messages of one slot are handed to the listener one at a
  * time: the next only after the previous one is committed or rolled back.
  *
+ * <p><b>Growth.</b> When the topic grows (see {@code docs/topic-growth.md}) the consumer learns the new slot
+ * amount from the registry: at once through the growth notice on the topic's wake channel, and otherwise at
+ * its next check ({@value #GROWTH_CHECK_MILLIS} ms). Without coordination it then consumes the new slots too
+ * (they are held until their old slot has let go of what it held before the split); with coordination the
+ * leader assigns them.
+ *
  * <p><b>Shutdown.</b> {@link #close()} leaves the coordination (if any), stops popping, releases the
  * prefetched messages at once (no attempt counted), waits up to {@code shutdownTimeout} for delivered
  * messages to be settled, and flushes the commits; see {@link ConsumerShutdown}.
@@ -52,6 +58,9 @@ public final class TopicConsumer implements AutoCloseable {
         /** A message; commit or roll it back, from any thread, now or later. */
         void onDelivery(Delivery delivery);
     }
+
+    /** How often the registry is read for a growth of the topic, should a growth notice have been missed. */
+    static final long GROWTH_CHECK_MILLIS = 30_000;
 
     /** How long {@link #close()} waits beyond the shutdown timeout for Redis and ZooKeeper to answer. */
     static final long CLOSE_MARGIN_MILLIS = 5_000;
@@ -74,6 +83,21 @@ public final class TopicConsumer implements AutoCloseable {
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
     private volatile ScheduledFuture<?> extension;
     private volatile ScheduledFuture<?> retrying;
+    private volatile ScheduledFuture<?> growthChecks;
+    private final WakeBus.Listener growthNotices = new WakeBus.Listener() {
+        @Override
+        public void wake(int slot, long delayMillis) {
+        }
+
+        @Override
+        public void reconnected() {
+        }
+
+        @Override
+        public void growthNotice() {
+            checkGrowth();
+        }
+    };
     private volatile Runnable leaveSweeper = () -> { };
     private volatile ConsumerCoordination coordination;
     /** {@link #closed}, or its end after the shutdown timeout and margin, whichever comes first. */
@@ -129,7 +153,37 @@ public final class TopicConsumer implements AutoCloseable {
         retrying = housekeeping.scheduleWithFixedDelay(retries::retry, SettlementRetries.DEFAULT_RETRY_INTERVAL_MILLIS,
                 SettlementRetries.DEFAULT_RETRY_INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
         leaveSweeper = sweepers.join(scripts, options);
-        redis.ready().thenRun(this::joinCoordination).thenRun(loop::poke);
+        wakeBus.subscribe(scripts.keys(), growthNotices);
+        growthChecks = housekeeping.scheduleWithFixedDelay(() -> {
+            if (redis.isConnected()) {
+                checkGrowth();
+            }
+        }, GROWTH_CHECK_MILLIS, GROWTH_CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        // a consumer that starts during a growth consumes the new slots from the start
+        redis.ready().thenCompose(v -> checkGrowth()).thenRun(this::joinCoordination).thenRun(loop::poke);
+    }
+
+    /** Reads the topic's slot amount in the registry and follows a growth; never fails its stage. */
+    private CompletionStage<Void> checkGrowth() {
+        return scripts.growthState().handle((state, failure) -> {
+            if (failure != null) {
+                EngineLogging.log.growthCheckFailed(topic().name(), RmqClient.rootMessage(failure));
+            } else if (state.consumed() > 0) {
+                grow(state.consumed());
+            }
+            return null;
+        });
+    }
+
+    private synchronized void grow(int amount) {
+        if (state.get() != State.STARTED) {
+            return;
+        }
+        wakeBus.grow(scripts.keys(), amount);
+        loop.grow(amount);
+        if (coordination != null) {
+            coordination.grow(amount);
+        }
     }
 
     /** Becomes a worker of the topic, once Redis is reachable (coordinated consumers only). */
@@ -139,6 +193,9 @@ public final class TopicConsumer implements AutoCloseable {
         }
         coordination = ConsumerCoordination.start(zooKeeper, options.coordination().get(), topic(), name,
                 loop::ownershipChanged, scripts::highestEpoch);
+        if (coordination != null) {
+            coordination.grow(scripts.slotAmount());
+        }
     }
 
     /**
@@ -225,6 +282,10 @@ public final class TopicConsumer implements AutoCloseable {
             if (e != null) {
                 e.cancel(false);
             }
+            ScheduledFuture<?> g = growthChecks;
+            if (g != null) {
+                g.cancel(false);
+            }
             ScheduledFuture<?> r = retrying;
             if (r != null) {
                 r.cancel(false);
@@ -232,6 +293,7 @@ public final class TopicConsumer implements AutoCloseable {
             }
             leaveSweeper.run();
             wakeBus.unsubscribe(scripts.keys(), loop);
+            wakeBus.unsubscribe(scripts.keys(), growthNotices);
             state.set(State.CLOSED);
             loop.shutdown();
             closed.complete(null);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +25,13 @@ import io.rmq.engine.i18n.EngineExceptions;
  * the write ({@code WAIT}, one for everything written meanwhile; see {@link DurableConnection}), or fails with
  * {@link DurabilityException} when they do not within the timeout.
  *
+ * <p><b>Growth</b> (see {@code docs/topic-growth.md}): a send routed by an amount the topic has grown beyond is
+ * refused by the slot's split marker ({@code RMQ_SPLIT}); the producer then remembers that slot as split and
+ * routes its messages again by the doubled amount: a message whose new slot is the old one goes there, one whose
+ * new slot is the other half first tries to merge into a pending copy that the old slot held before the split
+ * ({@code merge_pending.lua}), and goes to the new slot when it has none. Nothing is lost or stored twice on the
+ * way: a refused call stored nothing.
+ *
  * <p>Thread-safe. A producer without durability holds no resources of its own; a durable one holds its
  * connection, closed with the engine.
  */
@@ -37,9 +45,15 @@ public final class TopicProducer {
     private final ProducerOptions options;
     /** The connections of durable sends; {@code null} without durability. */
     private final DurableSends durable;
-    private final Map<Integer, SlotBatcher<PendingSend>> batchers = new ConcurrentHashMap<>();
+    /** By {@link #route(int, int)}: one batcher per slot and the amount its sends are routed by. */
+    private final Map<Long, SlotBatcher<PendingSend>> batchers = new ConcurrentHashMap<>();
+    /** Slots found split, by {@link #route(int, int)}: their messages are routed by the doubled amount. */
+    private final Set<Long> split = ConcurrentHashMap.newKeySet();
+    /** Split slots that hold no pre-split member any more: nothing there to merge into. */
+    private final Set<Long> drained = ConcurrentHashMap.newKeySet();
 
-    private record PendingSend(TopicScripts.Send send, CompletableFuture<SendResult> result) {
+    /** @param crc the CRC32 of the slot basis (or content): its slot under any amount */
+    private record PendingSend(TopicScripts.Send send, long crc, CompletableFuture<SendResult> result) {
     }
 
     /** @param durable where durable sends go; {@code null} when {@code options} asks for no replica */
@@ -88,18 +102,70 @@ public final class TopicProducer {
 
     private CompletionStage<SendResult> send(byte[] content, String value, String slotBasis) {
         Objects.requireNonNull(content, "content");
-        int slot = SlotRouter.slotOf(slotBasis, content, topic.slotAmount());
-        PendingSend pending = new PendingSend(new TopicScripts.Send(value, content), new CompletableFuture<>());
-        batchers.computeIfAbsent(slot, s -> new SlotBatcher<>(SENDS_PER_CALL, batch -> sendNow(s, batch))).add(pending);
+        long crc = SlotRouter.crc(slotBasis, content);
+        PendingSend pending = new PendingSend(new TopicScripts.Send(value, content), crc, new CompletableFuture<>());
+        int amount = topic.slotAmount();
+        routeFrom(pending, amount, (int) (crc % amount));
         return pending.result();
     }
 
-    private CompletionStage<Void> sendNow(int slot, List<PendingSend> batch) {
+    /**
+     * Sends {@code pending} to slot {@code slot} routed by {@code amount}, or, when that slot is known to be
+     * split, on by the doubled amount (first merging into a pre-split copy when the new slot is the other half).
+     */
+    private void routeFrom(PendingSend pending, int amount, int slot) {
+        int a = amount;
+        int t = slot;
+        while (split.contains(route(a, t))) {
+            int next = (int) (pending.crc() % (2L * a));
+            if (next != t && !drained.contains(route(a, t))) {
+                mergeFirst(pending, a, t, next);
+                return;
+            }
+            a *= 2;
+            t = next;
+        }
+        int routedBy = a;
+        int target = t;
+        batchers.computeIfAbsent(route(a, t), r -> new SlotBatcher<>(SENDS_PER_CALL, batch -> sendNow(target, routedBy, batch)))
+                .add(pending);
+    }
+
+    /** While old slot {@code slot} holds pre-split members: merge into a pending copy there, else go to {@code next}. */
+    private void mergeFirst(PendingSend pending, int amount, int slot, int next) {
+        scripts.mergePending(slot, 2 * amount, List.of(pending.send())).whenComplete((reply, failure) -> {
+            if (failure != null) {
+                pending.result().completeExceptionally(failure);
+                return;
+            }
+            if (!reply.held()) {
+                drained.add(route(amount, slot));
+            }
+            SendResult merged = reply.results().get(0);
+            if (merged != null) {
+                pending.result().complete(merged);
+            } else {
+                routeFrom(pending, 2 * amount, next);
+            }
+        });
+    }
+
+    private static long route(int amount, int slot) {
+        return ((long) amount << 32) | slot;
+    }
+
+    private CompletionStage<Void> sendNow(int slot, int routedBy, List<PendingSend> batch) {
         List<TopicScripts.Send> sends = new ArrayList<>(batch.size());
         batch.forEach(p -> sends.add(p.send()));
-        CompletionStage<List<SendResult>> sent = durable == null ? scripts.send(slot, sends)
-                : durable.forSlot(slot).thenCompose(connection -> connection.send(slot, sends));
+        CompletionStage<List<SendResult>> sent = durable == null ? scripts.send(slot, routedBy, sends)
+                : durable.forSlot(slot).thenCompose(connection -> connection.send(slot, routedBy, sends));
         return sent.handle((results, failure) -> {
+            if (failure != null && TopicScripts.splitAmount(failure) > 0) {
+                // the slot was split by a growth: nothing was stored; route these again by the doubled amount
+                split.add(route(routedBy, slot));
+                batch.forEach(p -> routeFrom(p, routedBy, slot));
+                return null;
+            }
             for (int i = 0; i < batch.size(); i++) {
                 if (failure != null) {
                     batch.get(i).result().completeExceptionally(failure);

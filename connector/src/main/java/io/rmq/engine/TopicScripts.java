@@ -16,7 +16,8 @@ import java.util.function.Supplier;
  * <p>Every method fails its stage (it never throws) when Redis was never reached or the call fails; a
  * call that fails because a key holds the wrong kind of value fails with RMQ-0340 naming the key
  * ({@link KeyTypes}).
- * Stateless apart from precomputed key and argument bytes; thread-safe.
+ * Stateless apart from precomputed key and argument bytes and the slot amount it consumes, which only grows
+ * ({@link #grow}, when the topic grew: see {@code docs/topic-growth.md}); thread-safe.
  */
 final class TopicScripts {
 
@@ -41,8 +42,11 @@ final class TopicScripts {
     private final TopicKeys keys;
     private final byte[] type;
     private final byte[] wakeChannel;
-    private final byte[][] shardedWakeChannels;
-    private final byte[][][] slotKeys;
+    /** Per slot, up to the capacity built so far (at least {@link #slotAmount}): grown by copy, never changed in place. */
+    private volatile byte[][] shardedWakeChannels;
+    private volatile byte[][][] slotKeys;
+    /** The slots consumed, swept and counted: the definition's amount, or more once the topic grew. */
+    private volatile int slotAmount;
 
     /** How a rolled-back member is retried: {@code rollback.lua}'s ARGV[2..4]. */
     record RetryRule(int maxRetries, long backoffMillis, long backoffMaxMillis) {
@@ -79,20 +83,55 @@ final class TopicScripts {
         this.keys = keys;
         this.type = RmqClient.bytes(keys.topic().type().name());
         this.wakeChannel = RmqClient.bytes(keys.wakeChannel());
-        int slots = keys.topic().slotAmount();
-        this.slotKeys = new byte[slots][][];
-        this.shardedWakeChannels = new byte[slots][];
-        for (int s = 0; s < slots; s++) {
-            shardedWakeChannels[s] = bytes(keys.shardedWakeChannel(s));
-            SlotKeys k = keys.slot(s);
-            slotKeys[s] = new byte[][] { bytes(k.store()), bytes(k.prepare()), bytes(k.attempts()), bytes(k.origin()),
-                    bytes(k.dead()), bytes(k.owner()), bytes(k.failures()), bytes(k.paused()), number(s),
-                    bytes(k.counters()) };
-        }
+        this.slotKeys = new byte[0][][];
+        this.shardedWakeChannels = new byte[0][];
+        this.slotAmount = keys.topic().slotAmount();
+        buildUpTo(slotAmount);
     }
 
     TopicKeys keys() {
         return keys;
+    }
+
+    /** The slots consumed: the topic definition's amount, or the amount it grew to since ({@link #grow}). */
+    int slotAmount() {
+        return slotAmount;
+    }
+
+    /** The topic has {@code amount} slots now (a growth began or ended); a smaller amount changes nothing. */
+    synchronized void grow(int amount) {
+        if (amount > slotAmount) {
+            buildUpTo(amount);
+            slotAmount = amount;
+        }
+    }
+
+    private synchronized void buildUpTo(int capacity) {
+        int from = slotKeys.length;
+        if (capacity <= from) {
+            return;
+        }
+        byte[][][] k = java.util.Arrays.copyOf(slotKeys, capacity);
+        byte[][] channels = java.util.Arrays.copyOf(shardedWakeChannels, capacity);
+        for (int s = from; s < capacity; s++) {
+            channels[s] = bytes(keys.shardedWakeChannel(s));
+            SlotKeys sk = keys.slot(s);
+            k[s] = new byte[][] { bytes(sk.store()), bytes(sk.prepare()), bytes(sk.attempts()), bytes(sk.origin()),
+                    bytes(sk.dead()), bytes(sk.owner()), bytes(sk.failures()), bytes(sk.paused()), number(s),
+                    bytes(sk.counters()) };
+        }
+        shardedWakeChannels = channels;
+        slotKeys = k;
+    }
+
+    /** The key and argument bytes of a slot; a slot beyond those built so far (a producer routing by a grown amount) builds them. */
+    private byte[][] k(int slot) {
+        byte[][][] built = slotKeys;
+        if (slot < built.length) {
+            return built[slot];
+        }
+        buildUpTo(Integer.highestOneBit(slot) * 2);
+        return k(slot);
     }
 
     /** {@code register_topic.lua}: the definition recorded for the topic (its own when new or agreeing). */
@@ -112,7 +151,15 @@ final class TopicScripts {
      * in the order given; one result per message.
      */
     CompletionStage<List<SendResult>> send(int slot, List<Send> sends) {
-        byte[][] k = slotKeys[slot];
+        return send(slot, keys.topic().slotAmount(), sends);
+    }
+
+    /**
+     * {@code send.lua}, routed by {@code routedBy} slots: refused with {@code RMQ_SPLIT} (see {@link #splitAmount})
+     * once the slot was split by a growth to {@code 2 * routedBy}.
+     */
+    CompletionStage<List<SendResult>> send(int slot, int routedBy, List<Send> sends) {
+        byte[][] k = k(slot);
         byte[][] args = new byte[3 + 2 * sends.size()][];
         args[0] = type;
         args[1] = bytes(sends.get(0).value());
@@ -123,7 +170,8 @@ final class TopicScripts {
             args[3 + 2 * i] = bytes(sends.get(i).value());
             args[4 + 2 * i] = sends.get(i).member();
         }
-        return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE], k[COUNTERS] }, args)
+        byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
+        return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker }, args)
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 0; i + 1 < reply.size(); i += 2) {
@@ -135,6 +183,103 @@ final class TopicScripts {
     }
 
     /**
+     * What {@code merge_pending.lua} returned: whether the old slot still holds pre-split members, and per
+     * message its result in the old slot, or {@code null} when it merged into nothing there.
+     */
+    record MergeReply(boolean held, List<SendResult> results) {
+    }
+
+    /**
+     * {@code merge_pending.lua} on old slot {@code slot} of a growth to {@code targetAmount}: merges each message
+     * into its pending pre-split copy there, if it has one.
+     */
+    CompletionStage<MergeReply> mergePending(int slot, int targetAmount, List<Send> sends) {
+        byte[][] k = k(slot);
+        byte[][] args = new byte[3 + 2 * sends.size()][];
+        args[0] = type;
+        args[1] = wakeChannel(slot);
+        args[2] = k[SLOT];
+        for (int i = 0; i < sends.size(); i++) {
+            args[3 + 2 * i] = bytes(sends.get(i).value());
+            args[4 + 2 * i] = sends.get(i).member();
+        }
+        byte[] presplit = bytes(keys.presplit(slot, targetAmount));
+        return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { k[STORE], presplit, k[COUNTERS] }, args)
+                .thenApply(reply -> {
+                    List<SendResult> results = new ArrayList<>(sends.size());
+                    for (int i = 1; i + 1 < reply.size(); i += 2) {
+                        results.add((Long) reply.get(i) == 1L ? new SendResult(false, slot,
+                                Double.parseDouble(new String((byte[]) reply.get(i + 1), StandardCharsets.US_ASCII)))
+                                : null);
+                    }
+                    return new MergeReply((Long) reply.get(0) == 1L, results);
+                });
+    }
+
+    /**
+     * The amount a send was refused for ({@code RMQ_SPLIT <amount>}: the slot was split by a growth, see
+     * {@link #send(int, int, List)}), or 0 when {@code failure} is another one.
+     */
+    static int splitAmount(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            String message = t.getMessage();
+            if (message != null && message.startsWith("RMQ_SPLIT ")) {
+                try {
+                    return Integer.parseInt(message.substring("RMQ_SPLIT ".length()).trim());
+                } catch (NumberFormatException e) {
+                    return 0;
+                }
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * {@code grow_topic.lua} read: the topic's recorded definition ({@code <TYPE>:<amount>}, {@code null} when
+     * none) and the amount it is growing to (0 when no growth is under way).
+     */
+    CompletionStage<GrowthState> growthState() {
+        return this.<List<Object>>run(RedisScript.GROW_TOPIC, growthKeys(), bytes(keys.topic().name()), bytes("read"))
+                .thenApply(GrowthState::of);
+    }
+
+    /** The keys of {@code grow_topic.lua}: the registry and the growth hash. */
+    byte[][] growthKeys() {
+        String prefix = keys.topic().keyPrefix();
+        return new byte[][] { bytes(TopicKeys.registryKey(prefix)), bytes(TopicKeys.growthKey(prefix)) };
+    }
+
+    /**
+     * A topic's state in the registry, as {@code grow_topic.lua} replies.
+     *
+     * @param recorded the recorded definition {@code <TYPE>:<amount>}, {@code null} when the topic is not recorded
+     * @param target   the amount a growth under way goes to, 0 when none is
+     */
+    record GrowthState(String recorded, int target) {
+        static GrowthState of(List<Object> reply) {
+            Object recorded = reply.get(0);
+            Object target = reply.size() > 1 ? reply.get(1) : null;
+            return new GrowthState(recorded instanceof byte[] r ? new String(r, StandardCharsets.UTF_8) : null,
+                    target instanceof byte[] t ? Integer.parseInt(new String(t, StandardCharsets.US_ASCII)) : 0);
+        }
+
+        /** The recorded amount, 0 when the topic is not recorded or the value is unreadable. */
+        int amount() {
+            int colon = recorded == null ? -1 : recorded.indexOf(':');
+            try {
+                return colon < 0 ? 0 : Integer.parseInt(recorded.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                return 0;
+            }
+        }
+
+        /** The slots to consume: the target while growing, else the recorded amount. */
+        int consumed() {
+            return Math.max(amount(), target);
+        }
+    }
+
+    /**
      * {@code pop.lua}: moves up to {@code count} due members to the prepare queue (0: only the
      * ownership step, a claim).
      *
@@ -142,7 +287,7 @@ final class TopicScripts {
      * @param worker the caller's worker id, recorded with a new epoch; ignored when epoch is 0
      */
     CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker) {
-        byte[][] k = slotKeys[slot];
+        byte[][] k = k(slot);
         return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED],
                 k[COUNTERS] },
                 type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker))
@@ -161,7 +306,7 @@ final class TopicScripts {
 
     /** {@code commit.lua}: removes these members from the prepare queue; the number removed. */
     CompletionStage<Long> commit(int slot, List<byte[]> members) {
-        byte[][] k = slotKeys[slot];
+        byte[][] k = k(slot);
         byte[][] args = new byte[2 + members.size()][];
         args[0] = wakeChannel(slot);
         args[1] = k[SLOT];
@@ -197,7 +342,7 @@ final class TopicScripts {
         args[2] = number(rule.backoffMillis());
         args[3] = number(rule.backoffMaxMillis());
         args[4] = wakeChannel(slot);
-        args[5] = slotKeys[slot][SLOT];
+        args[5] = k(slot)[SLOT];
         args[6] = selection;
         args[7] = number(limit);
         args[8] = bytes(failure);
@@ -205,7 +350,7 @@ final class TopicScripts {
     }
 
     private CompletionStage<RollbackReply> runRollback(int slot, byte[][] args) {
-        byte[][] k = slotKeys[slot];
+        byte[][] k = k(slot);
         return this.<List<Object>>run(RedisScript.ROLLBACK,
                 new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES],
                         k[COUNTERS] }, args)
@@ -217,7 +362,7 @@ final class TopicScripts {
      * were popped with, no attempt counted; the number returned or merged.
      */
     CompletionStage<Long> release(int slot, List<PoppedMember> members) {
-        byte[][] k = slotKeys[slot];
+        byte[][] k = k(slot);
         byte[][] args = new byte[2 + 2 * members.size()][];
         args[0] = wakeChannel(slot);
         args[1] = k[SLOT];
@@ -235,7 +380,7 @@ final class TopicScripts {
         for (int i = 0; i < members.size(); i++) {
             args[1 + i] = members.get(i);
         }
-        return run(RedisScript.EXTEND, new byte[][] { slotKeys[slot][PREPARE] }, args);
+        return run(RedisScript.EXTEND, new byte[][] { k(slot)[PREPARE] }, args);
     }
 
     /**
@@ -243,7 +388,7 @@ final class TopicScripts {
      * beyond {@code maxCount}, at most {@code limit}; how many were deleted.
      */
     CompletionStage<Long> trimDead(int slot, long maxCount, long maxAgeMillis, int limit) {
-        byte[][] k = slotKeys[slot];
+        byte[][] k = k(slot);
         return this.<List<Object>>run(RedisScript.TRIM_DEAD, new byte[][] { k[DEAD], k[ATTEMPTS], k[FAILURES], k[COUNTERS] },
                 number(maxCount), number(maxAgeMillis), number(limit))
                 .thenApply(r -> (Long) r.get(0) + (Long) r.get(1));
@@ -254,10 +399,11 @@ final class TopicScripts {
      * so that epochs handed out by a fresh assignment keep growing.
      */
     CompletionStage<Long> highestEpoch() {
-        List<CompletableFuture<byte[]>> reads = new ArrayList<>(slotKeys.length);
+        List<CompletableFuture<byte[]>> reads = new ArrayList<>(slotAmount);
         try {
             ScriptRunner runner = scripts.get();
-            for (byte[][] k : slotKeys) {
+            for (int slot = 0; slot < slotAmount; slot++) {
+                byte[][] k = k(slot);
                 reads.add(runner.commands().hget(k[OWNER], EPOCH_FIELD).toCompletableFuture());
             }
         } catch (RuntimeException e) {
@@ -287,7 +433,7 @@ final class TopicScripts {
     CompletionStage<Long> countPending(int[] slots) {
         byte[][] k = new byte[slots.length][];
         for (int i = 0; i < slots.length; i++) {
-            k[i] = slotKeys[slots[i]][STORE];
+            k[i] = k(slots[i])[STORE];
         }
         return countExisting(k);
     }
@@ -303,9 +449,9 @@ final class TopicScripts {
     }
 
     private byte[][] everySlot(int key) {
-        byte[][] k = new byte[slotKeys.length][];
-        for (int slot = 0; slot < slotKeys.length; slot++) {
-            k[slot] = slotKeys[slot][key];
+        byte[][] k = new byte[slotAmount][];
+        for (int slot = 0; slot < k.length; slot++) {
+            k[slot] = k(slot)[key];
         }
         return k;
     }
@@ -321,7 +467,11 @@ final class TopicScripts {
     /** The channel the slot's scripts publish wake notices on: sharded per slot on a Redis Cluster. */
     private byte[] wakeChannel(int slot) {
         try {
-            return scripts.get().shardedWakeChannels() ? shardedWakeChannels[slot] : wakeChannel;
+            if (!scripts.get().shardedWakeChannels()) {
+                return wakeChannel;
+            }
+            k(slot);
+            return shardedWakeChannels[slot];
         } catch (RuntimeException notConnected) {
             return wakeChannel; // the call fails anyway, in run()
         }

@@ -28,7 +28,14 @@ final class WakeBus implements RmqClient.Listener {
 
         /** The Redis connection is back: notices may have been missed. */
         void reconnected();
+
+        /** The topic's growth state changed (a notice {@code grow:<amount>}, see {@code docs/topic-growth.md}). */
+        default void growthNotice() {
+        }
     }
+
+    /** The prefix of a growth notice, published when a growth of the topic begins and when it ends. */
+    static final String GROWTH_NOTICE = "grow:";
 
     private final RmqClient client;
     /** By the topic's own wake channel. */
@@ -36,6 +43,8 @@ final class WakeBus implements RmqClient.Listener {
     private final Map<String, TopicKeys> topics = new ConcurrentHashMap<>();
     /** Sharded slot channel -> the topic's own wake channel. */
     private final Map<String, String> slotChannels = new ConcurrentHashMap<>();
+    /** By the topic's own wake channel: the slots whose sharded channels are subscribed, once it grew. */
+    private final Map<String, Integer> grownAmounts = new ConcurrentHashMap<>();
 
     WakeBus(RmqClient client) {
         this.client = client;
@@ -73,6 +82,7 @@ final class WakeBus implements RmqClient.Listener {
                 p.unsubscribe(ch);
             }
             topics.remove(ch);
+            grownAmounts.remove(ch);
             return null;
         });
     }
@@ -85,8 +95,28 @@ final class WakeBus implements RmqClient.Listener {
         }
     }
 
-    private static String[] slotChannels(TopicKeys keys) {
-        return IntStream.range(0, keys.topic().slotAmount()).mapToObj(keys::shardedWakeChannel).toArray(String[]::new);
+    private String[] slotChannels(TopicKeys keys) {
+        int amount = grownAmounts.getOrDefault(keys.wakeChannel(), keys.topic().slotAmount());
+        return IntStream.range(0, amount).mapToObj(keys::shardedWakeChannel).toArray(String[]::new);
+    }
+
+    /**
+     * The topic grew to {@code amount} slots: on a Redis Cluster, the new slots' sharded channels are subscribed
+     * too (a consumer of the topic listens).
+     */
+    void grow(TopicKeys keys, int amount) {
+        listeners.computeIfPresent(keys.wakeChannel(), (ch, set) -> {
+            int before = grownAmounts.getOrDefault(ch, keys.topic().slotAmount());
+            if (amount > before) {
+                grownAmounts.put(ch, amount);
+                List<String> added = IntStream.range(before, amount).mapToObj(keys::shardedWakeChannel).toList();
+                added.forEach(c -> slotChannels.put(c, ch));
+                if (client.shardedWakeChannels()) {
+                    client.shardedSubscription(true, added);
+                }
+            }
+            return set;
+        });
     }
 
     @Override
@@ -108,6 +138,10 @@ final class WakeBus implements RmqClient.Listener {
     public void message(String channel, String message) {
         Set<Listener> set = listeners.get(slotChannels.getOrDefault(channel, channel));
         if (set == null) {
+            return;
+        }
+        if (message.startsWith(GROWTH_NOTICE)) {
+            set.forEach(Listener::growthNotice);
             return;
         }
         int colon = message.indexOf(':');

@@ -89,8 +89,38 @@ final class AdminScripts {
                 number(slot));
     }
 
+    /**
+     * {@code grow_topic.lua}: {@code action} read, begin or finish for a doubling from {@code amount}; replies
+     * the recorded definition (or {@code null}) and the target amount of a growth under way (or {@code null}).
+     */
+    CompletionStage<List<Object>> growTopic(String action, int amount) {
+        String prefix = keys.topic().keyPrefix();
+        return scripts.run(RedisScript.GROW_TOPIC, keys(TopicKeys.registryKey(prefix), TopicKeys.growthKey(prefix)),
+                bytes(keys.topic().name()), bytes(action), number(amount));
+    }
+
+    /** {@code split_slot.lua}: { split now (1) or before (0), members held }. */
+    CompletionStage<List<Object>> splitSlot(int slot, int target) {
+        SlotKeys k = keys.slot(slot);
+        return scripts.run(RedisScript.SPLIT_SLOT, keys(k.store(), k.prepare(), keys.splitMarker(slot, target),
+                keys.presplit(slot, target)), number(target));
+    }
+
+    /** {@code split_progress.lua}: { members still held, next offset }. */
+    CompletionStage<List<Object>> splitProgress(int slot, int target, long offset, int limit) {
+        SlotKeys k = keys.slot(slot);
+        return scripts.run(RedisScript.SPLIT_PROGRESS, keys(k.store(), k.prepare(), keys.presplit(slot, target)),
+                number(offset), number(limit));
+    }
+
+    /** {@code growth_hold.lua} on new slot {@code slot}: 1 when the state changed. */
+    CompletionStage<Long> growthHold(int slot, int target, boolean hold) {
+        return scripts.run(RedisScript.GROWTH_HOLD, keys(keys.slot(slot).paused()), bytes(hold ? "1" : "0"),
+                bytes("growth:" + target), wakeChannel(slot), number(slot));
+    }
+
     /** The slot's wake channel: sharded per slot on a Redis Cluster. */
-    private byte[] wakeChannel(int slot) {
+    byte[] wakeChannel(int slot) {
         return bytes(scripts.shardedWakeChannels() ? keys.shardedWakeChannel(slot) : keys.wakeChannel());
     }
 

@@ -299,6 +299,23 @@ public final class RmqAdmin implements AutoCloseable {
         return displayUri;
     }
 
+    /**
+     * Grows a topic to {@code newAmount} slots while its producers and consumers run, one doubling at a time,
+     * and returns once Redis records the new amount (see {@code docs/topic-growth.md} for the procedure and
+     * what it guarantees). Each doubling lasts until every old slot has let go of the messages it held when
+     * it was split (consumed, or dead); meanwhile the new slots are held. Calling it again resumes a growth
+     * that was interrupted.
+     *
+     * @param topic     the topic, as {@link #topic} reads it
+     * @param newAmount a power of two above the topic's amount, at most {@value TopicDefinition#MAX_SLOT_AMOUNT}
+     * @return the topic's definition with its new amount
+     * @throws IllegalArgumentException when {@code newAmount} is not a larger power of two (RMQ-0411)
+     * @throws IllegalStateException    when a growth to another amount is under way (RMQ-0412), or Redis fails
+     */
+    public TopicDefinition growTopic(TopicDefinition topic, int newAmount) {
+        return new TopicGrowth(this, scripts, commands).grow(topic, newAmount);
+    }
+
     @Override
     public void close() {
         connection.close();
@@ -309,7 +326,7 @@ public final class RmqAdmin implements AutoCloseable {
         return new AdminScripts(scripts, new TopicKeys(topic));
     }
 
-    private <T> T await(String operation, CompletionStage<T> stage) {
+    <T> T await(String operation, CompletionStage<T> stage) {
         try {
             return stage.toCompletableFuture().get(DEFAULT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

@@ -35,9 +35,10 @@ final class SlotBalancer {
         List<String> order = interleave(live);
         String[] owners = new String[slotAmount];
         long[] epochs = new long[slotAmount];
-        boolean comparable = previous != null && previous.slotAmount() == slotAmount;
-        String[] before = comparable ? previous.owners() : new String[slotAmount];
-        long[] beforeEpochs = comparable ? previous.epochs() : new long[slotAmount];
+        // a topic that grew keeps its old slots' owners; the new slots are unowned so far
+        boolean comparable = previous != null && previous.slotAmount() <= slotAmount;
+        String[] before = comparable ? java.util.Arrays.copyOf(previous.owners(), slotAmount) : new String[slotAmount];
+        long[] beforeEpochs = comparable ? java.util.Arrays.copyOf(previous.epochs(), slotAmount) : new long[slotAmount];
 
         if (!order.isEmpty()) {
             Map<String, Deque<Integer>> holdings = new LinkedHashMap<>();

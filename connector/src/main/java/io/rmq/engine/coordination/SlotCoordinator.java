@@ -73,6 +73,8 @@ public final class SlotCoordinator implements Closeable {
     private final CuratorFramework curator;
     private final CoordinationOptions options;
     private final CoordinatedTopic topic;
+    /** The topic's slot amount: its definition's, or what it grew to since ({@link #grow}). */
+    private volatile int slotAmount;
     private final CoordinationPaths paths;
     private final String consumerName;
     private final Listener listener;
@@ -102,11 +104,32 @@ public final class SlotCoordinator implements Closeable {
         this.curator = Objects.requireNonNull(curator, "curator");
         this.options = Objects.requireNonNull(options, "options");
         this.topic = Objects.requireNonNull(topic, "topic");
+        this.slotAmount = topic.slotAmount();
         this.consumerName = Objects.requireNonNull(consumerName, "consumerName");
         this.listener = Objects.requireNonNull(listener, "listener");
         this.epochSource = Objects.requireNonNull(epochSource, "epochSource");
         this.paths = CoordinationPaths.of(options.root(), topic);
         this.events = Executors.newSingleThreadExecutor(DaemonThreads.named("rmq-coordinator-" + consumerName));
+    }
+
+    /**
+     * The topic grew to {@code amount} slots: when this worker leads, it assigns the new slots too. A leader
+     * never assigns fewer slots than the current assignment has, so a worker that learns of a growth late
+     * cannot undo it.
+     */
+    public void grow(int amount) {
+        if (amount > slotAmount) {
+            slotAmount = amount;
+            try {
+                events.execute(() -> {
+                    if (leader != null) {
+                        leader.slotAmountGrew();
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                // closed meanwhile: nothing to assign
+            }
+        }
     }
 
     /** Registers the worker and starts following the assignment, in the background. */
@@ -123,7 +146,7 @@ public final class SlotCoordinator implements Closeable {
         }
         WorkerInfo info = WorkerInfo.forThisProcess(consumerName); // may ask DNS: not on the caller's thread
         workerId = info.id();
-        leader = new SlotLeader(curator, options, topic, paths, workerId, consumerName, epochSource);
+        leader = new SlotLeader(curator, options, topic, paths, workerId, consumerName, epochSource, () -> slotAmount);
         curator.getConnectionStateListenable().addListener(connectionListener, events);
         connected = curator.getZookeeperClient().isConnected();
         node = new PersistentNode(curator, CreateMode.EPHEMERAL, false, paths.worker(workerId), info.encode());

@@ -45,6 +45,7 @@ final class SlotLeader implements Closeable {
     private final CoordinationPaths paths;
     private final String workerId;
     private final SlotCoordinator.EpochSource epochSource;
+    private final java.util.function.IntSupplier slotAmount;
     private final ScheduledExecutorService duty;
     private final AtomicBoolean leading = new AtomicBoolean();
     private final AtomicBoolean pending = new AtomicBoolean();
@@ -53,7 +54,9 @@ final class SlotLeader implements Closeable {
     private CuratorCache workersCache;
 
     SlotLeader(CuratorFramework curator, CoordinationOptions options, CoordinatedTopic topic, CoordinationPaths paths,
-            String workerId, String consumerName, SlotCoordinator.EpochSource epochSource) {
+            String workerId, String consumerName, SlotCoordinator.EpochSource epochSource,
+            java.util.function.IntSupplier slotAmount) {
+        this.slotAmount = slotAmount;
         this.curator = curator;
         this.options = options;
         this.topic = topic;
@@ -95,6 +98,11 @@ final class SlotLeader implements Closeable {
         if (assignment == null || !workerId.equals(assignment.leader())) {
             requestRebalance();
         }
+    }
+
+    /** The topic grew: the new slots are to be assigned. */
+    void slotAmountGrew() {
+        requestRebalance();
     }
 
     /** Membership may have changed while the connection was down. */
@@ -151,7 +159,9 @@ final class SlotLeader implements Closeable {
             }
             long generation = previous != null ? previous.generation() + 1
                     : epochSource.highestEpoch().toCompletableFuture().get(EPOCH_READ_TIMEOUT_MS, TimeUnit.MILLISECONDS) + 1;
-            SlotAssignment next = SlotBalancer.balance(previous, live, topic.slotAmount(), generation, workerId,
+            // never fewer slots than assigned: a leader that has not learnt of a growth yet must not undo it
+            int amount = Math.max(slotAmount.getAsInt(), previous == null ? 0 : previous.slotAmount());
+            SlotAssignment next = SlotBalancer.balance(previous, live, amount, generation, workerId,
                     Instant.now());
             if ((previous != null && next.sameOwnership(previous)) || !latch.hasLeadership()) {
                 return;

@@ -43,6 +43,30 @@ public final class EngineExceptions {
                 + " delete its keys and the '" + topic + "' field of hash '" + registryKey + "'";
     }
 
+    /**
+     * RMQ-0410: the message of a {@code TopicConflictException}: a topic is used with more slots than Redis
+     * records for it; a topic grows only through the explicit operation.
+     */
+    public String topicNotGrown(String topic, int recorded, int requested) {
+        return "RMQ-0410 Topic '" + topic + "' has " + recorded + " slots in Redis but is used here with slot-amount "
+                + requested + "; a topic never grows by itself: grow it first (RmqAdmin.growTopic, or"
+                + " 'rmq grow <topic> " + requested + "'; see docs/topic-growth.md), or configure slot-amount "
+                + recorded;
+    }
+
+    /** RMQ-0411: a growth to an amount that is not a larger power of two. */
+    public IllegalArgumentException badGrowthAmount(String topic, int current, int requested, int max) {
+        return new IllegalArgumentException("RMQ-0411 Cannot grow topic '" + topic + "' from " + current + " to "
+                + requested + " slots: the new amount must be a power of two above " + current + ", at most " + max);
+    }
+
+    /** RMQ-0412: a growth was asked for while another one, to another amount, is under way. */
+    public IllegalStateException otherGrowthUnderWay(String topic, int target, int requested) {
+        return new IllegalStateException("RMQ-0412 Topic '" + topic + "' is already growing to " + target
+                + " slots; complete that growth first (grow it to " + target + " again, which resumes it), then to "
+                + requested);
+    }
+
     /** RMQ-0305: a consumer that coordinates through ZooKeeper was given slots by hand. */
     public IllegalStateException slotsAssignedByLeader(String consumer) {
         return new IllegalStateException("RMQ-0305 Consumer " + consumer

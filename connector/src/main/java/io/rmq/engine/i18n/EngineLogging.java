@@ -393,6 +393,51 @@ public final class EngineLogging {
                 + " ms each until enough replicas are connected");
     }
 
+    // ---- topic growth: RMQ-040x
+
+    /** RMQ-0400 (INFO): a consumer learnt that its topic grew and consumes the new slots (or may be assigned them). */
+    public void consumerGrows(String consumer, String topic, int from, int to) {
+        log(Level.INFO, null, () -> "RMQ-0400 Topic '" + topic + "' grows from " + from + " to " + to + " slots: "
+                + consumer + " follows (see docs/topic-growth.md)");
+    }
+
+    /**
+     * RMQ-0401 (WARNING): the configuration gives a topic fewer slots than Redis records since it grew; the
+     * recorded amount is used.
+     */
+    public void configuredAmountBelowRecorded(String topic, int configured, int recorded) {
+        log(Level.WARNING, null, () -> "RMQ-0401 Topic '" + topic + "' has " + recorded + " slots since it grew, but is"
+                + " configured here with slot-amount " + configured + ": using " + recorded
+                + "; update slot-amount to " + recorded + " in the configuration");
+    }
+
+    /** RMQ-0402 (INFO): a growth of a topic (one doubling) began. */
+    public void growthBegan(String topic, int from, int to) {
+        log(Level.INFO, null, () -> "RMQ-0402 Growing topic '" + topic + "' from " + from + " to " + to + " slots");
+    }
+
+    /** RMQ-0403 (FINE): an old slot was split; its new slot is held until its pre-split members have left. */
+    public void slotSplit(String topic, int slot, int newSlot, long held) {
+        log(Level.FINE, null, () -> "RMQ-0403 Split slot " + slot + " of topic '" + topic + "': slot " + newSlot
+                + " starts once the " + held + " message(s) slot " + slot + " held before have left it");
+    }
+
+    /** RMQ-0404 (FINE): a new slot was released: its old slot holds no pre-split member any more. */
+    public void newSlotReleased(String topic, int newSlot) {
+        log(Level.FINE, null, () -> "RMQ-0404 Slot " + newSlot + " of topic '" + topic + "' is consumed from now on");
+    }
+
+    /** RMQ-0405 (INFO): a growth of a topic (one doubling) ended: the registry records the new amount. */
+    public void growthFinished(String topic, int amount, long millis) {
+        log(Level.INFO, null, () -> "RMQ-0405 Topic '" + topic + "' has " + amount + " slots now (the growth took "
+                + millis + " ms)");
+    }
+
+    /** RMQ-0406 (FINE): reading a topic's growth state failed; it is read again at the next check. */
+    public void growthCheckFailed(String topic, String reason) {
+        log(Level.FINE, null, () -> "RMQ-0406 Reading the growth state of topic '" + topic + "' failed: " + reason);
+    }
+
     private void log(Level level, Throwable cause, Supplier<String> message) {
         if (cause == null) {
             logger.log(level, message);

@@ -18,6 +18,9 @@
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
   KEYS[3]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
                            fields sent (every message of the call) and merged (of those, merged)
+  KEYS[4]  split marker    split:<2 * amount>{<prefix><topic>_<slot>} (optional), where amount is the slot
+                           amount the caller routed by: it exists once the slot was split by a growth of the
+                           topic (see split_slot.lua), and the call is then refused
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  value           RANGE_MERGE: time range in ms (> 0); PRIORITY: the priority;
@@ -32,6 +35,7 @@
            status  1 = stored as a new message, 0 = merged into a pending duplicate
            score   the member's score after its write, as a string
   Errors   "RMQ_BAD_TYPE <type>" (error code RMQ_BAD_TYPE) for an unknown topic type
+           "RMQ_SPLIT <amount>" when KEYS[4] exists: nothing stored; route again by that amount
 ]]
 if redis.replicate_commands then redis.replicate_commands() end
 
@@ -39,6 +43,12 @@ local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
 local countersKey = KEYS[3]
 local topicType   = ARGV[1]
+
+-- growth: the slot was split, the caller routes by an amount that is no longer the topic's
+if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then
+  return redis.error_reply('RMQ_SPLIT ' .. redis.call('GET', KEYS[4]))
+end
+
 local wakeChannel = ARGV[4]
 local slot        = ARGV[5]
 -- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node

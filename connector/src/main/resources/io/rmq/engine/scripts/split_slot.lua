@@ -1,0 +1,34 @@
+--[[
+  split_slot: splits one slot of a growing topic (amount m -> 2m): old slot s keeps the members it holds
+  now and from here on takes only messages whose slot under 2m is s; those whose slot is s + m go to the
+  new slot. The members cannot be moved: a member sent with a slot basis does not tell its new slot.
+
+  Sets the split marker (a send that routes by m is then refused, see send.lua) and records which members
+  the slot holds now, pending or in flight (the pre-split set). The new slot s + m is held (paused, see
+  growth_hold.lua) until every pre-split member has left s, so that no two workers hold one key's messages
+  at once. Idempotent: a slot already split is left as it is.
+
+  KEYS[1]  store queue     <prefix><topic>_<s>
+  KEYS[2]  prepare queue   prepare{<prefix><topic>_<s>}
+  KEYS[3]  split marker    split:<2m>{<prefix><topic>_<s>} (string: 2m)
+  KEYS[4]  pre-split set   presplit:<2m>{<prefix><topic>_<s>} (sorted set, scores 0)
+
+  ARGV[1]  target amount   2m
+
+  Returns  { split, held }: split 1 when this call split the slot, 0 when it was split before;
+           held the members in the pre-split set
+]]
+local storeKey    = KEYS[1]
+local prepareKey  = KEYS[2]
+local markerKey   = KEYS[3]
+local presplitKey = KEYS[4]
+
+if redis.call('EXISTS', markerKey) == 1 then
+  return { 0, redis.call('ZCARD', presplitKey) }
+end
+-- both set-typed checks first: a key of the wrong type fails the call before the marker is set
+redis.call('ZCARD', storeKey)
+redis.call('ZCARD', prepareKey)
+redis.call('SET', markerKey, ARGV[1])
+redis.call('ZUNIONSTORE', presplitKey, 2, storeKey, prepareKey, 'WEIGHTS', 0, 0)
+return { 1, redis.call('ZCARD', presplitKey) }
