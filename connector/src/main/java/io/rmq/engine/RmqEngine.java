@@ -134,11 +134,12 @@ public final class RmqEngine implements AutoCloseable {
 
     /**
      * Records the topic's definition in Redis on first use, or checks it against the recorded one.
-     * Fails with {@link TopicConflictException} when the recorded type differs, or when the topic is used
-     * with more slots than recorded (RMQ-0410: it grows only through {@code RmqAdmin.growTopic}; more slots
-     * are accepted only up to the amount of a growth under way). A topic that grew since its configuration
-     * was written (fewer slots than recorded) is accepted with the recorded amount, and a warning says to
-     * update the configuration (RMQ-0401): the returned keys carry the definition to use.
+     * Fails with {@link TopicConflictException} when the recorded type differs, when the topic is used with
+     * more slots than recorded (RMQ-0410: it grows only through {@code RmqAdmin.growTopic}; more slots are
+     * accepted only up to the amount of a growth under way), or with fewer slots than it ever had (RMQ-0304).
+     * A topic that grew since its configuration was written (an amount it had before) is accepted with the
+     * recorded amount, and a warning says to update the configuration (RMQ-0401): the returned keys carry the
+     * definition to use.
      */
     public CompletionStage<TopicKeys> registerTopic(TopicDefinition topic) {
         String key = topic.keyPrefix() + "\u0000" + topic.name() + "\u0000" + topic.registryValue();
@@ -165,12 +166,16 @@ public final class RmqEngine implements AutoCloseable {
         if (found == null || found.type() != topic.type()) {
             return CompletableFuture.failedFuture(new TopicConflictException(topic, recorded));
         }
-        if (found.slotAmount() > topic.slotAmount()) {
-            io.rmq.engine.i18n.EngineLogging.log.configuredAmountBelowRecorded(topic.name(), topic.slotAmount(),
-                    found.slotAmount());
-            return CompletableFuture.completedFuture(found);
-        }
         return scripts.growthState().thenApply(state -> {
+            if (found.slotAmount() > topic.slotAmount()) {
+                // an amount the topic had before it grew; a topic recorded with more slots from the start conflicts
+                if (state.grownFrom() == 0 || topic.slotAmount() < state.grownFrom()) {
+                    throw new TopicConflictException(topic, recorded);
+                }
+                io.rmq.engine.i18n.EngineLogging.log.configuredAmountBelowRecorded(topic.name(), topic.slotAmount(),
+                        found.slotAmount());
+                return found;
+            }
             if (state.target() < topic.slotAmount()) {
                 throw new TopicConflictException(topic, recorded, found.slotAmount());
             }

@@ -4,8 +4,9 @@ import io.rmq.engine.i18n.EngineExceptions;
 
 /**
  * A topic was used with a type that differs from the definition recorded in Redis when it was first used, or
- * with more slots than Redis records (a topic grows only through {@code RmqAdmin.growTopic}). Fewer slots than
- * recorded are accepted: the topic grew since the configuration was written.
+ * with more slots than Redis records (a topic grows only through {@code RmqAdmin.growTopic}), or with fewer slots
+ * than it ever had. An amount the topic had before it grew is accepted: the configuration was written before
+ * the growth.
  */
 public final class TopicConflictException extends IllegalStateException {
 

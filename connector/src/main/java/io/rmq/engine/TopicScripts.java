@@ -253,14 +253,19 @@ final class TopicScripts {
      * A topic's state in the registry, as {@code grow_topic.lua} replies.
      *
      * @param recorded the recorded definition {@code <TYPE>:<amount>}, {@code null} when the topic is not recorded
-     * @param target   the amount a growth under way goes to, 0 when none is
+     * @param target    the amount a growth under way goes to, 0 when none is
+     * @param grownFrom the amount the topic had before its first growth, 0 when it never grew
      */
-    record GrowthState(String recorded, int target) {
+    record GrowthState(String recorded, int target, int grownFrom) {
         static GrowthState of(List<Object> reply) {
             Object recorded = reply.get(0);
-            Object target = reply.size() > 1 ? reply.get(1) : null;
             return new GrowthState(recorded instanceof byte[] r ? new String(r, StandardCharsets.UTF_8) : null,
-                    target instanceof byte[] t ? Integer.parseInt(new String(t, StandardCharsets.US_ASCII)) : 0);
+                    number(reply, 1), number(reply, 2));
+        }
+
+        private static int number(List<Object> reply, int index) {
+            return index < reply.size() && reply.get(index) instanceof byte[] n
+                    ? Integer.parseInt(new String(n, StandardCharsets.US_ASCII)) : 0;
         }
 
         /** The recorded amount, 0 when the topic is not recorded or the value is unreadable. */

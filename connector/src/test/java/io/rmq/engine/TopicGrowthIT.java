@@ -196,6 +196,10 @@ class TopicGrowthIT {
                 .isInstanceOf(CompletionException.class).cause().isInstanceOf(TopicConflictException.class)
                 .hasMessageContaining("RMQ-0410").hasMessageContaining("has 8 slots in Redis")
                 .hasMessageContaining("slot-amount 16");
+        assertThatThrownBy(() -> EngineFixture.register(fx.client(), new TopicDefinition("configured", 2,
+                TopicType.FIXED_TIME)))
+                .as("fewer slots than the topic ever had").cause().isInstanceOf(TopicConflictException.class)
+                .hasMessageContaining("RMQ-0304");
         assertThatThrownBy(() -> admin.growTopic(topic, 8)).hasMessageContaining("RMQ-0411");
         assertThatThrownBy(() -> admin.growTopic(topic, 12)).hasMessageContaining("RMQ-0411");
     }
