@@ -79,6 +79,13 @@ final class DurableConnection {
         return scripts.send(slot, routedBy, sends).thenCompose(results -> replicated(writeEpoch).thenApply(n -> results));
     }
 
+    /** {@link TopicScripts#mergePending} on this connection, confirmed by the replicas like a send. */
+    CompletionStage<TopicScripts.MergeReply> mergePending(int slot, int targetAmount, List<TopicScripts.Send> sends) {
+        long writeEpoch = epoch.get();
+        return scripts.mergePending(slot, targetAmount, sends)
+                .thenCompose(reply -> replicated(writeEpoch).thenApply(n -> reply));
+    }
+
     /** Completes once a WAIT issued after this call confirms the writes answered so far (see the class comment). */
     private CompletionStage<Long> replicated(long writeEpoch) {
         Waiter w = new Waiter(writeEpoch, new CompletableFuture<>());

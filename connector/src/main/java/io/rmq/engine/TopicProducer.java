@@ -133,7 +133,10 @@ public final class TopicProducer {
 
     /** While old slot {@code slot} holds pre-split members: merge into a pending copy there, else go to {@code next}. */
     private void mergeFirst(PendingSend pending, int amount, int slot, int next) {
-        scripts.mergePending(slot, 2 * amount, List.of(pending.send())).whenComplete((reply, failure) -> {
+        List<TopicScripts.Send> sends = List.of(pending.send());
+        CompletionStage<TopicScripts.MergeReply> merging = durable == null ? scripts.mergePending(slot, 2 * amount, sends)
+                : durable.forSlot(slot).thenCompose(connection -> connection.mergePending(slot, 2 * amount, sends));
+        merging.whenComplete((reply, failure) -> {
             if (failure != null) {
                 pending.result().completeExceptionally(failure);
                 return;

@@ -168,6 +168,14 @@ class GrowthScriptsIT {
         assertThat(sync.zrange(PRESPLIT, 0, -1)).containsExactly("m1", "m2");
     }
 
+    @Test
+    void progressWithoutTheMarkerSaysTheSplitWasLost() {
+        sync.zadd(PRESPLIT, 0, "m");
+
+        assertThat(splitProgress(0, 100)).containsExactly(-1L, 0L);
+        assertThat(sync.zcard(PRESPLIT)).isOne();
+    }
+
     // ---- growth_hold.lua
 
     @Test
@@ -282,7 +290,7 @@ class GrowthScriptsIT {
     }
 
     private List<Long> splitProgress(long offset, int limit) {
-        return await(scripts.run(RedisScript.SPLIT_PROGRESS, utf8Array(OLD.store(), OLD.prepare(), PRESPLIT),
+        return await(scripts.run(RedisScript.SPLIT_PROGRESS, utf8Array(OLD.store(), OLD.prepare(), PRESPLIT, MARKER),
                 utf8(Long.toString(offset)), utf8(Integer.toString(limit))));
     }
 

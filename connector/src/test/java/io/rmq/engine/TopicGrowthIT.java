@@ -40,6 +40,7 @@ class TopicGrowthIT {
     EngineFixture fx;
     RmqEngine client;
     RmqAdmin admin;
+    private final List<TopicConsumer> consumers = new ArrayList<>();
 
     @BeforeEach
     void setUp(RedisTestServer redis) {
@@ -55,6 +56,7 @@ class TopicGrowthIT {
 
     @AfterEach
     void tearDown() throws Exception {
+        consumers.forEach(TopicConsumer::close);
         admin.close();
         fx.close();
     }
@@ -71,13 +73,10 @@ class TopicGrowthIT {
         TopicProducer producer = client.producer(keys);
         List<String> received = new CopyOnWriteArrayList<>();
         Set<Integer> slotsConsumed = ConcurrentHashMap.newKeySet();
-        TopicConsumer consumer = client.consumer(keys, options().build(), "grower");
-        consumer.start(d -> {
+        TopicConsumer consumer = consumeAndCommit(keys, "grower", d -> {
             received.add(EngineFixture.text(d));
             slotsConsumed.add(d.slot());
-            d.commit();
         });
-        consumer.request(Long.MAX_VALUE);
 
         List<String> sent = new CopyOnWriteArrayList<>();
         CompletableFuture<Void> stop = new CompletableFuture<>();
@@ -132,18 +131,13 @@ class TopicGrowthIT {
         assertThat(growth).isNotDone();
 
         List<String> received = new CopyOnWriteArrayList<>();
-        TopicConsumer consumer = client.consumer(keys, options().build(), "merger");
-        consumer.start(d -> {
-            received.add(EngineFixture.text(d) + "@" + d.slot() + "/" + (long) d.score());
-            d.commit();
-        });
-        consumer.request(Long.MAX_VALUE);
+        TopicConsumer consumer = consumeAndCommit(keys, "merger",
+                d -> received.add(EngineFixture.text(d) + "@" + d.slot() + "/" + (long) d.score()));
 
         assertThat(growth.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).slotAmount()).isEqualTo(4);
         await().atMost(WAIT).until(() -> received.size() == 2);
         // 'fresh' outranks 'dup', yet waits: its new slot starts only once the old slot let go of 'dup'
         assertThat(received).containsExactly("dup@" + old + "/5", "fresh@" + (old + 2) + "/9");
-        consumer.close();
     }
 
     @Test
@@ -164,16 +158,10 @@ class TopicGrowthIT {
         assertThat(again.score()).isEqualTo(first.score());
 
         List<Delivery> received = new CopyOnWriteArrayList<>();
-        TopicConsumer consumer = client.consumer(keys, options().build(), "ranger");
-        consumer.start(d -> {
-            received.add(d);
-            d.commit();
-        });
-        consumer.request(Long.MAX_VALUE);
+        TopicConsumer consumer = consumeAndCommit(keys, "ranger", received::add);
         assertThat(growth.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).slotAmount()).isEqualTo(4);
         await().atMost(WAIT).until(() -> received.size() == 1);
         assertThat(received.get(0).score()).isEqualTo(first.score());
-        consumer.close();
     }
 
     @Test
@@ -202,6 +190,18 @@ class TopicGrowthIT {
                 .hasMessageContaining("RMQ-0304");
         assertThatThrownBy(() -> admin.growTopic(topic, 8)).hasMessageContaining("RMQ-0411");
         assertThatThrownBy(() -> admin.growTopic(topic, 12)).hasMessageContaining("RMQ-0411");
+    }
+
+    /** A started consumer, without coordination, that asks for every message and commits each once recorded. */
+    private TopicConsumer consumeAndCommit(TopicKeys keys, String name, java.util.function.Consumer<Delivery> record) {
+        TopicConsumer consumer = client.consumer(keys, options().build(), name);
+        consumers.add(consumer);
+        consumer.start(d -> {
+            record.accept(d);
+            d.commit();
+        });
+        consumer.request(Long.MAX_VALUE);
+        return consumer;
     }
 
     /** A slot basis whose slot under {@code to} slots is the new half of its slot under {@code from}. */

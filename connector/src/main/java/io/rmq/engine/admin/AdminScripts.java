@@ -106,10 +106,11 @@ final class AdminScripts {
                 keys.presplit(slot, target)), number(target));
     }
 
-    /** {@code split_progress.lua}: { members still held, next offset }. */
+    /** {@code split_progress.lua}: { members still held, next offset }, or { -1, 0 } when the split was lost. */
     CompletionStage<List<Object>> splitProgress(int slot, int target, long offset, int limit) {
         SlotKeys k = keys.slot(slot);
-        return scripts.run(RedisScript.SPLIT_PROGRESS, keys(k.store(), k.prepare(), keys.presplit(slot, target)),
+        return scripts.run(RedisScript.SPLIT_PROGRESS, keys(k.store(), k.prepare(), keys.presplit(slot, target),
+                keys.splitMarker(slot, target)),
                 number(offset), number(limit));
     }
 

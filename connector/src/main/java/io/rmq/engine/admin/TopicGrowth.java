@@ -117,7 +117,13 @@ final class TopicGrowth {
             for (int i = 0; i < calls.size(); i++) {
                 int s = splitting.get(i);
                 List<Object> progress = await(what, calls.get(i));
-                if ((Long) progress.get(0) == 0) {
+                if ((Long) progress.get(0) < 0) {
+                    // the split was lost in a failover before it was replicated: the new slot is still held
+                    List<Object> split = await(what, admin.splitSlot(s, target));
+                    LOG.slotSplit(topic.name(), s, s + m, (Long) split.get(1));
+                    offsets.remove(s);
+                    still.add(s);
+                } else if ((Long) progress.get(0) == 0) {
                     await(what, admin.growthHold(s + m, target, false));
                     LOG.newSlotReleased(topic.name(), s + m);
                 } else {

@@ -6,17 +6,24 @@
   KEYS[1]  store queue     <prefix><topic>_<s>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<s>}
   KEYS[3]  pre-split set   presplit:<2m>{<prefix><topic>_<s>}
+  KEYS[4]  split marker    split:<2m>{<prefix><topic>_<s>}
 
   ARGV[1]  offset          rank to start at (0 for the first call)
   ARGV[2]  limit           most members to look at (> 0)
 
   Returns  { remaining, next offset }: members still held; the rank to pass next (0 after the last one)
+           { -1, 0 } when the split marker is missing (lost in a failover before it was replicated): nothing
+           is known of what the slot held; split it again
 ]]
 local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
 local presplitKey = KEYS[3]
 local offset      = tonumber(ARGV[1])
 local limit       = tonumber(ARGV[2])
+
+if redis.call('EXISTS', KEYS[4]) == 0 then
+  return { -1, 0 }
+end
 
 local members = redis.call('ZRANGE', presplitKey, offset, offset + limit - 1)
 local gone = {}
