@@ -44,6 +44,7 @@ import picocli.CommandLine.ScopeType;
             PendingCommand.class,
             PauseCommand.class,
             ResumeCommand.class,
+            GrowCommand.class,
             HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
