@@ -3,6 +3,7 @@ package io.rmq.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -28,6 +29,55 @@ class SlotSchedulerTest {
         assertThat(s.nextUnclaimedSlot()).isEqualTo(-1);
         assertThat(s.nextDueSlot(System.nanoTime())).isZero();
         assertThat(s.epoch(2)).isZero();
+    }
+
+    @Test
+    void withoutCoordinationAGrownTopicsNewSlotsAreAssignedAndDueAtOnce() {
+        SlotScheduler s = new SlotScheduler(2, POLL, true);
+        long now = System.nanoTime();
+        s.popStarted(0, 4);
+        s.popDone(0, 4, -1, now);
+
+        s.grow(4, true);
+
+        assertThat(s.slotAmount()).isEqualTo(4);
+        assertThat(s.assignedSlots()).containsExactly(0, 1, 2, 3);
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(-1);
+        List<Integer> due = new java.util.ArrayList<>();
+        long later = System.nanoTime();
+        for (int slot = s.nextDueSlot(later); slot >= 0; slot = s.nextDueSlot(later)) {
+            due.add(slot);
+            s.popStarted(slot, 1);
+        }
+        assertThat(due).as("slot 0 stays parked").containsExactly(1, 2, 3);
+        s.grow(2, true);
+        assertThat(s.slotAmount()).as("never shrinks").isEqualTo(4);
+    }
+
+    @Test
+    void slotsAssignedByHandStayAsTheyAreWhenTheTopicGrows() {
+        SlotScheduler s = new SlotScheduler(4, POLL, true);
+        s.assign(new int[] { 1, 3 });
+
+        s.grow(8, true);
+
+        assertThat(s.assignedSlots()).containsExactly(1, 3);
+        s.assign(new int[] { 1, 3, 7 });
+        assertThat(s.assignedSlots()).containsExactly(1, 3, 7);
+    }
+
+    @Test
+    void withCoordinationAGrownTopicsNewSlotsWaitForTheLeaderAndAreClaimedFirst() {
+        SlotScheduler s = new SlotScheduler(2, POLL, false);
+        s.assign(epochs(0, 3));
+        s.claimed(0, 3);
+
+        s.grow(4, false);
+
+        assertThat(s.assignedSlots()).containsExactly(0);
+        s.assign(epochs(0, 3, 3, 4));
+        assertThat(s.nextUnclaimedSlot()).isEqualTo(3);
+        assertThat(s.nextDueSlot(System.nanoTime())).isZero();
     }
 
     @Test

@@ -121,13 +121,30 @@ class SlotBalancerTest {
     }
 
     @Test
-    void anAssignmentForAnotherSlotAmountIsNotReused() {
+    void aGrownTopicKeepsItsOldSlotsWithTheirOwnersAndSpreadsTheNewOnes() {
         SlotAssignment before = balance(null, workers(1, 2), 4, 1);
 
         SlotAssignment after = balance(before, workers(1, 2), 8, 2);
 
         assertThat(after.slotAmount()).isEqualTo(8);
-        for (int s = 0; s < 8; s++) {
+        for (int s = 0; s < 4; s++) {
+            assertThat(after.ownerOf(s)).as("slot %d", s).isEqualTo(before.ownerOf(s));
+            assertThat(after.epochOf(s)).as("slot %d", s).isEqualTo(1);
+        }
+        for (int s = 4; s < 8; s++) {
+            assertThat(after.epochOf(s)).as("slot %d", s).isEqualTo(2);
+        }
+        assertThat(after.slotsByWorker().values()).allSatisfy(slots -> assertThat(slots).hasSize(4));
+    }
+
+    @Test
+    void anAssignmentForMoreSlotsIsNotReused() {
+        SlotAssignment before = balance(null, workers(1, 2), 8, 1);
+
+        SlotAssignment after = balance(before, workers(1, 2), 4, 2);
+
+        assertThat(after.slotAmount()).isEqualTo(4);
+        for (int s = 0; s < 4; s++) {
             assertThat(after.epochOf(s)).isEqualTo(2);
         }
     }
