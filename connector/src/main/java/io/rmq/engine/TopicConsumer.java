@@ -84,6 +84,8 @@ public final class TopicConsumer implements AutoCloseable {
     private volatile ScheduledFuture<?> extension;
     private volatile ScheduledFuture<?> retrying;
     private volatile ScheduledFuture<?> growthChecks;
+    /** The slot amount last read from the registry (0 before the first read): what the coordination starts with. */
+    private volatile int grownTo;
     private final WakeBus.Listener growthNotices = new WakeBus.Listener() {
         @Override
         public void wake(int slot, long delayMillis) {
@@ -179,6 +181,7 @@ public final class TopicConsumer implements AutoCloseable {
         if (state.get() != State.STARTED) {
             return;
         }
+        grownTo = Math.max(grownTo, amount);
         wakeBus.grow(scripts.keys(), amount);
         loop.grow(amount);
         if (coordination != null) {
@@ -194,7 +197,8 @@ public final class TopicConsumer implements AutoCloseable {
         coordination = ConsumerCoordination.start(zooKeeper, options.coordination().get(), topic(), name,
                 loop::ownershipChanged, scripts::highestEpoch);
         if (coordination != null) {
-            coordination.grow(scripts.slotAmount());
+            // the loop grows its scripts on its own thread: the amount read is what the leader must know
+            coordination.grow(Math.max(grownTo, scripts.slotAmount()));
         }
     }
 
