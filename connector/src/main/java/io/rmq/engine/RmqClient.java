@@ -281,13 +281,14 @@ final class RmqClient implements AutoCloseable {
                 byNode.computeIfAbsent(node.getNodeId(), id -> new java.util.ArrayList<>()).add(channel);
             }
         }
-        byNode.forEach((nodeId, list) -> clusterPubSub.getConnectionAsync(nodeId).thenAccept(c -> {
-            String[] names = list.toArray(String[]::new);
-            if (subscribe) {
-                c.async().ssubscribe(names);
-            } else {
-                c.async().sunsubscribe(names);
+        byNode.forEach((nodeId, list) -> clusterPubSub.getConnectionAsync(nodeId).thenCompose(c -> {
+            // one command per channel: Redis refuses (CROSSSLOT) an SSUBSCRIBE of channels of different hash slots,
+            // even on one node, and the channels of a topic's slots have one hash slot each
+            List<CompletableFuture<Void>> calls = new java.util.ArrayList<>();
+            for (String channel : list) {
+                calls.add((subscribe ? c.async().ssubscribe(channel) : c.async().sunsubscribe(channel)).toCompletableFuture());
             }
+            return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
         }).exceptionally(failure -> {
             LOG.shardedSubscriptionFailed(list.size(), nodeId, rootMessage(failure));
             return null;

@@ -39,6 +39,23 @@ class TopicConsumerClusterIT extends TopicConsumerIT {
     }
 
     @Test
+    void everySlotsShardedWakeChannelIsSubscribed(RedisClusterTestServer cluster) {
+        // several channels of one node in one SSUBSCRIBE are refused (CROSSSLOT): each must be subscribed on its own
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("subscribed", 16, TopicType.FIXED_TIME));
+        fx.consume(client, keys, ConsumerOptions.builder().build());
+
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> {
+            for (int slot = 0; slot < 16; slot++) {
+                String channel = keys.shardedWakeChannel(slot);
+                if (cluster.masterOf(channel).cli("PUBSUB", "SHARDNUMSUB", channel).endsWith("\n0")) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    @Test
     void aSeedListWorksLikeOneNode(RedisClusterTestServer cluster) throws Exception {
         try (EngineFixture seeds = EngineFixture.cluster(cluster.uri())) {
             RmqEngine engine = new RmqEngine(RedisAccess.of(cluster.seedUri())).start();

@@ -109,6 +109,19 @@ class TopicGrowthIT {
     }
 
     @Test
+    void consumersHearTheGrowthNotice() {
+        TopicDefinition topic = new TopicDefinition("noticed", 2, TopicType.FIXED_TIME);
+        TopicKeys keys = EngineFixture.register(client, topic);
+        TopicConsumer consumer = consumeAndCommit(keys, "listener", d -> { });
+        fx.awaitWakeSubscription(keys, WAIT);
+
+        admin.growTopic(topic, 4);
+
+        // well before the registry check of every 30 s
+        await().atMost(Duration.ofSeconds(10)).until(() -> consumer.assignedSlots().length == 4);
+    }
+
+    @Test
     void aDuplicateSentDuringTheGrowthMergesWithItsPendingCopyAndTheKeysNextMessageWaitsForIt() throws Exception {
         TopicDefinition topic = new TopicDefinition("merging", 2, TopicType.PRIORITY);
         TopicKeys keys = EngineFixture.register(client, topic);

@@ -74,6 +74,12 @@ final class CoordinationFixture implements AutoCloseable {
         this.producer = producerClient.producer(keys);
     }
 
+    /** The queue on the shared local Redis Cluster; the overlap detector keeps its counts on {@code redis}. */
+    static CoordinationFixture onCluster(io.rmq.testing.RedisTestServer redis, io.rmq.testing.ZooKeeperTestServer zooKeeper) {
+        return new CoordinationFixture(io.rmq.testing.RedisClusterTestServer.shared().uri(), redis.uri(),
+                zooKeeper.connectString(), CoordinationOptions.DEFAULT_ROOT);
+    }
+
     static CoordinationOptions.Builder coordination(String connect) {
         return CoordinationOptions.builder(connect).sessionTimeout(Duration.ofMillis(SESSION_TIMEOUT_MS))
                 .connectionTimeout(Duration.ofMillis(1_000)).rebalanceDelay(Duration.ofMillis(100));

@@ -3,7 +3,6 @@ package io.rmq.engine.coordination;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.rmq.testing.RedisClusterExtension;
-import io.rmq.testing.RedisClusterTestServer;
 import io.rmq.testing.RedisConnections;
 import io.rmq.testing.RedisTestServer;
 import io.rmq.testing.ZooKeeperTestServer;
@@ -18,8 +17,7 @@ class SerialPerKeyClusterIT extends SerialPerKeyIT {
 
     @Override
     CoordinationFixture fixture(RedisTestServer redis, ZooKeeperTestServer zooKeeper) {
-        return new CoordinationFixture(RedisClusterTestServer.shared().uri(), redis.uri(), zooKeeper.connectString(),
-                CoordinationOptions.DEFAULT_ROOT);
+        return CoordinationFixture.onCluster(redis, zooKeeper);
     }
 
     /** Not repeated here: it writes an owner epoch through the standalone server's connection. */

@@ -30,7 +30,12 @@ class TopicGrowthCoordinationIT {
 
     @BeforeEach
     void setUp(RedisTestServer redis, ZooKeeperTestServer zooKeeper) {
-        fx = new CoordinationFixture(redis.uri(), zooKeeper.connectString());
+        fx = fixture(redis, zooKeeper);
+    }
+
+    /** The queue on the shared server; a subclass puts it on a cluster. */
+    CoordinationFixture fixture(RedisTestServer redis, ZooKeeperTestServer zooKeeper) {
+        return new CoordinationFixture(redis.uri(), zooKeeper.connectString());
     }
 
     @AfterEach
