@@ -142,6 +142,10 @@ class TopicGrowthIT {
         assertThat(fresh.slot()).isEqualTo(old + 2);
         assertThat(fx.redis().get(keys.slot(old + 2).paused())).isEqualTo("growth:4");
         assertThat(growth).isNotDone();
+        io.rmq.engine.admin.TopicStats during = admin.stats(topic);
+        assertThat(during.topic().slotAmount()).as("stats during the growth").isEqualTo(4);
+        assertThat(during.slots().get(old + 2).paused()).as("the held new slot").isTrue();
+        assertThat(during.slots().get(old + 2).pending()).isEqualTo(1);
 
         List<String> received = new CopyOnWriteArrayList<>();
         TopicConsumer consumer = consumeAndCommit(keys, "merger",

@@ -150,15 +150,26 @@ public final class RmqAdmin implements AutoCloseable {
         return topic.get();
     }
 
-    /** Each slot's pending, due, oldest due age, in-flight and dead counts, pause flag, owner and counters. */
+    /**
+     * Each slot's pending, due, oldest due age, in-flight and dead counts, pause flag, owner and counters. A topic
+     * that has grown beyond {@code topic}'s amount, or is growing, is read with all its slots (the new slots of a
+     * growth under way show as paused until they are released): {@link TopicStats#topic()} says how many.
+     */
     public TopicStats stats(TopicDefinition topic) {
         AdminScripts admin = scripts(topic);
+        List<Object> growth = await("Reading topic '" + topic.name() + "'", admin.growTopic("read", 0));
+        int amount = Math.max(topic.slotAmount(), TopicDefinition.fromRegistry(topic.name(), text((byte[]) growth.get(0)),
+                topic.keyPrefix()).map(TopicDefinition::slotAmount).orElse(0));
+        if (growth.get(1) != null) {
+            amount = Math.max(amount, Integer.parseInt(text((byte[]) growth.get(1))));
+        }
+        TopicDefinition read = new TopicDefinition(topic.name(), amount, topic.type(), topic.keyPrefix());
         List<CompletionStage<List<Object>>> replies = new ArrayList<>();
-        for (int slot = 0; slot < topic.slotAmount(); slot++) {
+        for (int slot = 0; slot < amount; slot++) {
             replies.add(admin.stats(slot));
         }
-        List<SlotStats> slots = new ArrayList<>(topic.slotAmount());
-        for (int slot = 0; slot < topic.slotAmount(); slot++) {
+        List<SlotStats> slots = new ArrayList<>(amount);
+        for (int slot = 0; slot < amount; slot++) {
             List<Object> r = await("Reading the state of topic '" + topic.name() + "'", replies.get(slot));
             String worker = text((byte[]) r.get(6));
             Optional<SlotOwner> owner = worker.isEmpty() ? Optional.empty()
@@ -170,7 +181,7 @@ public final class RmqAdmin implements AutoCloseable {
             slots.add(new SlotStats(slot, (Long) r.get(0), (Long) r.get(1), (Long) r.get(2), (Long) r.get(3),
                     (Long) r.get(4), (Long) r.get(5) == 1L, owner, SlotCounters.of(counted)));
         }
-        return new TopicStats(topic, slots);
+        return new TopicStats(read, slots);
     }
 
     /**
