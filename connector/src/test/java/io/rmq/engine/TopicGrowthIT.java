@@ -182,6 +182,35 @@ class TopicGrowthIT {
     }
 
     @Test
+    void anInterruptedGrowthIsResumedByGrowingAgain() throws Exception {
+        TopicDefinition topic = new TopicDefinition("resumed", 2, TopicType.FIXED_TIME);
+        TopicKeys keys = EngineFixture.register(client, topic);
+        String basis = basisMovingTo(2, 4);
+        int old = SlotRouter.slotOf(bytes(basis), 2);
+        // due in an hour: the old slot holds it, so the growth waits for it
+        client.producer(keys).sendAt(bytes("later"), Instant.now().plusSeconds(3600), basis).toCompletableFuture().join();
+        java.util.concurrent.ExecutorService runner = java.util.concurrent.Executors.newSingleThreadExecutor();
+        java.util.concurrent.Future<TopicDefinition> first = runner.submit(() -> admin.growTopic(topic, 4));
+        await().atMost(WAIT).until(() -> fx.redis().exists(keys.presplit(old, 4)) == 1);
+
+        first.cancel(true); // interrupts the growth while it waits for the old slot
+        runner.shutdown();
+        assertThat(runner.awaitTermination(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(fx.redis().hget(TopicKeys.registryKey(""), "resumed")).isEqualTo("FIXED_TIME:2");
+        assertThat(fx.redis().hget(TopicKeys.growthKey(""), "resumed")).isEqualTo("4");
+        assertThat(fx.redis().get(keys.slot(old + 2).paused())).isEqualTo("growth:4");
+
+        assertThat(admin.removePending(topic, bytes("later"), basis)).isTrue();
+        // as if the interrupted run had also seen the old slot drained, but stopped before releasing its new half
+        fx.redis().del(keys.presplit(old, 4));
+        TopicDefinition grown = admin.growTopic(topic, 4);
+
+        assertThat(grown.slotAmount()).isEqualTo(4);
+        assertThat(fx.redis().hget(TopicKeys.registryKey(""), "resumed")).isEqualTo("FIXED_TIME:4");
+        assertThat(fx.redis().exists(keys.slot(old + 2).paused(), keys.presplit(old, 4))).isZero();
+    }
+
+    @Test
     void theOldAmountKeepsWorkingAfterTheGrowthAndMoreSlotsThanRecordedAreRefused() {
         TopicDefinition topic = new TopicDefinition("configured", 4, TopicType.FIXED_TIME);
         TopicProducer stale = client.producer(EngineFixture.register(client, topic));

@@ -98,7 +98,9 @@ final class TopicGrowth {
             Long done = await(what, exists(keys.splitMarker(s, target)));
             Long held = await(what, exists(keys.presplit(s, target)));
             if (done == 1 && held == 0) {
-                continue; // split and drained by an earlier run: its new slot was released then
+                // split and drained by an earlier run, which may have stopped before the release
+                await(what, admin.growthHold(s + m, target, false));
+                continue;
             }
             // hold the new slot before its old one is split: from the split on, producers send to it
             await(what, admin.growthHold(s + m, target, true));
