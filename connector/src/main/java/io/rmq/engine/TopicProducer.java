@@ -90,8 +90,16 @@ public final class TopicProducer {
         Objects.requireNonNull(content, "content");
         int slot = SlotRouter.slotOf(slotBasis, content, topic.slotAmount());
         PendingSend pending = new PendingSend(new TopicScripts.Send(value, content), new CompletableFuture<>());
-        batchers.computeIfAbsent(slot, s -> new SlotBatcher<>(SENDS_PER_CALL, batch -> sendNow(s, batch))).add(pending);
+        SlotBatcher<PendingSend> batcher = batchers.get(slot); // no lambda allocated once the slot has one
+        if (batcher == null) {
+            batcher = batchers.computeIfAbsent(slot, this::newBatcher);
+        }
+        batcher.add(pending);
         return pending.result();
+    }
+
+    private SlotBatcher<PendingSend> newBatcher(int slot) {
+        return new SlotBatcher<>(SENDS_PER_CALL, batch -> sendNow(slot, batch));
     }
 
     private CompletionStage<Void> sendNow(int slot, List<PendingSend> batch) {
