@@ -30,7 +30,7 @@ final class BenchCharts {
     static final String LATENESS_FILE = "lateness.png";
 
     private static final int WIDTH = 900;
-    private static final int HEIGHT = 540;
+    private static final int HEIGHT = 640;
     /** Points drawn per lateness curve: one per thousandth of the messages. */
     private static final int CURVE_POINTS = 1_000;
 
@@ -58,7 +58,8 @@ final class BenchCharts {
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
                 .title("Consumed and committed per second against " + axis)
                 .xAxisTitle(axisTitle).yAxisTitle("messages per second").build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        // below the plot: inside, it would hide the bars of the first category
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setYAxisDecimalPattern("#,###");
         for (BenchResults server : results) {
             List<SweepPoint> points = server.sweep(axis);
