@@ -62,6 +62,8 @@ final class BenchReport {
             summaryRow(results, "FIXED_TIME lateness p50 / p90 / p99 / max, " + condition, s -> s.lateness().stream()
                     .filter(l -> l.condition().equals(condition)).findFirst().map(BenchReport::percentiles).orElse("-"));
         }
+        summaryRow(results, "half load: background consumed /s (aimed at)", s -> s.lateness().stream()
+                .filter(l -> l.loadTarget() > 0).findFirst().map(BenchReport::load).orElse("-"));
         line("");
     }
 
@@ -92,6 +94,10 @@ final class BenchReport {
                 l.sorted()[l.sorted().length - 1]);
     }
 
+    private static String load(Lateness l) {
+        return format("%,.0f (%,.0f)", l.loadPerSecond(), l.loadTarget());
+    }
+
     private void server(BenchResults s) {
         line("## Redis " + s.redis());
         line("");
@@ -115,7 +121,7 @@ final class BenchReport {
             line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
             for (Lateness l : s.lateness()) {
                 long[] v = l.sorted();
-                String load = l.loadTarget() > 0 ? format("%,.0f (%,.0f)", l.loadPerSecond(), l.loadTarget()) : "-";
+                String load = l.loadTarget() > 0 ? load(l) : "-";
                 if (v.length == 0) {
                     line(format("| %s | 0 of %,d | %d ms | %s | | | | | | |", l.condition(), l.expected(),
                             l.sentWithinMs(), load));

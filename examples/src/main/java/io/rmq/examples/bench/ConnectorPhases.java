@@ -132,6 +132,11 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
         }
         long end = System.currentTimeMillis();
         double loadPerSecond = load == null ? 0 : (load.acked() - loadStart) * 1000.0 / Math.max(1, end - start);
+        if (load != null && loadPerSecond < 0.8 * loadTarget) {
+            Console.say("!! the background load reached %,.0f of the %,.0f messages/s aimed at: the machine did not"
+                    + " carry it beside the lateness messages, so this lateness is that of an overloaded system",
+                    loadPerSecond, loadTarget);
+        }
         if (sentWithin > s.latenessLeadMs()) {
             Console.say("!! sending took %d ms, longer than the lead: some messages were due before they were sent;"
                     + " raise bench.lateness-lead-ms", sentWithin);
