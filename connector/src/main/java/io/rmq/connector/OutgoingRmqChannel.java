@@ -37,8 +37,9 @@ import io.rmq.engine.TopicType;
  * on a connection of the channel's own, and a message is acked only once n replicas have it, nacked
  * (RMQ-2040) when they do not within {@code durability-timeout}.
  *
- * <p><b>Demand.</b> It requests {@code max-inflight} messages on subscription and one more each time
- * a message has been acked or nacked (the ack or nack stage completed), so at most
+ * <p><b>Demand.</b> It requests {@code max-inflight} messages on subscription and one more for each
+ * message that has been acked or nacked (the ack or nack stage completed; messages that settle while
+ * a request is on its way are asked for together, in one {@code request(n)}), so at most
  * {@code max-inflight} messages are in its hands at once. Calls to the {@link Subscription} are
  * serialized through a {@link SerialExecutor} (Reactive Streams rule 2.7): they come from the
  * threads on which Redis replies arrive. Null signals throw {@link NullPointerException} (rule 2.13);
@@ -64,6 +65,8 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     private final String redisDisplayUri;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final AtomicInteger inflight = new AtomicInteger();
+    /** Messages settled and not yet asked for again (see {@link #onSettled()}). */
+    private final AtomicInteger owed = new AtomicInteger();
     /** Whether RMQ-1040 was logged and no durable send was confirmed since. */
     private final AtomicBoolean replicasMissing = new AtomicBoolean();
     private final CompletableFuture<Void> drained = new CompletableFuture<>();
@@ -119,8 +122,10 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
      * serializes.
      */
     private CompletionStage<SendResult> afterRegistration(Supplier<CompletionStage<SendResult>> send) {
-        if (registered.toCompletableFuture().isDone()) {
-            return registered.thenCompose(keys -> send.get());
+        CompletableFuture<TopicKeys> registration = registered.toCompletableFuture();
+        if (registration.isDone()) {
+            // the common case, once started: no stage per message
+            return registration.isCompletedExceptionally() ? registered.thenCompose(keys -> send.get()) : send.get();
         }
         CompletableFuture<Void> issued = new CompletableFuture<>();
         CompletionStage<SendResult> result = issueOrder
@@ -226,13 +231,19 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         if (inflight.decrementAndGet() == 0 && completed) {
             drained.complete(null);
         }
-        if (!completed) {
-            upstream.execute(() -> {
-                Subscription s = subscription;
-                if (s != null && !completed) {
-                    s.request(1);
-                }
-            });
+        // Under load many messages settle while one request is on its way: they are asked for again
+        // together, in one request(n), rather than one executor task and one request(1) each.
+        if (!completed && owed.getAndIncrement() == 0) {
+            upstream.execute(this::requestOwed);
+        }
+    }
+
+    /** Serialized: asks the upstream for as many messages as have settled since the last request. */
+    private void requestOwed() {
+        int n = owed.getAndSet(0);
+        Subscription s = subscription;
+        if (n > 0 && s != null && !completed) {
+            s.request(n);
         }
     }
 

@@ -116,7 +116,7 @@ public final class TopicProducer {
     private void routeFrom(PendingSend pending, int amount, int slot) {
         int a = amount;
         int t = slot;
-        while (split.contains(route(a, t))) {
+        while (!split.isEmpty() && split.contains(route(a, t))) {
             int next = (int) (pending.crc() % (2L * a));
             if (next != t && !drained.contains(route(a, t))) {
                 mergeFirst(pending, a, t, next);
@@ -125,10 +125,18 @@ public final class TopicProducer {
             a *= 2;
             t = next;
         }
-        int routedBy = a;
-        int target = t;
-        batchers.computeIfAbsent(route(a, t), r -> new SlotBatcher<>(SENDS_PER_CALL, batch -> sendNow(target, routedBy, batch)))
-                .add(pending);
+        long route = route(a, t);
+        SlotBatcher<PendingSend> batcher = batchers.get(route); // no lambda allocated once the slot has one
+        if (batcher == null) {
+            batcher = batchers.computeIfAbsent(route, this::newBatcher);
+        }
+        batcher.add(pending);
+    }
+
+    private SlotBatcher<PendingSend> newBatcher(long route) {
+        int slot = (int) route;
+        int routedBy = (int) (route >>> 32);
+        return new SlotBatcher<>(SENDS_PER_CALL, batch -> sendNow(slot, routedBy, batch));
     }
 
     /** While old slot {@code slot} holds pre-split members: merge into a pending copy there, else go to {@code next}. */

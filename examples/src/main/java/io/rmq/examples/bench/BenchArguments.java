@@ -37,6 +37,18 @@ final class BenchArguments {
         return value == null || value.isBlank() ? defaultValue : parse(prefix, name, value, min);
     }
 
+    /**
+     * The comma-separated integers of setting {@code name} ({@code defaultValue} when absent or blank),
+     * each at least {@code min}, at least one.
+     */
+    static int[] integers(String prefix, Map<String, String> values, String name, int[] defaultValue, int min) {
+        String value = values.get(name);
+        if (value == null || value.isBlank()) {
+            return defaultValue.clone();
+        }
+        return java.util.Arrays.stream(value.split(",")).mapToInt(v -> parse(prefix, name, v, min)).toArray();
+    }
+
     /** {@code value} as an integer ({@code _} allowed as a separator) of at least {@code min}. */
     static int parse(String prefix, String name, String value, int min) {
         try {

@@ -1,12 +1,11 @@
 package io.rmq.examples.bench;
 
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,7 +19,8 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 /**
  * Sends the benchmark's messages through the outgoing channels with an {@link Emitter}, keeping at
  * most a window of messages unacknowledged (a message is acknowledged once Redis stored it), and
- * measures until the last acknowledgement.
+ * measures until the last acknowledgement; or sends at a steady rate, as the background load of the
+ * lateness phase.
  */
 @ApplicationScoped
 public class BenchSender {
@@ -41,6 +41,11 @@ public class BenchSender {
     @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER)
     Emitter<byte[]> lateness;
 
+    @Inject
+    @Channel("load-out")
+    @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER)
+    Emitter<byte[]> load;
+
     Sent sendThroughput(int count, int window, IntFunction<Message<byte[]>> message) throws InterruptedException {
         return send(throughput, count, window, message);
     }
@@ -49,35 +54,86 @@ public class BenchSender {
         return send(lateness, count, window, message);
     }
 
+    /**
+     * Sends to the load topic at about {@code perSecond} messages per second (fewer when the window is
+     * full) until {@code stop} says so, then waits for the acknowledgements.
+     */
+    Sent sendLoad(double perSecond, int window, IntFunction<Message<byte[]>> message, BooleanSupplier stop)
+            throws InterruptedException {
+        Settlement settlement = new Settlement(window);
+        long start = System.nanoTime();
+        int sent = 0;
+        while (!stop.getAsBoolean()) {
+            long due = (long) ((System.nanoTime() - start) / 1e9 * perSecond);
+            while (sent < due && settlement.permits.tryAcquire(10, TimeUnit.MILLISECONDS)) {
+                load.send(settlement.track(message.apply(sent++)));
+            }
+            Thread.sleep(1);
+        }
+        return settlement.await(sent, start);
+    }
+
     private static Sent send(Emitter<byte[]> emitter, int count, int window, IntFunction<Message<byte[]>> message)
             throws InterruptedException {
-        Semaphore permits = new Semaphore(window);
-        CountDownLatch settled = new CountDownLatch(count);
-        AtomicInteger failed = new AtomicInteger();
-        AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+        Settlement settlement = new Settlement(window);
         long start = System.nanoTime();
         for (int i = 0; i < count; i++) {
-            permits.acquire();
-            emitter.send(message.apply(i)
+            settlement.permits.acquire();
+            emitter.send(settlement.track(message.apply(i)));
+        }
+        return settlement.await(count, start);
+    }
+
+    /** The window of unacknowledged messages, and what became of those sent. */
+    private static final class Settlement {
+
+        final Semaphore permits;
+        final AtomicInteger settled = new AtomicInteger();
+        final AtomicInteger failed = new AtomicInteger();
+        final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+        final CompletableFuture<Void> all = new CompletableFuture<>();
+        volatile int target = Integer.MAX_VALUE;
+
+        Settlement(int window) {
+            this.permits = new Semaphore(window);
+        }
+
+        /** {@code message}, with an ack and a nack that free its permit and count it. */
+        Message<byte[]> track(Message<byte[]> message) {
+            return message
                     .withAck(() -> {
-                        permits.release();
-                        settled.countDown();
+                        settle();
                         return CompletableFuture.completedFuture(null);
                     })
                     .withNack(failure -> {
                         failed.incrementAndGet();
                         firstFailure.compareAndSet(null, failure);
-                        permits.release();
-                        settled.countDown();
+                        settle();
                         return CompletableFuture.completedFuture(null);
-                    }));
+                    });
         }
-        Duration limit = Duration.ofSeconds(60 + count / 1_000);
-        if (!settled.await(limit.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new IllegalStateException((count - settled.getCount()) + " of " + count
-                    + " messages were acknowledged within " + limit.toSeconds() + " s");
+
+        private void settle() {
+            permits.release();
+            if (settled.incrementAndGet() == target) {
+                all.complete(null);
+            }
         }
-        long nanos = System.nanoTime() - start;
-        return new Sent(count - failed.get(), failed.get(), nanos, firstFailure.get());
+
+        /** Waits until the {@code count} messages sent are settled. */
+        Sent await(int count, long start) throws InterruptedException {
+            target = count;
+            if (settled.get() < count) {
+                long limit = 60 + count / 1_000;
+                try {
+                    all.get(limit, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                    throw new IllegalStateException(settled.get() + " of " + count
+                            + " messages were acknowledged within " + limit + " s");
+                }
+            }
+            long nanos = System.nanoTime() - start;
+            return new Sent(count - failed.get(), failed.get(), nanos, firstFailure.get());
+        }
     }
 }

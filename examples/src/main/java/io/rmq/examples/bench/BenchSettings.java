@@ -1,5 +1,7 @@
 package io.rmq.examples.bench;
 
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -13,27 +15,60 @@ import io.rmq.embedded.EmbeddedRedis;
  * @param messages          messages sent, then consumed, in the throughput phases
  * @param warmup            messages sent and consumed before measuring, to warm up the JIT (default: messages, at most 20,000)
  * @param payloadBytes      size of each message
- * @param slots             slot amount of both topics
- * @param consumers         incoming channel copies (SmallRye's {@code concurrency} attribute)
- * @param batchSize         the incoming channels' {@code batch-size}
- * @param maxInflight       the outgoing channels' {@code max-inflight}, also the sender's window
+ * @param slots             slot amount of the topics (the tuned channels', the baseline's, the sweeps')
+ * @param consumers         incoming channel copies (SmallRye's {@code concurrency} attribute) of the tuned
+ *                          channels; also the raw baseline's consumer threads
+ * @param batchSize         the tuned incoming channels' {@code batch-size}; also the raw baseline's pop size
+ * @param maxInflight       the tuned outgoing channels' {@code max-inflight}, also the sender's window
  * @param topicType         type of the throughput topic (messages are due at once)
- * @param latenessMessages  FIXED_TIME messages of the lateness phase (default: messages, at most 20,000)
- * @param latenessLeadMs    the earliest due time, after the lateness phase starts
+ * @param latenessMessages  FIXED_TIME messages of each lateness phase (default: messages, at most 20,000)
+ * @param latenessLeadMs    the earliest due time, after a lateness phase starts
  * @param latenessSpreadMs  due times are spread uniformly over this window after the lead
- * @param redisUri          an external Redis; empty: start an embedded one
+ * @param redisUri          an external Redis; empty: start one (see {@code redis})
+ * @param redis             which Redis servers to start: {@code auto} ({@code redis-server} from the
+ *                          {@code PATH}, else the binary of embedded-redis), {@code system} (the one on the
+ *                          {@code PATH}), {@code embedded} (embedded-redis's 6.2) or {@code both} (embedded,
+ *                          then system); the whole benchmark runs on each
+ * @param sweep             whether to measure consume throughput against batch size and number of consumers
+ * @param sweepMessages     messages per sweep point
+ * @param sweepBatchSizes   the batch sizes of the sweep
+ * @param sweepConsumers    the numbers of consumers of the sweep
+ * @param out               directory of the results table and charts
  */
 record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int consumers, int batchSize,
         int maxInflight, String topicType, int latenessMessages, long latenessLeadMs, long latenessSpreadMs,
-        Optional<String> redisUri) {
+        Optional<String> redisUri, String redis, boolean sweep, int sweepMessages, int[] sweepBatchSizes,
+        int[] sweepConsumers, Path out) {
 
     static final String PREFIX = "bench.";
+    static final List<String> REDIS_CHOICES = List.of("auto", "system", "embedded", "both");
+    private static final List<String> NAMES = List.of("messages", "warmup", "payload-bytes", "slots", "consumers",
+            "batch-size", "max-inflight", "topic-type", "lateness-messages", "lateness-lead-ms", "lateness-spread-ms",
+            "redis-uri", "redis", "sweep", "sweep-messages", "sweep-batch-sizes", "sweep-consumers", "out");
 
     static BenchSettings from(String[] args) {
         Map<String, String> values = BenchArguments.collect(PREFIX, args);
+        if (!NAMES.containsAll(values.keySet())) {
+            List<String> unknown = values.keySet().stream().filter(n -> !NAMES.contains(n)).toList();
+            throw new IllegalArgumentException("unknown benchmark settings " + unknown + "; known: "
+                    + String.join(", ", NAMES));
+        }
         int messages = integer(values, "messages", 100_000, 1);
-        String redis = values.getOrDefault("redis-uri", EmbeddedRedis.externalUri().orElse("")).strip();
-        BenchSettings settings = new BenchSettings(
+        String uri = values.getOrDefault("redis-uri", EmbeddedRedis.externalUri().orElse("")).strip();
+        String redis = values.getOrDefault("redis", "").strip().toLowerCase(Locale.ROOT);
+        if (!redis.isEmpty() && !REDIS_CHOICES.contains(redis)) {
+            throw new IllegalArgumentException(PREFIX + "redis must be one of " + REDIS_CHOICES + ", was '" + redis + "'");
+        }
+        if (!uri.isEmpty() && !redis.isEmpty() && !redis.equals("auto")) {
+            throw new IllegalArgumentException(PREFIX + "redis=" + redis + " starts its own Redis, but a Redis is given"
+                    + " by " + PREFIX + "redis-uri (or " + EmbeddedRedis.EXTERNAL_URI + "): set only one of them");
+        }
+        String sweep = values.getOrDefault("sweep", "false").strip().toLowerCase(Locale.ROOT);
+        if (!sweep.equals("true") && !sweep.equals("false")) {
+            throw new IllegalArgumentException(PREFIX + "sweep must be true or false, was '" + sweep + "'");
+        }
+        String out = values.getOrDefault("out", "").strip();
+        return new BenchSettings(
                 messages,
                 integer(values, "warmup", Math.min(messages, 20_000), 0),
                 integer(values, "payload-bytes", 100, 16),
@@ -45,16 +80,13 @@ record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int 
                 integer(values, "lateness-messages", Math.min(messages, 20_000), 0),
                 integer(values, "lateness-lead-ms", 1_500, 0),
                 integer(values, "lateness-spread-ms", 3_000, 1),
-                redis.isEmpty() ? Optional.empty() : Optional.of(redis));
-        values.keySet().removeAll(java.util.List.of("messages", "warmup", "payload-bytes", "slots", "consumers",
-                "batch-size", "max-inflight", "topic-type", "lateness-messages", "lateness-lead-ms",
-                "lateness-spread-ms", "redis-uri"));
-        if (!values.isEmpty()) {
-            throw new IllegalArgumentException("unknown benchmark settings " + values.keySet()
-                    + "; known: messages, warmup, payload-bytes, slots, consumers, batch-size, max-inflight, "
-                    + "topic-type, lateness-messages, lateness-lead-ms, lateness-spread-ms, redis-uri");
-        }
-        return settings;
+                uri.isEmpty() ? Optional.empty() : Optional.of(uri),
+                redis.isEmpty() ? "auto" : redis,
+                sweep.equals("true"),
+                integer(values, "sweep-messages", 20_000, 1),
+                BenchArguments.integers(PREFIX, values, "sweep-batch-sizes", new int[] {1, 4, 16, 32, 64, 128}, 1),
+                BenchArguments.integers(PREFIX, values, "sweep-consumers", new int[] {1, 2, 4, 8}, 1),
+                Path.of(out.isEmpty() ? "examples/target/bench" : out));
     }
 
     private static int integer(Map<String, String> values, String name, int defaultValue, int min) {

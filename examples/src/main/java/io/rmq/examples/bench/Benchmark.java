@@ -6,43 +6,44 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.Properties;
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
-import org.eclipse.microprofile.reactive.messaging.Message;
-import org.jboss.weld.environment.se.Weld;
-import org.jboss.weld.environment.se.WeldContainer;
-
-import io.rmq.connector.OutgoingRmqMetadata;
+import io.rmq.examples.bench.BenchResults.How;
+import io.rmq.examples.bench.BenchResults.Phase;
 import io.rmq.examples.support.Console;
 import io.rmq.examples.support.ConsoleLogging;
-import io.rmq.examples.support.ExampleConfig;
 import io.rmq.examples.support.ExampleRedis;
 
 /**
  * The benchmark: throughput and scheduling accuracy of the {@code smallrye-redis-rmq} connector as an
- * application sees them, through SmallRye Reactive Messaging on Weld SE.
+ * application sees them, through SmallRye Reactive Messaging on Weld SE, beside a raw-Lettuce baseline
+ * on the same Redis. On each Redis server ({@code bench.redis}):
  *
  * <ol>
- * <li><b>Send:</b> {@code messages} unique messages through an {@code Emitter}, at most
+ * <li><b>Baseline:</b> the same messages sent and consumed with a bare Lettuce client ({@link RawBaseline}).</li>
+ * <li><b>Send, tuned:</b> {@code messages} unique messages through an {@code Emitter}, at most
  * {@code max-inflight} unacknowledged; the time until Redis acknowledged the last one.</li>
- * <li><b>Consume:</b> the consumers ({@code consumers} copies of an {@code @Incoming} method, by
+ * <li><b>Consume, tuned:</b> the consumers ({@code consumers} copies of an {@code @Incoming} method, by
  * SmallRye's {@code concurrency} attribute) are held while the messages are sent, then released;
  * the time until every message's {@code ack()} completed, and until Redis's prepare queues were empty
  * (every commit arrived).</li>
  * <li><b>Lateness:</b> {@code lateness-messages} FIXED_TIME messages, due at random times spread over
  * {@code lateness-spread-ms} after a lead of {@code lateness-lead-ms}; delivery wall time minus due
- * time, as percentiles.</li>
+ * time, as percentiles: once idle, once while another topic is sent and consumed at half the consume
+ * rate just measured.</li>
+ * <li><b>Send and consume, defaults:</b> as above, on channels configured with nothing but connector,
+ * topic and type.</li>
+ * <li><b>Sweeps</b> ({@code sweep=true}): consume throughput of the connector and the baseline against
+ * batch size and against the number of consumers, {@code sweep-messages} per point.</li>
  * </ol>
- * A warm-up of {@code warmup} messages sent and consumed comes first. Settings: see
- * {@link BenchSettings}; Redis: {@code bench.redis-uri} or {@code RMQ_REDIS_URI}, else an embedded one.
+ * Each channel configuration gets a container of its own and a warm-up first. The figures are printed
+ * and written to {@code out} as a Markdown table ({@value #RESULTS_FILE}) and PNG charts
+ * ({@link BenchCharts}). Settings: see {@link BenchSettings}.
  *
  * <p>Run from the repository root:
  * {@code mvn -q -pl examples -am verify -Pbench -DskipTests [-Dbench.messages=5000 ...]}.
@@ -50,239 +51,170 @@ import io.rmq.examples.support.ExampleRedis;
 public final class Benchmark {
 
     static final String PROGRAM = "bench";
-    static final String THROUGHPUT_TOPIC = "bench.throughput";
-    static final String LATENESS_TOPIC = "bench.lateness";
+    static final String RESULTS_FILE = "bench-results.md";
 
     private Benchmark() {
     }
 
     public static void main(String[] args) throws Exception {
+        // the charts are drawn without a display
+        System.setProperty("java.awt.headless", "true");
         ConsoleLogging.install();
         BenchSettings settings = BenchSettings.from(args);
-        // Leaves the demo's beans out of this container (see META-INF/beans.xml).
+        // Leaves the demo's beans out of the containers (see META-INF/beans.xml).
         System.setProperty("rmq.examples.program", PROGRAM);
-        double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        List<BenchServer> servers = BenchServer.of(settings);
+        List<String> setup = setup(settings);
+        setup.forEach(l -> Console.say("%s", l));
 
-        try (ExampleRedis redis = ExampleRedis.startOrConnect(settings.redisUri().orElse(null))) {
+        List<BenchResults> results = new ArrayList<>();
+        for (BenchServer server : servers) {
+            try (BenchServer.Running running = server.start()) {
+                ExampleRedis redis = running.redis();
+                String name = redis.version() + " (" + server.name() + ")";
+                progress("Redis %s at %s", name, redis.displayUri());
+                results.add(new ServerRun(settings, redis, new BenchResults(name)).execute());
+            }
+        }
+
+        List<String> end = new ArrayList<>(setup);
+        end.add(String.format("load average %.2f at the end (other processes on the machine compete for its cores)",
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+        String markdown = BenchReport.markdown(end, results);
+        Files.createDirectories(settings.out());
+        Path table = settings.out().resolve(RESULTS_FILE);
+        Files.writeString(table, markdown);
+        List<Path> charts = BenchCharts.write(results, settings.out());
+        Console.say("");
+        Console.say("%s", markdown);
+        Console.say("written: %s", table.toAbsolutePath());
+        charts.forEach(c -> Console.say("written: %s", c.toAbsolutePath()));
+    }
+
+    /** The whole benchmark on one Redis server. */
+    private record ServerRun(BenchSettings s, ExampleRedis redis, BenchResults results) {
+
+        BenchResults execute() throws Exception {
             String keyPrefix = "rmq-bench-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss")) + ":";
-            printSetup(settings, redis, loadBefore);
-            try (ExampleConfig config = ExampleConfig.register(PROGRAM, channels(settings, redis.uri(), keyPrefix));
-                    WeldContainer container = new Weld().initialize()) {
-                new Run(settings, redis, keyPrefix, container.select(BenchSender.class).get(),
-                        container.select(ThroughputConsumer.class).get(),
-                        container.select(LatenessConsumer.class).get()).execute();
+            ConnectorPhases phases = new ConnectorPhases(s, redis, keyPrefix);
+            try (RawBaseline baseline = new RawBaseline(redis.uri(), keyPrefix, BenchChannels.BASELINE_TOPIC, s.slots())) {
+                baseline(baseline, phases);
+                tuned(phases, keyPrefix);
+                defaults(phases, keyPrefix);
+                if (s.sweep()) {
+                    sweep(baseline, phases, keyPrefix);
+                }
+                return results;
             } finally {
                 if (!redis.isEmbedded()) {
                     redis.deleteKeysContaining(keyPrefix);
                 }
             }
         }
-    }
 
-    /** The channels: one outgoing and one incoming per topic, configured from the settings. */
-    static Map<String, String> channels(BenchSettings s, String redisUri, String keyPrefix) {
-        Map<String, String> c = new LinkedHashMap<>();
-        c.put("mp.messaging.connector.smallrye-redis-rmq.redis-uri", redisUri);
-        c.put("mp.messaging.connector.smallrye-redis-rmq.key-prefix", keyPrefix);
-        c.put("mp.messaging.connector.smallrye-redis-rmq.slot-amount", Integer.toString(s.slots()));
-
-        String out = "mp.messaging.outgoing.bench-out.";
-        c.put(out + "connector", "smallrye-redis-rmq");
-        c.put(out + "topic", THROUGHPUT_TOPIC);
-        c.put(out + "topic-type", s.topicType());
-        c.put(out + "max-inflight", Integer.toString(s.maxInflight()));
-        // Defaults that make every message due at once, whatever the topic type.
-        c.put(out + "priority", "0");
-        c.put(out + "time-range", "1");
-        String in = "mp.messaging.incoming.bench-in.";
-        c.put(in + "connector", "smallrye-redis-rmq");
-        c.put(in + "topic", THROUGHPUT_TOPIC);
-        c.put(in + "topic-type", s.topicType());
-        c.put(in + "batch-size", Integer.toString(s.batchSize()));
-        c.put(in + "payload-type", "bytes");
-        c.put(in + "concurrency", Integer.toString(s.consumers()));
-
-        String lateOut = "mp.messaging.outgoing.lateness-out.";
-        c.put(lateOut + "connector", "smallrye-redis-rmq");
-        c.put(lateOut + "topic", LATENESS_TOPIC);
-        c.put(lateOut + "topic-type", "FIXED_TIME");
-        c.put(lateOut + "max-inflight", Integer.toString(s.maxInflight()));
-        String lateIn = "mp.messaging.incoming.lateness-in.";
-        c.put(lateIn + "connector", "smallrye-redis-rmq");
-        c.put(lateIn + "topic", LATENESS_TOPIC);
-        c.put(lateIn + "topic-type", "FIXED_TIME");
-        c.put(lateIn + "batch-size", Integer.toString(s.batchSize()));
-        c.put(lateIn + "payload-type", "bytes");
-        c.put(lateIn + "concurrency", Integer.toString(s.consumers()));
-        return c;
-    }
-
-    /** One benchmark run in a started container. */
-    private record Run(BenchSettings s, ExampleRedis redis, String keyPrefix, BenchSender sender,
-            ThroughputConsumer consumer, LatenessConsumer lateness) {
-
-        void execute() throws Exception {
+        private void baseline(RawBaseline raw, ConnectorPhases phases) throws InterruptedException {
+            progress("raw Lettuce baseline: %,d messages (+ %,d warm-up) sent, then consumed ...", s.messages(),
+                    s.warmup());
             if (s.warmup() > 0) {
-                progress("warm-up: %,d messages sent and consumed ...", s.warmup());
-                var warmedUp = consumer.whenAcked(s.warmup());
-                check(sender.sendThroughput(s.warmup(), s.maxInflight(), i -> throughputMessage("warmup", i)));
-                warmedUp.get(120, TimeUnit.SECONDS);
-                awaitEmpty(THROUGHPUT_TOPIC, 60);
+                raw.send(s.warmup(), s.maxInflight(), i -> phases.payload("raw-warmup-" + i + "-"));
+                raw.consume(s.consumers(), s.batchSize());
             }
-
-            progress("sending %,d messages while the consumers are held ...", s.messages());
-            consumer.pause();
-            var allAcked = consumer.whenAcked(s.messages());
-            Counters beforeSend = Counters.take(redis);
-            BenchSender.Sent sent = check(sender.sendThroughput(s.messages(), s.maxInflight(),
-                    i -> throughputMessage("run", i)));
-            Counters afterSend = Counters.take(redis);
-            long stored = queued(THROUGHPUT_TOPIC);
-            if (stored != s.messages()) {
-                Console.say("!! %,d messages are in Redis, %,d were sent", stored, s.messages());
+            Counters before = Counters.take(redis);
+            raw.send(s.messages(), s.maxInflight(), i -> phases.payload("raw-" + i + "-"));
+            Counters sent = Counters.take(redis);
+            results.add(Phase.SEND, How.BASELINE, String.format("1 ZADD per message, %d per pipeline flush, %d in flight",
+                    RawBaseline.PIPELINE, s.maxInflight()), sent.since(before, s.messages()));
+            Counters start = Counters.take(redis);
+            long consumed = raw.consume(s.consumers(), s.batchSize());
+            Counters end = Counters.take(redis);
+            if (consumed != s.messages()) {
+                throw new IllegalStateException("the baseline consumed " + consumed + " of " + s.messages() + " messages");
             }
-
-            progress("consuming them ...");
-            Counters beforeConsume = Counters.take(redis);
-            consumer.resume();
-            long ackedAt = allAcked.get(120 + s.messages() / 1_000, TimeUnit.SECONDS);
-            Counters afterAck = Counters.take(redis);
-            awaitEmpty(THROUGHPUT_TOPIC, 60);
-            Counters afterCommit = Counters.take(redis);
-            Counters.Phase send = afterSend.since(beforeSend, sent.acked());
-            Counters.Phase consume = afterCommit.since(beforeConsume, s.messages());
-            double ackSeconds = (ackedAt - beforeConsume.nanos()) / 1e9;
-
-            Lateness late = null;
-            if (s.latenessMessages() > 0) {
-                progress("lateness: %,d FIXED_TIME messages due from +%d to +%d ms ...", s.latenessMessages(),
-                        s.latenessLeadMs(), s.latenessLeadMs() + s.latenessSpreadMs());
-                late = measureLateness();
-            }
-
-            printResults(send, consume, ackSeconds, afterAck, beforeConsume, late);
+            results.add(Phase.CONSUME, How.BASELINE, baselineConsume(s.consumers(), s.batchSize()),
+                    end.since(start, s.messages()));
         }
 
-        private Message<byte[]> throughputMessage(String run, int i) {
-            return Message.of(payload(run + "-" + i + "-"));
-        }
-
-        private byte[] payload(String head) {
-            byte[] bytes = new byte[s.payloadBytes()];
-            Arrays.fill(bytes, (byte) 'x');
-            byte[] h = head.getBytes(StandardCharsets.US_ASCII);
-            System.arraycopy(h, 0, bytes, 0, Math.min(h.length, bytes.length));
-            return bytes;
-        }
-
-        private Lateness measureLateness() throws Exception {
-            int count = s.latenessMessages();
-            var all = lateness.expect(count);
-            SplittableRandom random = new SplittableRandom(42);
-            long start = System.currentTimeMillis();
-            long firstDue = start + s.latenessLeadMs();
-            BenchSender.Sent sent = check(sender.sendLateness(count, s.maxInflight(), i -> {
-                long due = firstDue + random.nextLong(s.latenessSpreadMs());
-                return Message.of(payload("due-" + due + "-" + i + "-"))
-                        .addMetadata(OutgoingRmqMetadata.builder().withDeliverAt(Instant.ofEpochMilli(due)).build());
-            }));
-            long sentBy = System.currentTimeMillis() - start;
-            try {
-                all.get(s.latenessLeadMs() + s.latenessSpreadMs() + 60_000, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
-                Console.say("!! not every message arrived");
-            }
-            return new Lateness(count, sent.nanos() / 1e9, sentBy, lateness.sortedLateness());
-        }
-
-        /** Waits until the topic's store and prepare queues are empty: every message consumed and committed. */
-        private void awaitEmpty(String topic, int seconds) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-            while (queued(topic) > 0 || inPrepare(topic) > 0) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("topic " + topic + " still holds " + queued(topic)
-                            + " messages after " + seconds + " s");
+        /** The tuned channels: send, consume, lateness idle and at half load; returns the consume rate. */
+        private double tuned(ConnectorPhases phases, String keyPrefix) throws Exception {
+            progress("connector, tuned channels: concurrency %d, batch-size %d, max-inflight %d, %d slots",
+                    s.consumers(), s.batchSize(), s.maxInflight(), s.slots());
+            try (BenchContainer c = BenchContainer.start(BenchChannels.tuned(s, redis.uri(), keyPrefix))) {
+                phases.warmUp(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(), s.warmup());
+                ConnectorPhases.Throughput t = phases.sendThenConsume(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(),
+                        s.messages());
+                String tunedSettings = String.format("concurrency %d, batch-size %d, max-inflight %d, %d slots",
+                        s.consumers(), s.batchSize(), s.maxInflight(), s.slots());
+                addThroughput(How.TUNED, tunedSettings, t);
+                if (s.latenessMessages() > 0) {
+                    results.lateness().add(phases.latenessIdle(c));
+                    results.lateness().add(phases.latenessUnderLoad(c, t.committed().perSecond() / 2));
                 }
-                Thread.sleep(2);
+                return t.committed().perSecond();
             }
         }
 
-        /** Messages in the store and prepare queues of all slots. */
-        private long queued(String topic) {
-            long n = 0;
-            for (int slot = 0; slot < s.slots(); slot++) {
-                String store = keyPrefix + topic + "_" + slot;
-                n += redis.commands().zcard(store);
-            }
-            return n + inPrepare(topic);
-        }
-
-        private long inPrepare(String topic) {
-            long n = 0;
-            for (int slot = 0; slot < s.slots(); slot++) {
-                n += redis.commands().zcard("prepare{" + keyPrefix + topic + "_" + slot + "}");
-            }
-            return n;
-        }
-
-        private void printResults(Counters.Phase send, Counters.Phase consume, double ackSeconds, Counters afterAck,
-                Counters beforeConsume, Lateness late) {
-            Console.say("");
-            Console.say("Results (load average %.2f at the end; other processes on the machine compete for its cores)",
-                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-            Console.say("| phase | messages | seconds | messages/s | Redis commands/msg | script calls/msg | Redis CPU | JVM CPU |");
-            Console.say("|---|---:|---:|---:|---:|---:|---:|---:|");
-            row("send, acked by Redis", send.messages(), send.seconds(), send.perSecond(),
-                    send.redisCommandsPerMessage(), send.scriptCallsPerMessage(), send.redisCpu(), send.jvmCpu());
-            Counters.Phase acked = afterAck.since(beforeConsume, s.messages());
-            row("consume, every ack() completed", s.messages(), ackSeconds, s.messages() / ackSeconds,
-                    acked.redisCommandsPerMessage(), acked.scriptCallsPerMessage(), acked.redisCpu(), acked.jvmCpu());
-            row("consume, every commit in Redis", consume.messages(), consume.seconds(), consume.perSecond(),
-                    consume.redisCommandsPerMessage(), consume.scriptCallsPerMessage(), consume.redisCpu(),
-                    consume.jvmCpu());
-            if (late == null) {
-                return;
-            }
-            Console.say("");
-            Console.say("Lateness of %,d FIXED_TIME messages (delivered wall time - due time), due over %d ms:",
-                    late.count(), s.latenessSpreadMs());
-            long[] l = late.sorted();
-            if (l.length == 0) {
-                Console.say("  none delivered");
-                return;
-            }
-            Console.say("| received | min | p50 | p90 | p99 | p99.9 | max |");
-            Console.say("|---:|---:|---:|---:|---:|---:|---:|");
-            Console.say("| %,d | %d ms | %d ms | %d ms | %d ms | %d ms | %d ms |", l.length, l[0], percentile(l, 50),
-                    percentile(l, 90), percentile(l, 99), percentile(l, 99.9), l[l.length - 1]);
-            Console.say("(sent in %d ms at %,.0f messages/s; the first was due after %d ms)", late.sentWithinMs(),
-                    late.count() / late.sendSeconds(), s.latenessLeadMs());
-            if (late.sentWithinMs() > s.latenessLeadMs()) {
-                Console.say("!! sending took longer than the lead: some messages were due before they were sent;"
-                        + " raise bench.lateness-lead-ms");
+        /** The channels with nothing but connector, topic and type: send and consume. */
+        private void defaults(ConnectorPhases phases, String keyPrefix) throws Exception {
+            progress("connector, channels with their defaults (connector, topic and topic-type only)");
+            try (BenchContainer c = BenchContainer.start(BenchChannels.defaults(s, redis.uri(), keyPrefix))) {
+                phases.warmUp(c, BenchChannels.DEFAULTS_TOPIC, BenchChannels.DEFAULT_SLOTS, s.warmup());
+                addThroughput(How.DEFAULTS, "connector, topic, topic-type only",
+                        phases.sendThenConsume(c, BenchChannels.DEFAULTS_TOPIC, BenchChannels.DEFAULT_SLOTS, s.messages()));
             }
         }
 
-        private static void row(String phase, long messages, double seconds, double perSecond, double commands,
-                double scripts, double redisCpu, double jvmCpu) {
-            Console.say("| %s | %,d | %.2f | %,.0f | %.2f | %.3f | %.0f%% | %.0f%% |", phase, messages, seconds,
-                    perSecond, commands, scripts, redisCpu * 100, jvmCpu * 100);
+        private void addThroughput(How how, String settings, ConnectorPhases.Throughput t) {
+            results.add(Phase.SEND, how, settings, t.send());
+            results.add(Phase.CONSUME_ACKED, how, settings, t.acked());
+            results.add(Phase.CONSUME, how, settings, t.committed());
         }
 
-        private static BenchSender.Sent check(BenchSender.Sent sent) {
-            if (sent.failed() > 0) {
-                throw new IllegalStateException(sent.failed() + " messages were refused", sent.firstFailure());
+        /** Consume throughput against batch size, then against consumers: the connector's and the baseline's. */
+        private void sweep(RawBaseline raw, ConnectorPhases phases, String keyPrefix) throws Exception {
+            for (int batch : s.sweepBatchSizes()) {
+                sweepPoint(raw, phases, keyPrefix, BenchResults.BATCH_AXIS, batch, batch, s.consumers());
             }
-            return sent;
+            for (int consumers : s.sweepConsumers()) {
+                sweepPoint(raw, phases, keyPrefix, BenchResults.CONSUMERS_AXIS, consumers, s.batchSize(), consumers);
+            }
         }
+
+        private void sweepPoint(RawBaseline raw, ConnectorPhases phases, String keyPrefix, String axis, int value,
+                int batch, int consumers) throws Exception {
+            int count = s.sweepMessages();
+            progress("sweep, %s %d: %,d messages, concurrency %d, batch-size %d", axis, value, count, consumers, batch);
+            double connector;
+            try (BenchContainer c = BenchContainer.start(BenchChannels.sweep(s, redis.uri(), keyPrefix, batch, consumers))) {
+                phases.warmUp(c, BenchChannels.SWEEP_TOPIC, s.slots(), Math.min(s.warmup(), count / 4));
+                connector = phases.sendThenConsume(c, BenchChannels.SWEEP_TOPIC, s.slots(), count).committed().perSecond();
+            }
+            raw.send(count, s.maxInflight(), i -> phases.payload("raw-sweep-" + i + "-"));
+            Counters start = Counters.take(redis);
+            long consumed = raw.consume(consumers, batch);
+            Counters end = Counters.take(redis);
+            if (consumed != count) {
+                throw new IllegalStateException("the baseline consumed " + consumed + " of " + count + " messages");
+            }
+            results.sweep().add(new BenchResults.SweepPoint(axis, value, connector, end.since(start, count).perSecond()));
+        }
+    }
+
+    private static String baselineConsume(int threads, int batch) {
+        return String.format("%d threads, pop %d per script call, 1 ZREM per batch", threads, batch);
+    }
+
+    /** A payload of {@code bytes} bytes starting with {@code head} (unique heads: nothing merges). */
+    static byte[] payload(int bytes, String head) {
+        byte[] payload = new byte[bytes];
+        Arrays.fill(payload, (byte) 'x');
+        byte[] h = head.getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(h, 0, payload, 0, Math.min(h.length, payload.length));
+        return payload;
     }
 
     /** A progress line, with the time of day to match it with logs and profiles. */
     static void progress(String format, Object... args) {
         Console.say("%s %s", Console.time(System.currentTimeMillis()), String.format(format, args));
-    }
-
-    record Lateness(int count, double sendSeconds, long sentWithinMs, long[] sorted) {
     }
 
     /** The nearest-rank percentile of sorted values. */
@@ -291,18 +223,24 @@ public final class Benchmark {
         return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
-    private static void printSetup(BenchSettings s, ExampleRedis redis, double loadBefore) {
+    private static List<String> setup(BenchSettings s) {
         Runtime rt = Runtime.getRuntime();
-        Console.say("RMQ benchmark: the smallrye-redis-rmq connector through SmallRye Reactive Messaging %s on Weld SE",
-                version("io.smallrye.reactive", "smallrye-reactive-messaging-provider"));
-        Console.say("machine   %d cores (%s), %s %s, Java %s, JVM max heap %d MB, load average %.2f at start",
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format("RMQ benchmark: the smallrye-redis-rmq connector through SmallRye Reactive Messaging %s"
+                + " on Weld SE, beside a raw Lettuce client", version("io.smallrye.reactive", "smallrye-reactive-messaging-provider")));
+        lines.add(String.format("machine: %d cores (%s), %s %s, Java %s, JVM max heap %d MB, load average %.2f at start",
                 rt.availableProcessors(), cpuModel(), System.getProperty("os.name"), System.getProperty("os.version"),
-                System.getProperty("java.version"), rt.maxMemory() >> 20, loadBefore);
-        Console.say("redis     %s %s at %s", redis.version(), redis.isEmbedded() ? "embedded" : "external", redis.displayUri());
-        Console.say("settings  %,d messages of %d bytes (+ %,d warm-up) to a %s topic of %d slots; %d consumers "
-                        + "(concurrency), batch-size %d, max-inflight %d; lateness: %,d messages",
+                System.getProperty("java.version"), rt.maxMemory() >> 20,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+        lines.add(String.format("settings: %,d messages of %d bytes (+ %,d warm-up) to a %s topic of %d slots; tuned: %d"
+                        + " consumers (concurrency), batch-size %d, max-inflight %d; lateness: %,d messages due over %d ms"
+                        + " after %d ms; Redis: %s; sweep: %s",
                 s.messages(), s.payloadBytes(), s.warmup(), s.topicType(), s.slots(), s.consumers(), s.batchSize(),
-                s.maxInflight(), s.latenessMessages());
+                s.maxInflight(), s.latenessMessages(), s.latenessSpreadMs(), s.latenessLeadMs(),
+                s.redisUri().isPresent() ? "given by URI" : s.redis(),
+                s.sweep() ? String.format("%,d messages per point, batch sizes %s, consumers %s", s.sweepMessages(),
+                        Arrays.toString(s.sweepBatchSizes()), Arrays.toString(s.sweepConsumers())) : "off"));
+        return lines;
     }
 
     private static String cpuModel() {

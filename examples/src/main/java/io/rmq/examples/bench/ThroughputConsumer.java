@@ -23,7 +23,7 @@ public class ThroughputConsumer {
     private volatile CompletableFuture<Long> reached = new CompletableFuture<>();
 
     @Incoming("bench-in")
-    public CompletionStage<Void> consume(Message<byte[]> message) {
+    public CompletionStage<Void> consume(Message<?> message) {
         CompletableFuture<Void> g = gate;
         if (g.isDone()) {
             return ackAndCount(message);
@@ -31,7 +31,7 @@ public class ThroughputConsumer {
         return g.thenCompose(v -> ackAndCount(message));
     }
 
-    private CompletionStage<Void> ackAndCount(Message<byte[]> message) {
+    private CompletionStage<Void> ackAndCount(Message<?> message) {
         return message.ack().thenRun(() -> {
             if (acked.incrementAndGet() == target) {
                 reached.complete(System.nanoTime());
