@@ -204,6 +204,17 @@ class GrowthScriptsIT {
         assertThat(sync.get(paused)).isEqualTo("1");
     }
 
+    @Test
+    void anOperatorsResumeLeavesTheGrowthsHold() {
+        String paused = KEYS.slot(3).paused();
+        hold(3, true);
+
+        Long resumed = await(scripts.run(RedisScript.PAUSE, utf8Array(paused), utf8("0"), utf8(KEYS.wakeChannel()), utf8("3")));
+
+        assertThat(resumed).isZero();
+        assertThat(sync.get(paused)).isEqualTo("growth:4");
+    }
+
     // ---- merge_pending.lua
 
     @Test

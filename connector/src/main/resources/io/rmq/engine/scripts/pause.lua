@@ -10,7 +10,8 @@
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
   ARGV[3]  slot            the slot number, echoed in the wake notice
 
-  Returns  1 when the state changed, 0 when the slot was already in that state
+  Returns  1 when the state changed, 0 when the slot was already in that state, or when resuming a
+           new slot that a growth of the topic holds (see growth_hold.lua): it stays held
 ]]
 local pausedKey   = KEYS[1]
 local pause       = ARGV[1] == '1'
@@ -22,8 +23,11 @@ local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 
 if pause then
   return redis.call('SET', pausedKey, '1', 'NX') and 1 or 0
 end
-if redis.call('DEL', pausedKey) == 0 then
+-- a growth's hold (growth_hold.lua: "growth:<amount>") is no operator's pause: only the growth releases it
+local value = redis.call('GET', pausedKey)
+if not value or string.sub(value, 1, 7) == 'growth:' then
   return 0
 end
+redis.call('DEL', pausedKey)
 redis.call(publishCommand, wakeChannel, slot .. ':0')
 return 1
