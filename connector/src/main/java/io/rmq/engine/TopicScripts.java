@@ -238,50 +238,15 @@ final class TopicScripts {
      * {@code grow_topic.lua} read: the topic's recorded definition ({@code <TYPE>:<amount>}, {@code null} when
      * none) and the amount it is growing to (0 when no growth is under way).
      */
-    CompletionStage<GrowthState> growthState() {
+    CompletionStage<TopicGrowthState> growthState() {
         return this.<List<Object>>run(RedisScript.GROW_TOPIC, growthKeys(), bytes(keys.topic().name()), bytes("read"))
-                .thenApply(GrowthState::of);
+                .thenApply(TopicGrowthState::of);
     }
 
     /** The keys of {@code grow_topic.lua}: the registry and the growth hash. */
     byte[][] growthKeys() {
         String prefix = keys.topic().keyPrefix();
         return new byte[][] { bytes(TopicKeys.registryKey(prefix)), bytes(TopicKeys.growthKey(prefix)) };
-    }
-
-    /**
-     * A topic's state in the registry, as {@code grow_topic.lua} replies.
-     *
-     * @param recorded the recorded definition {@code <TYPE>:<amount>}, {@code null} when the topic is not recorded
-     * @param target    the amount a growth under way goes to, 0 when none is
-     * @param grownFrom the amount the topic had before its first growth, 0 when it never grew
-     */
-    record GrowthState(String recorded, int target, int grownFrom) {
-        static GrowthState of(List<Object> reply) {
-            Object recorded = reply.get(0);
-            return new GrowthState(recorded instanceof byte[] r ? new String(r, StandardCharsets.UTF_8) : null,
-                    number(reply, 1), number(reply, 2));
-        }
-
-        private static int number(List<Object> reply, int index) {
-            return index < reply.size() && reply.get(index) instanceof byte[] n
-                    ? Integer.parseInt(new String(n, StandardCharsets.US_ASCII)) : 0;
-        }
-
-        /** The recorded amount, 0 when the topic is not recorded or the value is unreadable. */
-        int amount() {
-            int colon = recorded == null ? -1 : recorded.indexOf(':');
-            try {
-                return colon < 0 ? 0 : Integer.parseInt(recorded.substring(colon + 1));
-            } catch (NumberFormatException e) {
-                return 0;
-            }
-        }
-
-        /** The slots to consume: the target while growing, else the recorded amount. */
-        int consumed() {
-            return Math.max(amount(), target);
-        }
     }
 
     /**
