@@ -2,11 +2,11 @@ package io.rmq.engine;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 
 import io.rmq.engine.i18n.EngineLogging;
@@ -26,8 +26,14 @@ final class Settlement implements Delivery.Settler {
     private final Consumer<Delivery> deliveredFinished;
     /** Most commits one script call carries. */
     private static final int COMMITS_PER_CALL = 1024;
+    /**
+     * What a commit returns: completed, shared. A {@code CompletionStage} without the completion methods
+     * ({@link CompletableFuture#completedStage}), so no caller can change it for the others.
+     */
+    private static final CompletionStage<Void> DONE = CompletableFuture.completedStage(null);
 
-    private final Map<Integer, SlotBatcher<Delivery>> commits = new ConcurrentHashMap<>();
+    /** The commit batcher of each slot, created with the slot's first commit. */
+    private final AtomicReferenceArray<SlotBatcher<Delivery>> commits;
     private final Set<CompletableFuture<Void>> rollbacks = ConcurrentHashMap.newKeySet();
 
     /** @param deliveredFinished told when a message that was in the listener's hands is settled */
@@ -36,6 +42,7 @@ final class Settlement implements Delivery.Settler {
         this.held = held;
         this.retries = retries;
         this.deliveredFinished = deliveredFinished;
+        this.commits = new AtomicReferenceArray<>(scripts.keys().topic().slotAmount());
     }
 
     @Override
@@ -43,18 +50,29 @@ final class Settlement implements Delivery.Settler {
         int left = d.finish();
         if (left >= 0) {
             // queued before the delivery counts as settled: a stopping consumer flushes it before it closes
-            commits.computeIfAbsent(d.slot(), s -> new SlotBatcher<>(COMMITS_PER_CALL, batch -> commitNow(s, batch)))
-                    .add(d);
+            commits(d.slot()).add(d);
             settled(d, left);
         }
-        return CompletableFuture.completedFuture(null);
+        return DONE;
+    }
+
+    private SlotBatcher<Delivery> commits(int slot) {
+        SlotBatcher<Delivery> batcher = commits.get(slot);
+        if (batcher == null) {
+            SlotBatcher<Delivery> created = new SlotBatcher<>(COMMITS_PER_CALL, batch -> commitNow(slot, batch));
+            batcher = commits.compareAndExchange(slot, null, created);
+            if (batcher == null) {
+                batcher = created;
+            }
+        }
+        return batcher;
     }
 
     @Override
     public CompletionStage<Void> rollback(Delivery d, Throwable reason) {
         int left = d.finish();
         if (left < 0) {
-            return CompletableFuture.completedFuture(null);
+            return DONE;
         }
         CompletableFuture<Void> done = held.rollback(d, reason).toCompletableFuture();
         rollbacks.add(done);
@@ -92,7 +110,12 @@ final class Settlement implements Delivery.Settler {
     /** Completes when every commit and rollback made so far has been answered. */
     CompletionStage<Void> flushed() {
         List<CompletableFuture<?>> all = new ArrayList<>(rollbacks);
-        commits.values().forEach(c -> all.add(c.flushed().toCompletableFuture()));
+        for (int slot = 0; slot < commits.length(); slot++) {
+            SlotBatcher<Delivery> c = commits.get(slot);
+            if (c != null) {
+                all.add(c.flushed().toCompletableFuture());
+            }
+        }
         return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
     }
 }
