@@ -122,8 +122,11 @@ public final class Delivery {
 
     /**
      * Commits: the message is removed from the prepare queue. Returns at once; the removal is
-     * gathered with other commits of the slot and reaches Redis within one round trip. Should the
-     * process die before that, the message is redelivered after its prepare deadline (at least once).
+     * gathered with other commits of the slot and reaches Redis within one round trip. A commit made
+     * on the consumer's thread while it hands messages to the listener (in the listener's call) first
+     * waits for the end of that hand-over: at most about 1 ms, or, when a listener call is under way
+     * then, until it returns; so the commits of a batch travel together. Should the process die before the removal, the
+     * message is redelivered after its prepare deadline (at least once).
      */
     public CompletionStage<Void> commit() {
         return settler.commit(this);
