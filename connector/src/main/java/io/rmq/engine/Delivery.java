@@ -125,8 +125,8 @@ public final class Delivery {
      * gathered with other commits of the slot and reaches Redis within one round trip. A commit made
      * on the consumer's thread while it hands messages to the listener (in the listener's call) first
      * waits for the end of that hand-over: at most about 1 ms, or, when a listener call is under way
-     * then, until it returns; so the commits of a batch travel together. Should the process die before the removal, the
-     * message is redelivered after its prepare deadline (at least once).
+     * then, until it returns; so the commits of a batch travel together. Should the process die
+     * before the removal, the message is redelivered after its prepare deadline (at least once).
      */
     public CompletionStage<Void> commit() {
         return settler.commit(this);
