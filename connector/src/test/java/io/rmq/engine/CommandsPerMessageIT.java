@@ -28,7 +28,7 @@ import io.rmq.testing.RedisProcess;
  * messages (as {@code TopicProducer} gathers them), pops of {@value #BATCH} members (the default
  * {@code batch-size}) until a pop comes back short, and each popped batch committed in one call (as
  * {@code Settlement} gathers the commits of a slot). Asserts at most 4 commands per message for each topic
- * type; prints {@code COMMANDS PER MESSAGE ...}.
+ * type; prints {@code COMMANDS PER MESSAGE ...}, with the time Redis spent in the scripts per message.
  */
 class CommandsPerMessageIT {
 
@@ -49,17 +49,17 @@ class CommandsPerMessageIT {
                         new TopicKeys(new TopicDefinition("cost", SLOTS, type)));
 
                 long redisNow = redisTimeMillis(redis);
-                long before = processed(redis);
+                Reading before = Reading.of(redis);
                 send(scripts, type, redisNow);
-                long sendCommands = processed(redis) - before - 1; // the INFO that read `before`
+                Reading sent = Reading.of(redis).since(before);
                 long lastDue = type == TopicType.RANGE_MERGE ? redisTimeMillis(redis) + 1 : redisNow;
 
                 // every message due before the pops start, so that none is popped late or twice
                 Awaitility.await("every message due").atMost(Duration.ofSeconds(10))
                         .until(() -> type == TopicType.PRIORITY || redisTimeMillis(redis) > lastDue);
 
-                long[] popAndCommit = popAndCommit(redis, scripts);
-                Costs costs = new Costs(sendCommands, popAndCommit[0], popAndCommit[1]);
+                Reading[] popAndCommit = popAndCommit(redis, scripts);
+                Costs costs = new Costs(sent, popAndCommit[0], popAndCommit[1]);
                 System.out.println("COMMANDS PER MESSAGE " + type + " (" + redis.cli("INFO", "server").lines()
                         .filter(l -> l.startsWith("redis_version:")).findFirst().orElse("") + "): " + costs);
                 assertThat(costs.total() / (double) MESSAGES).as("Redis commands per message, end to end")
@@ -70,16 +70,47 @@ class CommandsPerMessageIT {
         }
     }
 
-    record Costs(long send, long pop, long commit) {
+    /** What Redis counted: commands run ({@code total_commands_processed}) and time spent in scripts (µs). */
+    record Reading(long commands, long scriptMicros) {
+
+        /** One {@code INFO all}, which the next reading counts as a command: {@link #since} leaves it out. */
+        static Reading of(RedisProcess redis) {
+            long commands = -1;
+            long micros = 0;
+            for (String line : redis.cli("INFO", "all").split("\r?\n")) {
+                if (line.startsWith("total_commands_processed:")) {
+                    commands = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                } else if (line.startsWith("cmdstat_evalsha:")) {
+                    String usec = line.substring(line.indexOf("usec=") + "usec=".length());
+                    micros = Long.parseLong(usec.substring(0, usec.indexOf(',')));
+                }
+            }
+            assertThat(commands).as("total_commands_processed in INFO all").isNotNegative();
+            return new Reading(commands, micros);
+        }
+
+        Reading since(Reading before) {
+            return new Reading(commands - before.commands - 1, scriptMicros - before.scriptMicros);
+        }
+
+        Reading plus(Reading other) {
+            return new Reading(commands + other.commands, scriptMicros + other.scriptMicros);
+        }
+    }
+
+    record Costs(Reading send, Reading pop, Reading commit) {
         long total() {
-            return send + pop + commit;
+            return send.commands() + pop.commands() + commit.commands();
         }
 
         @Override
         public String toString() {
-            return String.format("send %.3f, pop %.3f, commit %.3f, total %.3f (%d commands for %d messages)",
-                    send / (double) MESSAGES, pop / (double) MESSAGES, commit / (double) MESSAGES,
-                    total() / (double) MESSAGES, total(), MESSAGES);
+            return String.format("send %.3f, pop %.3f, commit %.3f, total %.3f commands per message (%d commands for %d"
+                    + " messages); Redis time in the scripts, not asserted: send %.2f, pop %.2f, commit %.2f us per message",
+                    send.commands() / (double) MESSAGES, pop.commands() / (double) MESSAGES,
+                    commit.commands() / (double) MESSAGES, total() / (double) MESSAGES, total(), MESSAGES,
+                    send.scriptMicros() / (double) MESSAGES, pop.scriptMicros() / (double) MESSAGES,
+                    commit.scriptMicros() / (double) MESSAGES);
         }
     }
 
@@ -107,23 +138,23 @@ class CommandsPerMessageIT {
         }
     }
 
-    /** Pops each slot in batches until a pop comes back short, committing each batch; the commands of each. */
-    private static long[] popAndCommit(RedisProcess redis, TopicScripts scripts) {
-        long pops = 0;
-        long commits = 0;
+    /** Pops each slot in batches until a pop comes back short, committing each batch; what the pops and the commits cost. */
+    private static Reading[] popAndCommit(RedisProcess redis, TopicScripts scripts) {
+        Reading pops = new Reading(0, 0);
+        Reading commits = new Reading(0, 0);
         int consumed = 0;
         for (int s = 0; s < SLOTS; s++) {
             while (true) {
-                long before = processed(redis);
+                Reading before = Reading.of(redis);
                 TopicScripts.PopReply reply = await(scripts.pop(s, BATCH, PREPARE_TIMEOUT_MILLIS, 0, ""));
-                pops += processed(redis) - before - 1;
+                pops = pops.plus(Reading.of(redis).since(before));
                 if (reply.members().isEmpty()) {
                     break;
                 }
                 List<byte[]> members = reply.members().stream().map(TopicScripts.PoppedMember::content).toList();
-                before = processed(redis);
+                before = Reading.of(redis);
                 assertThat(await(scripts.commit(s, members))).isEqualTo(members.size());
-                commits += processed(redis) - before - 1;
+                commits = commits.plus(Reading.of(redis).since(before));
                 consumed += members.size();
                 if (members.size() < BATCH) {
                     break;
@@ -131,7 +162,7 @@ class CommandsPerMessageIT {
             }
         }
         assertThat(consumed).isEqualTo(MESSAGES);
-        return new long[] { pops, commits };
+        return new Reading[] { pops, commits };
     }
 
     /** A 100-byte message. */
@@ -146,15 +177,5 @@ class CommandsPerMessageIT {
     private static long redisTimeMillis(RedisProcess redis) {
         String[] time = redis.cli("TIME").split("\n");
         return Long.parseLong(time[0].trim()) * 1000 + Long.parseLong(time[1].trim()) / 1000;
-    }
-
-    /** {@code total_commands_processed}: every command so far, not counting the {@code INFO} that reads it. */
-    private static long processed(RedisProcess redis) {
-        for (String line : redis.cli("INFO", "stats").split("\r?\n")) {
-            if (line.startsWith("total_commands_processed:")) {
-                return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-            }
-        }
-        throw new IllegalStateException("INFO stats without total_commands_processed");
     }
 }
