@@ -161,13 +161,12 @@ end
 
 -- Notes a write of `member` at `score` in a tracker.
 local function track(tracker, member, score)
-  if tracker.loaded and tracker.initial == member then
-    -- the queue's first member as it was: still first when moved forward, unknown successor when moved back
-    if tracker.qualifies(score) and not popsBefore(tracker.initialScore, member, score, member) then
-      tracker.initial, tracker.initialScore = nil, nil
-    else
-      tracker.unknown = true
-    end
+  -- The queue's first member as it was: the members this call did not write are behind its place
+  -- there. While the call keeps it at or before that place, the head is among the written members;
+  -- moved behind it, what follows is unknown.
+  if tracker.loaded and tracker.initial == member
+      and not (tracker.qualifies(score) and not popsBefore(tracker.initialScore, member, score, member)) then
+    tracker.unknown = true
   end
   if tracker.best == member then
     if tracker.qualifies(score) and not popsBefore(tracker.bestScore, member, score, member) then
@@ -228,7 +227,8 @@ local function first(tracker)
       end
     end
   end
-  local member, score = tracker.initial, tracker.initialScore
+  local member, score
+  if not written[tracker.initial] then member, score = tracker.initial, tracker.initialScore end
   if tracker.best ~= nil and (member == nil or popsBefore(tracker.bestScore, tracker.best, score, member)) then
     member, score = tracker.best, tracker.bestScore
   end
