@@ -36,9 +36,10 @@ import io.rmq.testing.RedisTest;
 @RedisTest
 class BatchScriptsEquivalenceIT {
 
-    private static final int SEEDS = 8;
+    /** Longer runs: {@code -Drmq.equivalence.seeds=60 -Drmq.equivalence.send-rounds=40000}. */
+    private static final int SEEDS = Integer.getInteger("rmq.equivalence.seeds", 6);
     private static final int STEPS = 200;
-    private static final int SEND_ROUNDS = 5000;
+    private static final int SEND_ROUNDS = Integer.getInteger("rmq.equivalence.send-rounds", 2000);
     /** The hash the scripts read their clock from instead of {@code TIME}: the test's {@link #clock}. */
     private static final String CLOCK = "test-clock";
     private static final List<String> MEMBERS = List.of("a", "b", "c", "d", "ab", "ba", "a\u0000", "e");
