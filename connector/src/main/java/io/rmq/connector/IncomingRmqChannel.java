@@ -8,9 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import org.eclipse.microprofile.reactive.messaging.Message;
-import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.reactivestreams.Publisher;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
@@ -67,6 +67,8 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     private final IncomingMetrics metrics;
     private final String topicName;
     private final SerialExecutor signals;
+    /** {@link #emit}, as one object for every message. */
+    private final Consumer<IncomingRmqMessage> emitter = this::emit;
     private final ChannelStatus status;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     /** Set once by cancel, failure or close: no more demand is passed on and no subscriber is accepted. */
@@ -186,10 +188,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
         IncomingRmqMetadata metadata = new IncomingRmqMetadata(config.channel(), delivery.topic(), delivery.slot(),
                 delivery.attempt(), delivery.score());
         DeliveryMeter meter = metrics.meter(delivery); // null without metrics: nothing more allocated
-        Message<?> message = meter == null
-                ? Message.of(payload, Metadata.of(metadata), delivery::commit, delivery::rollback)
-                : Message.of(payload, Metadata.of(metadata), meter::ack, meter::nack);
-        signals.execute(() -> emit(delivery, message, meter));
+        signals.execute(emitter, new IncomingRmqMessage(payload, metadata, delivery, meter));
     }
 
     /**
@@ -205,7 +204,9 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     }
 
     /** Serialized: hands a message to the subscriber, or rolls it back when there is none any more. */
-    private void emit(Delivery delivery, Message<?> message, DeliveryMeter meter) {
+    private void emit(IncomingRmqMessage message) {
+        Delivery delivery = message.delivery();
+        DeliveryMeter meter = message.meter();
         Subscriber<? super Message<?>> s = subscriber;
         if (s == null) {
             delivery.rollback(RmqExceptions.ex.channelClosed(config.channel()));
@@ -240,6 +241,11 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
      * than delivered with replacement characters, which would lose what it held.
      */
     private String utf8(byte[] content, int slot) {
+        String text = new String(content, StandardCharsets.UTF_8);
+        if (text.indexOf('\uFFFD') < 0) {
+            return text; // the lenient decoding replaces what is malformed with U+FFFD: none, so all was UTF-8
+        }
+        // malformed, or a U+FFFD written as such: the strict decoder tells which
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder(); // reports malformed input
         ByteBuffer in = ByteBuffer.wrap(content);
         CharBuffer out = CharBuffer.allocate(content.length); // UTF-8 never decodes to more chars than bytes

@@ -4,6 +4,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import io.rmq.connector.i18n.RmqLogging;
 
@@ -42,13 +43,43 @@ final class SerialExecutor implements Executor {
         if (pending.getAndIncrement() != 0) {
             return; // the draining thread runs it
         }
-        do {
-            Runnable next = tasks.poll();
-            try {
-                next.run();
-            } catch (Throwable e) { // whatever a callback throws, the queue must go on
-                RmqLogging.log.reactiveStreamsSignalThrew(owner, e);
-            }
-        } while (pending.decrementAndGet() != 0);
+        run(tasks.poll());
+        drain();
+    }
+
+    /**
+     * Runs {@code action} on {@code argument} as {@link #execute} would run a task that does so; when
+     * the executor is idle it runs at once without a queue entry or a task object, which spares the
+     * allocations per signal while signals do not overlap, the usual case.
+     */
+    <T> void execute(Consumer<? super T> action, T argument) {
+        if (pending.get() != 0 || !pending.compareAndSet(0, 1)) {
+            execute(() -> action.accept(argument));
+            return;
+        }
+        try {
+            action.accept(argument);
+        } catch (Throwable e) { // whatever a callback throws, the queue must go on
+            RmqLogging.log.reactiveStreamsSignalThrew(owner, e);
+        }
+        drain();
+    }
+
+    /**
+     * Runs the tasks queued meanwhile, after the task this thread ran. Each counted task was queued
+     * before it was counted, so the queue holds it when its turn comes.
+     */
+    private void drain() {
+        while (pending.decrementAndGet() != 0) {
+            run(tasks.poll());
+        }
+    }
+
+    private void run(Runnable task) {
+        try {
+            task.run();
+        } catch (Throwable e) { // whatever a callback throws, the queue must go on
+            RmqLogging.log.reactiveStreamsSignalThrew(owner, e);
+        }
     }
 }

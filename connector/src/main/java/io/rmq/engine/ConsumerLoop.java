@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import io.rmq.engine.coordination.SlotOwnership;
 import io.rmq.engine.i18n.EngineLogging;
@@ -31,13 +32,14 @@ import io.rmq.engine.support.DaemonThreads;
 final class ConsumerLoop implements WakeBus.Listener {
 
     private static final EngineLogging LOG = EngineLogging.log;
+    private static final long HOLD_COMMITS_NANOS = TimeUnit.MILLISECONDS.toNanos(Settlement.HOLD_COMMITS_MILLIS);
 
     private final String name;
     private final TopicScripts scripts;
     private final ConsumerOptions options;
     private final RmqClient redis;
     private final HeldMessages held;
-    private final Delivery.Settler settler;
+    private final Settlement settler;
     private final ScheduledExecutorService loop;
     private final boolean serial;
     private volatile Thread loopThread;
@@ -56,7 +58,7 @@ final class ConsumerLoop implements WakeBus.Listener {
     private final WakeTimer timer;
 
     ConsumerLoop(String name, TopicScripts scripts, ConsumerOptions options, RmqClient redis, HeldMessages held,
-            Delivery.Settler settler, Clock clock) {
+            Settlement settler, Clock clock) {
         this.name = name;
         this.scripts = scripts;
         this.options = options;
@@ -120,6 +122,7 @@ final class ConsumerLoop implements WakeBus.Listener {
         }
         LOG.consumerGrows(name, scripts.keys().topic().name(), scheduler.slotAmount(), slotAmount);
         scripts.grow(slotAmount);
+        settler.grow(slotAmount);
         prefetch.grow(slotAmount);
         ownership.grow(slotAmount);
         scheduler.grow(slotAmount, !serial);
@@ -213,6 +216,9 @@ final class ConsumerLoop implements WakeBus.Listener {
             return;
         }
         draining = true;
+        // the commits the listener makes here travel together, sent when the pass ends or after 1 ms (Settlement)
+        settler.holdCommits();
+        long holdingSince = System.nanoTime();
         try {
             while (demand > 0 && !stopping && listener != null) {
                 Delivery d = prefetch.poll();
@@ -231,8 +237,15 @@ final class ConsumerLoop implements WakeBus.Listener {
                     LOG.listenerFailed(name, d, e);
                     settler.rollback(d, e);
                 }
+                long now = System.nanoTime();
+                if (now - holdingSince >= HOLD_COMMITS_NANOS) {
+                    settler.sendHeldCommits();
+                    settler.holdCommits();
+                    holdingSince = now;
+                }
             }
         } finally {
+            settler.sendHeldCommits();
             draining = false;
         }
         popIfNeeded();

@@ -28,12 +28,17 @@ public final class RedisTopology {
     /** How often a cluster client reads the topology again, besides the adaptive refresh on MOVED, ASK and reconnects. */
     public static final Duration DEFAULT_TOPOLOGY_REFRESH = Duration.ofSeconds(30);
 
+    /** The oldest Redis the scripts run on: they use {@code ZMSCORE}, new in 6.2. */
+    public static final String MINIMUM_VERSION = "6.2";
+
     private final boolean cluster;
+    private final String version;
     private final int majorVersion;
 
-    private RedisTopology(boolean cluster, int majorVersion) {
+    private RedisTopology(boolean cluster, String version) {
         this.cluster = cluster;
-        this.majorVersion = majorVersion;
+        this.version = version;
+        this.majorVersion = versionPart(version, 0);
     }
 
     /**
@@ -50,11 +55,11 @@ public final class RedisTopology {
                 try {
                     String server = sync.info("server");
                     boolean cluster = seed.getSentinels().isEmpty() && sync.info("cluster").contains("cluster_enabled:1");
-                    return new RedisTopology(cluster, majorVersion(server));
+                    return new RedisTopology(cluster, version(server));
                 } catch (io.lettuce.core.RedisCommandExecutionException e) {
                     if (String.valueOf(e.getMessage()).startsWith("NOPERM")) {
                         // an ACL user without +info (the minimal ACL of one server): taken as one server
-                        return new RedisTopology(false, 0);
+                        return new RedisTopology(false, "");
                     }
                     throw e;
                 }
@@ -63,6 +68,24 @@ public final class RedisTopology {
             }
         }
         throw failure;
+    }
+
+    /** The server's version as {@code INFO server} gives it ({@code redis_version}), empty when it could not be read. */
+    public String version() {
+        return version;
+    }
+
+    /**
+     * Whether the server is known to be older than {@link #MINIMUM_VERSION}, on which the scripts fail (an
+     * unknown version is taken to be recent enough).
+     */
+    public boolean olderThanRequired() {
+        return isOlderThanRequired(version);
+    }
+
+    static boolean isOlderThanRequired(String version) {
+        int major = versionPart(version, 0);
+        return major > 0 && (major < 6 || major == 6 && versionPart(version, 1) < 2);
     }
 
     /** Whether the URI names a Redis Cluster. */
@@ -101,18 +124,23 @@ public final class RedisTopology {
         return client;
     }
 
-    private static int majorVersion(String infoServer) {
+    private static String version(String infoServer) {
         for (String line : infoServer.split("\r?\n")) {
             if (line.startsWith("redis_version:")) {
-                String v = line.substring("redis_version:".length()).trim();
-                try {
-                    return Integer.parseInt(v.substring(0, v.indexOf('.')));
-                } catch (RuntimeException e) {
-                    return 0;
-                }
+                return line.substring("redis_version:".length()).trim();
             }
         }
-        return 0;
+        return "";
+    }
+
+    /** The {@code index}th number of a dotted version, 0 when there is none. */
+    private static int versionPart(String version, int index) {
+        String[] parts = version.split("\\.");
+        try {
+            return index < parts.length ? Integer.parseInt(parts[index]) : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     @Override

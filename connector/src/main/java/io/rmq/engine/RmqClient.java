@@ -168,6 +168,9 @@ final class RmqClient implements AutoCloseable {
         }
         CompletableFuture.runAsync(() -> {
             RedisTopology topology = RedisTopology.detect(redisClient, uris);
+            if (topology.olderThanRequired()) {
+                EngineLogging.log.redisTooOld(displayUri, topology.version(), RedisTopology.MINIMUM_VERSION);
+            }
             if (topology.cluster()) {
                 connectCluster(topology);
             } else {

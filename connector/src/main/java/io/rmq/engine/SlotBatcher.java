@@ -43,6 +43,19 @@ final class SlotBatcher<T> {
         trySend();
     }
 
+    /**
+     * Adds an item without sending it: it leaves with the next {@link #send()}, {@link #add}, or call
+     * that returns, whichever comes first.
+     */
+    void hold(T item) {
+        pending.add(item);
+    }
+
+    /** Sends what is pending, at once when no call is under way, else when the call under way returns. */
+    void send() {
+        trySend();
+    }
+
     /** Completes when everything added so far has been sent and answered. */
     CompletionStage<Void> flushed() {
         trySend();

@@ -264,7 +264,8 @@ final class TopicScripts {
                 .thenApply(TopicScripts::popReply);
     }
 
-    private static PopReply popReply(List<Object> reply) {
+    /** Reads a pop reply; package-private for its benchmark. */
+    static PopReply popReply(List<Object> reply) {
         List<PoppedMember> members = new ArrayList<>((reply.size() - POP_HEADER) / 3);
         for (int i = POP_HEADER; i + 2 < reply.size(); i += 3) {
             members.add(new PoppedMember((byte[]) reply.get(i), (byte[]) reply.get(i + 1),

@@ -327,6 +327,22 @@ class SendScriptIT {
                 .satisfies(n -> assertThat(delayIn(n)).isBetween(19_000L, 20_000L));
     }
 
+    @Test
+    void aMessageMeetsTheHeadThatTheMessagesBeforeItInTheCallLeft() {
+        sync.zadd(KEYS.store(), 10.0, "a");
+        sync.zadd(KEYS.store(), 8.0, "b");
+        sync.zadd(KEYS.prepare(), redis.redisTimeMillis() + 30_000.0, "b");
+
+        // y finds the head a free (no notice); a moves up, then behind b, whose copy is in flight: x meets b
+        List<Object> reply = await(scripts.run(RedisScript.SEND, utf8Array(KEYS.store(), KEYS.prepare()),
+                utf8("PRIORITY"), utf8("3"), utf8("y"), utf8(TOPIC.wakeChannel()), utf8(Integer.toString(SLOT)),
+                utf8("20"), utf8("a"), utf8("5"), utf8("a"), utf8("1"), utf8("x")));
+
+        assertThat(List.of(reply.get(0), reply.get(2), reply.get(4), reply.get(6))).containsExactly(1L, 0L, 0L, 1L);
+        assertThat(sync.zrevrange(KEYS.store(), 0, -1)).containsExactly("b", "a", "y", "x");
+        assertThat(wakes.drain()).containsExactly(SLOT + ":0");
+    }
+
     // --- helpers ---------------------------------------------------------------------------
 
     private record Reply(int status, double score) {

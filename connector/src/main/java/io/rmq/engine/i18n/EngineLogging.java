@@ -6,7 +6,8 @@ import java.util.logging.Logger;
 
 /**
  * The engine's log messages, each with a stable id: {@code RMQ-00xx} the Redis connection,
- * {@code RMQ-01xx} consumers, {@code RMQ-02xx} the ZooKeeper coordination. All go to the
+ * {@code RMQ-01xx} consumers, {@code RMQ-02xx} the ZooKeeper coordination, {@code RMQ-043x} the Redis
+ * server's version. All go to the
  * {@code java.util.logging} logger {@value #LOGGER_NAME} (Open Liberty and most runtimes route it to
  * their own log); messages are built only when their level is enabled. Parameters are plain values,
  * so this package depends on nothing of the engine. Use the shared instance {@link #log}; thread-safe.
@@ -436,6 +437,18 @@ public final class EngineLogging {
     /** RMQ-0406 (FINE): reading a topic's growth state failed; it is read again at the next check. */
     public void growthCheckFailed(String topic, String reason) {
         log(Level.FINE, null, () -> "RMQ-0406 Reading the growth state of topic '" + topic + "' failed: " + reason);
+    }
+
+    // ---- the Redis server's version: RMQ-043x
+
+    /**
+     * RMQ-0430 (SEVERE): the Redis server is older than the scripts need; sends, pops and commits fail with
+     * Redis's {@code unknown command} error until it is upgraded.
+     */
+    public void redisTooOld(String uri, String version, String minimum) {
+        log(Level.SEVERE, null, () -> "RMQ-0430 Redis at " + uri + " is version " + version + ", but this library needs "
+                + "Redis " + minimum + " or later (its scripts use ZMSCORE): sends, pops and commits fail with 'unknown "
+                + "command' until the server is upgraded");
     }
 
     private void log(Level level, Throwable cause, Supplier<String> message) {

@@ -19,10 +19,14 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local deadline = now + timeout
 
-local args = { 'ZADD', prepareKey, 'XX', 'CH' }
-for i = 2, #ARGV do
-  args[#args + 1] = deadline
-  args[#args + 1] = ARGV[i]
+-- Lua's unpack is bounded: at most 500 members per ZADD
+local extended = 0
+for from = 2, #ARGV, 500 do
+  local args = {}
+  for i = from, math.min(from + 499, #ARGV) do
+    args[#args + 1] = deadline
+    args[#args + 1] = ARGV[i]
+  end
+  extended = extended + redis.call('ZADD', prepareKey, 'XX', 'CH', unpack(args))
 end
-if #args == 4 then return 0 end
-return redis.call(unpack(args))
+return extended

@@ -104,14 +104,30 @@ end
 
 -- A key of the wrong type (written by another client) must fail the call before anything moves,
 -- or popped members would sit in the prepare queue with no one told: the counters hash is written
--- last, so its type is checked first (the other keys are read before each member moves).
+-- last, so its type is checked first (the other keys are read before the members move).
 if countersKey then redis.call('HEXISTS', countersKey, '') end
+
+-- Multi-member commands take at most this many arguments after the key: Lua's unpack is bounded.
+local CHUNK = 1000
+
+-- Runs `command key items...` over a list of items; the replies one after the other.
+local function callAll(command, key, items)
+  local replies = {}
+  for from = 1, #items, CHUNK do
+    local part = redis.call(command, key, unpack(items, from, math.min(from + CHUNK - 1, #items)))
+    if type(part) == 'table' then
+      for i = 1, #part do replies[#replies + 1] = part[i] end
+    end
+  end
+  return replies
+end
 
 local result = { POPPED, now, 0, epoch }
 local popped = 0
 local skipped = 0
 -- Candidates blocked by an in-flight copy stay in the store queue and shift the window; a few
--- rounds bound the script's run time when many are blocked.
+-- rounds bound the script's run time when many are blocked. Each round moves its members with
+-- batch-wide commands.
 for _ = 1, 4 do
   local want = count - popped
   local candidates
@@ -120,21 +136,35 @@ for _ = 1, 4 do
   else
     candidates = redis.call('ZREVRANGE', storeKey, skipped, skipped + want - 1, 'WITHSCORES')
   end
-  for i = 1, #candidates, 2 do
-    local member, score = candidates[i], candidates[i + 1]
-    if redis.call('ZSCORE', prepareKey, member) then
+  if #candidates == 0 then break end
+  local members = {}
+  for i = 1, #candidates, 2 do members[#members + 1] = candidates[i] end
+  local inFlight = callAll('ZMSCORE', prepareKey, members)
+  local moving, origins, deadlines, scores = {}, {}, {}, {}
+  for i, member in ipairs(members) do
+    if inFlight[i] then
       skipped = skipped + 1
     else
-      -- a count that is not a number (written by hand) counts as 0; rollback.lua replaces it
-      local failures = tonumber(redis.call('HGET', attemptsKey, member) or '0') or 0
-      if not timed then redis.call('HSET', originKey, member, score) end
-      redis.call('ZREM', storeKey, member)
-      redis.call('ZADD', prepareKey, deadline, member)
-      result[#result + 1] = member
-      result[#result + 1] = score
-      result[#result + 1] = failures + 1
-      popped = popped + 1
+      moving[#moving + 1] = member
+      scores[#scores + 1] = candidates[2 * i]
+      origins[#origins + 1] = member
+      origins[#origins + 1] = candidates[2 * i]
+      deadlines[#deadlines + 1] = deadline
+      deadlines[#deadlines + 1] = member
     end
+  end
+  if #moving > 0 then
+    local failures = callAll('HMGET', attemptsKey, moving)
+    if not timed then callAll('HSET', originKey, origins) end
+    callAll('ZREM', storeKey, moving)
+    callAll('ZADD', prepareKey, deadlines)
+    for i, member in ipairs(moving) do
+      result[#result + 1] = member
+      result[#result + 1] = scores[i]
+      -- a count that is not a number (written by hand) counts as 0; rollback.lua replaces it
+      result[#result + 1] = (tonumber(failures[i] or '0') or 0) + 1
+    end
+    popped = popped + #moving
   end
   if popped >= count or #candidates < 2 * want then break end
 end

@@ -25,28 +25,65 @@ local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
 local originKey   = KEYS[3]
 local countersKey = KEYS[4]
-
--- A key of the wrong type (written by another client) must fail the call before a member leaves the
--- prepare queue (it is then rolled back at its deadline, once the key is repaired).
-redis.call('ZCARD', storeKey)
-redis.call('HEXISTS', originKey, '')
-if countersKey then redis.call('HEXISTS', countersKey, '') end
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
 -- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
 local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
 
-local released = 0
-for i = 3, #ARGV - 1, 2 do
-  local member, score = ARGV[i], ARGV[i + 1]
-  if redis.call('ZREM', prepareKey, member) == 1 then
-    redis.call('HDEL', originKey, member)
-    if not redis.call('ZSCORE', storeKey, member) then
-      redis.call('ZADD', storeKey, score, member)
+-- Multi-member commands take at most this many arguments after the key: Lua's unpack is bounded.
+local CHUNK = 1000
+
+-- Runs `command key items...` over a list of items; the replies one after the other.
+local function callAll(command, key, items)
+  local replies = {}
+  for from = 1, #items, CHUNK do
+    local part = redis.call(command, key, unpack(items, from, math.min(from + CHUNK - 1, #items)))
+    if type(part) == 'table' then
+      for i = 1, #part do replies[#replies + 1] = part[i] end
     end
-    released = released + 1
+  end
+  return replies
+end
+
+-- the members given, once each (the first score given for a member stands)
+local members, scores, seen = {}, {}, {}
+for i = 3, #ARGV - 1, 2 do
+  if not seen[ARGV[i]] then
+    seen[ARGV[i]] = true
+    members[#members + 1] = ARGV[i]
+    scores[#scores + 1] = ARGV[i + 1]
   end
 end
-if released > 0 then redis.call(publishCommand, wakeChannel, slot .. ':0') end
-if countersKey and released > 0 then redis.call('HINCRBY', countersKey, 'released', released) end
-return released
+
+-- A key of the wrong type (written by another client) must fail the call before a member leaves the
+-- prepare queue (it is then rolled back at its deadline, once the key is repaired): the reads check
+-- the keys they read, the origin hash is the first written.
+local inPrepare, pending = {}, {}
+if #members > 0 then
+  inPrepare = callAll('ZMSCORE', prepareKey, members)
+  pending = callAll('ZMSCORE', storeKey, members)
+else
+  redis.call('ZCARD', storeKey)
+end
+if countersKey then redis.call('HEXISTS', countersKey, '') end
+
+local released, toStore = {}, {}
+for i, member in ipairs(members) do
+  if inPrepare[i] then
+    released[#released + 1] = member
+    if not pending[i] then
+      toStore[#toStore + 1] = scores[i]
+      toStore[#toStore + 1] = member
+    end
+  end
+end
+if #released > 0 then
+  callAll('HDEL', originKey, released)
+  callAll('ZREM', prepareKey, released)
+  if #toStore > 0 then callAll('ZADD', storeKey, toStore) end
+else
+  redis.call('HEXISTS', originKey, '')
+end
+if #released > 0 then redis.call(publishCommand, wakeChannel, slot .. ':0') end
+if countersKey and #released > 0 then redis.call('HINCRBY', countersKey, 'released', #released) end
+return #released

@@ -72,21 +72,54 @@ local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 
-local members
+-- Multi-member commands take at most this many arguments after the key: Lua's unpack is bounded.
+local CHUNK = 1000
+
+-- Runs `command key items...` over a list of items; the replies one after the other.
+local function callAll(command, key, items)
+  local replies = {}
+  for from = 1, #items, CHUNK do
+    local part = redis.call(command, key, unpack(items, from, math.min(from + CHUNK - 1, #items)))
+    if type(part) == 'table' then
+      for i = 1, #part do replies[#replies + 1] = part[i] end
+    end
+  end
+  return replies
+end
+
+-- the selected members still in the prepare queue, once each
+local members = {}
 if selection == 'expired' then
   members = redis.call('ZRANGEBYSCORE', prepareKey, '-inf', now, 'LIMIT', 0, limit)
 else
-  members = {}
-  for i = 10, #ARGV do members[#members + 1] = ARGV[i] end
+  local given, seen = {}, {}
+  for i = 10, #ARGV do
+    if not seen[ARGV[i]] then
+      seen[ARGV[i]] = true
+      given[#given + 1] = ARGV[i]
+    end
+  end
+  local inPrepare = callAll('ZMSCORE', prepareKey, given)
+  for i, member in ipairs(given) do
+    if inPrepare[i] then members[#members + 1] = member end
+  end
 end
 
 -- A key of the wrong type (written by another client) must fail the call before a member leaves the
--- prepare queue, or the member would be in no queue at all. Rollbacks are rare: check every key.
-redis.call('ZCARD', storeKey)
+-- prepare queue, or the member would be in no queue at all. Rollbacks are rare: check every key
+-- (the reads of the members' state check the keys they read).
+local attempts, origins, pending = {}, {}, {}
+if #members > 0 then
+  attempts = callAll('HMGET', attemptsKey, members)
+  origins = callAll('HMGET', originKey, members)
+  pending = callAll('ZMSCORE', storeKey, members)
+else
+  redis.call('ZCARD', storeKey)
+  redis.call('HEXISTS', attemptsKey, '')
+  redis.call('HEXISTS', originKey, '')
+end
 redis.call('ZCARD', deadKey)
-redis.call('HEXISTS', attemptsKey, '')
-redis.call('HEXISTS', originKey, '')
-redis.call('HEXISTS', ownerKey, '')
+local handover = redis.call('HEXISTS', ownerKey, 'handover') == 1
 redis.call('HEXISTS', failuresKey, '')
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 
@@ -96,49 +129,68 @@ local function wakeIn(delay)
   if wakeDelay == nil or delay < wakeDelay then wakeDelay = delay end
 end
 
-for _, member in ipairs(members) do
-  if redis.call('ZREM', prepareKey, member) == 1 then
-    -- not HINCRBY: a count that is not a number (written by hand) would fail the call for good and
-    -- leave the member in the prepare queue; it counts as 0 and is replaced
-    local failures = math.floor(tonumber(redis.call('HGET', attemptsKey, member) or '0') or 0) + 1
-    redis.call('HSET', attemptsKey, member, failures)
-    local priority = redis.call('HGET', originKey, member)
-    redis.call('HDEL', originKey, member)
-    -- the last failure, with what a requeue from the dead queue needs (the priority)
-    redis.call('HSET', failuresKey, member, failures .. '\t' .. (priority or '') .. '\t' .. failure)
-    -- pop skipped this pending copy while the delivery was in flight; it can be popped from now on
-    local pending = redis.call('ZSCORE', storeKey, member)
-    if pending then
-      wakeIn(topicType == 'PRIORITY' and 0 or math.max(0, tonumber(pending) - now))
-    end
-    if failures > maxRetries then
-      redis.call('ZADD', deadKey, now, member)
-      redis.call('HDEL', attemptsKey, member)
-      dead = dead + 1
-    elseif pending then
-      redis.call('HDEL', attemptsKey, member)
-      redis.call('HDEL', failuresKey, member)
-      merged = merged + 1
-    else
-      local score
-      local delay = 0
-      if topicType == 'PRIORITY' then
-        -- a priority that is not a number (written by hand) counts as 0: the member must land somewhere
-        score = tonumber(priority or '0') or 0
-        local lowest = redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES')
-        if #lowest > 0 then score = math.min(score, tonumber(lowest[2]) - 1) end
-      else
-        delay = math.min(backoffBase * math.pow(2, failures - 1), backoffMax)
-        score = now + delay
+-- the writes, gathered per command: { score, member, ... } or { field, value, ... } or { member, ... }
+local toStore, toDead, countsKept, countsDropped, failuresKept, failuresDropped = {}, {}, {}, {}, {}, {}
+local function push(list, a, b)
+  list[#list + 1] = a
+  if b ~= nil then list[#list + 1] = b end
+end
+local lowest -- PRIORITY: the lowest score in the store queue, as the requeues so far leave it
+for i, member in ipairs(members) do
+  -- not HINCRBY: a count that is not a number (written by hand) would fail the call for good and
+  -- leave the member in the prepare queue; it counts as 0 and is replaced
+  local failures = math.floor(tonumber(attempts[i] or '0') or 0) + 1
+  local priority = origins[i] or nil
+  -- the last failure, with what a requeue from the dead queue needs (the priority)
+  local failureText = failures .. '\t' .. (priority or '') .. '\t' .. failure
+  -- pop skipped this pending copy while the delivery was in flight; it can be popped from now on
+  local pendingScore = pending[i] and tonumber(pending[i])
+  if pendingScore then
+    wakeIn(topicType == 'PRIORITY' and 0 or math.max(0, pendingScore - now))
+  end
+  if failures > maxRetries then
+    push(toDead, now, member)
+    push(countsDropped, member)
+    push(failuresKept, member, failureText)
+    dead = dead + 1
+  elseif pendingScore then
+    push(countsDropped, member)
+    push(failuresDropped, member)
+    merged = merged + 1
+  else
+    local score
+    local delay = 0
+    if topicType == 'PRIORITY' then
+      -- a priority that is not a number (written by hand) counts as 0: the member must land somewhere
+      score = tonumber(priority or '0') or 0
+      if lowest == nil then
+        local read = redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES')
+        lowest = #read > 0 and tonumber(read[2]) or false
       end
-      redis.call('ZADD', storeKey, score, member)
-      requeued = requeued + 1
-      wakeIn(delay)
+      if lowest then score = math.min(score, lowest - 1) end
+      if not lowest or score < lowest then lowest = score end
+    else
+      delay = math.min(backoffBase * math.pow(2, failures - 1), backoffMax)
+      score = now + delay
     end
+    push(toStore, score, member)
+    push(countsKept, member, failures)
+    push(failuresKept, member, failureText)
+    requeued = requeued + 1
+    wakeIn(delay)
   end
 end
-if requeued + merged + dead > 0 and redis.call('HEXISTS', ownerKey, 'handover') == 1
-    and redis.call('ZCARD', prepareKey) == 0 then
+if #members > 0 then
+  callAll('ZREM', prepareKey, members)
+  callAll('HDEL', originKey, members)
+  if #countsKept > 0 then callAll('HSET', attemptsKey, countsKept) end
+  if #countsDropped > 0 then callAll('HDEL', attemptsKey, countsDropped) end
+  if #failuresKept > 0 then callAll('HSET', failuresKey, failuresKept) end
+  if #failuresDropped > 0 then callAll('HDEL', failuresKey, failuresDropped) end
+  if #toDead > 0 then callAll('ZADD', deadKey, toDead) end
+  if #toStore > 0 then callAll('ZADD', storeKey, toStore) end
+end
+if requeued + merged + dead > 0 and handover and redis.call('ZCARD', prepareKey) == 0 then
   wakeIn(0)
 end
 if wakeDelay ~= nil then

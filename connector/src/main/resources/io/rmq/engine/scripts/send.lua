@@ -14,6 +14,11 @@
   member not yet due), a wake notice "<slot>:<delay ms>" is published on the topic's wake channel:
   one per call, with the smallest delay of its writes.
 
+  Each message meets the store queue as the messages before it in the call left it, as if each were
+  sent in a call of its own; Redis is read and written with batch-wide commands for the whole call
+  (one ZMSCORE for the pending duplicates, one multi-member ZADD), and the head of the queue is read
+  only when a message could wake a consumer sooner than the call already does.
+
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
   KEYS[3]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
@@ -34,8 +39,10 @@
   Returns  { status1, score1, status2, score2, ... }, one pair per message in the order given
            status  1 = stored as a new message, 0 = merged into a pending duplicate
            score   the member's score after its write, as a string
-  Errors   "RMQ_BAD_TYPE <type>" (error code RMQ_BAD_TYPE) for an unknown topic type
-           "RMQ_SPLIT <amount>" when KEYS[4] exists: nothing stored; route again by that amount
+  Errors   "RMQ_BAD_TYPE <type>" (error code RMQ_BAD_TYPE) for an unknown topic type;
+           "RMQ_BAD_VALUE <value>" (error code RMQ_BAD_VALUE) for a value that is not a number;
+           "RMQ_SPLIT <amount>" when KEYS[4] exists: route again by that amount;
+           nothing is stored
 ]]
 if redis.replicate_commands then redis.replicate_commands() end
 
@@ -62,85 +69,236 @@ if topicType ~= 'RANGE_MERGE' and topicType ~= 'FIXED_TIME' and topicType ~= 'PR
   return redis.error_reply('RMQ_BAD_TYPE ' .. tostring(topicType))
 end
 
--- A key of the wrong type (written by another client) must fail the call before anything is
--- stored, or a message would be stored and reported as failed: the prepare queue is read only for
--- some messages, the counters hash written last.
-redis.call('ZCARD', prepareKey)
-if countersKey then redis.call('HEXISTS', countersKey, '') end
+-- Multi-member commands take at most this many arguments after the key: Lua's unpack is bounded.
+local CHUNK = 1000
 
-local wakeDelay = nil
-local function wakeIn(delay)
-  if wakeDelay == nil or delay < wakeDelay then wakeDelay = delay end
+-- The replies of `command key items...` for a list of items, one after the other.
+local function readAll(command, key, items)
+  local replies = {}
+  for from = 1, #items, CHUNK do
+    local part = redis.call(command, key, unpack(items, from, math.min(from + CHUNK - 1, #items)))
+    for i = 1, #part do replies[#replies + 1] = part[i] end
+  end
+  return replies
 end
 
--- Stores or merges one message; returns its status (1 stored, 0 merged).
-local function send(value, member)
-  local score
-  if topicType == 'RANGE_MERGE' then
-    score = now + tonumber(value)
-  else
-    score = tonumber(value)
+local members, scores = {}, {}
+for i = 2, #ARGV, 2 do
+  if i ~= 4 then -- ARGV[4] and ARGV[5] are the wake channel and the slot
+    local value = tonumber(ARGV[i])
+    if value == nil then return redis.error_reply('RMQ_BAD_VALUE ' .. tostring(ARGV[i])) end
+    members[#members + 1] = ARGV[i + 1]
+    scores[#scores + 1] = topicType == 'RANGE_MERGE' and now + value or value
   end
+end
 
-  local existing = redis.call('ZSCORE', storeKey, member)
+-- A key of the wrong type (written by another client) must fail the call before anything is
+-- stored, or a message would be stored and reported as failed: the store queue is read here, the
+-- prepare queue before the first write (checkPrepare), the counters hash written last.
+local current = {}  -- member -> its score in the store queue as this call's writes leave it; false: absent
+local found = readAll('ZMSCORE', storeKey, members)
+for i, member in ipairs(members) do
+  if current[member] == nil then current[member] = found[i] and tonumber(found[i]) or false end
+end
+if countersKey then redis.call('HEXISTS', countersKey, '') end
+
+local prepareRead = false
+local function checkPrepare()
+  if not prepareRead then redis.call('ZCARD', prepareKey) end
+  prepareRead = true
+end
+
+-- Whether a member is in the prepare queue: read once for the initial head, and once for all the
+-- call's members when one of them becomes the head (the send never changes the prepare queue).
+local inFlight = {}
+local function inPrepare(member)
+  if inFlight[member] == nil then
+    if current[member] ~= nil then
+      local distinct, seen = {}, {}
+      for _, m in ipairs(members) do
+        if not seen[m] then seen[m] = true; distinct[#distinct + 1] = m end
+      end
+      local scoresThere = readAll('ZMSCORE', prepareKey, distinct)
+      for i, m in ipairs(distinct) do inFlight[m] = scoresThere[i] and true or false end
+    end
+    if inFlight[member] == nil then inFlight[member] = redis.call('ZSCORE', prepareKey, member) and true or false end
+    prepareRead = true
+  end
+  return inFlight[member]
+end
+
+-- Zset order of members with equal scores: by their bytes (Lua's own string comparison follows the locale).
+local function bytesBefore(a, b)
+  for i = 1, math.min(#a, #b) do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x < y end
+  end
+  return #a < #b
+end
+
+-- Whether (s1, m1) comes before (s2, m2) in the order consumers pop: the head is the first.
+local function popsBefore(s1, m1, s2, m2)
+  if s1 ~= s2 then
+    if timed then return s1 < s2 end
+    return s1 > s2
+  end
+  if timed then return bytesBefore(m1, m2) end
+  return bytesBefore(m2, m1)
+end
+
+--[[ The head (first member in pop order) and, for FIXED_TIME, the earliest member not yet due, as
+  the messages before the current one left the store queue, without reading it per message: the
+  queue as it was (read once, when first needed) and the best of the members this call wrote. A
+  member of the queue as it was that this call moved back is not the head any more, and what follows
+  it is unknown: the writes so far are then flushed to Redis and the queue read again. ]]
+local written, writtenList = {}, {}  -- members this call wrote since the last flush
+local function reset(tracker)
+  tracker.loaded, tracker.unknown, tracker.stale = false, false, false
+  tracker.initial, tracker.initialScore, tracker.best, tracker.bestScore = nil, nil, nil, nil
+end
+local head = { qualifies = function(score) return true end }
+local upcoming = { qualifies = function(score) return score > now end }
+reset(head)
+reset(upcoming)
+
+local function readHead(tracker)
+  if tracker == head then
+    if timed then return redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES') end
+    return redis.call('ZREVRANGE', storeKey, 0, 0, 'WITHSCORES')
+  end
+  return redis.call('ZRANGEBYSCORE', storeKey, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+end
+
+-- Notes a write of `member` at `score` in a tracker.
+local function track(tracker, member, score)
+  -- The queue's first member as it was: the members this call did not write are behind its place
+  -- there. While the call keeps it at or before that place, the head is among the written members;
+  -- moved behind it, what follows is unknown.
+  if tracker.loaded and tracker.initial == member
+      and not (tracker.qualifies(score) and not popsBefore(tracker.initialScore, member, score, member)) then
+    tracker.unknown = true
+  end
+  if tracker.best == member then
+    if tracker.qualifies(score) and not popsBefore(tracker.bestScore, member, score, member) then
+      tracker.bestScore = score
+    else
+      tracker.stale = true -- find the best written member again when it is needed
+    end
+  elseif not tracker.stale and tracker.qualifies(score)
+      and (tracker.best == nil or popsBefore(score, member, tracker.bestScore, tracker.best)) then
+    tracker.best, tracker.bestScore = member, score
+  end
+end
+
+local function write(member, score)
+  current[member] = score
+  if not written[member] then
+    written[member] = true
+    writtenList[#writtenList + 1] = member
+  end
+  track(head, member, score)
+  if topicType == 'FIXED_TIME' then track(upcoming, member, score) end
+end
+
+-- Writes this call's members to Redis.
+local function flush()
+  checkPrepare()
+  for from = 1, #writtenList, CHUNK / 2 do
+    local args = {}
+    for i = from, math.min(from + CHUNK / 2 - 1, #writtenList) do
+      args[#args + 1] = current[writtenList[i]]
+      args[#args + 1] = writtenList[i]
+    end
+    redis.call('ZADD', storeKey, unpack(args))
+  end
+  written, writtenList = {}, {}
+  reset(head)
+  reset(upcoming)
+end
+
+-- The tracker's first member and its score, or nil when it has none.
+local function first(tracker)
+  if tracker.unknown then flush() end
+  if not tracker.loaded then
+    local read = readHead(tracker)
+    tracker.loaded = true
+    if #read > 0 then
+      tracker.initial, tracker.initialScore = read[1], tonumber(read[2])
+      if written[read[1]] then track(tracker, read[1], current[read[1]]) end
+    end
+    if tracker.unknown then return first(tracker) end
+  end
+  if tracker.stale then
+    tracker.best, tracker.bestScore, tracker.stale = nil, nil, false
+    for _, member in ipairs(writtenList) do
+      local score = current[member]
+      if tracker.qualifies(score) and (tracker.best == nil or popsBefore(score, member, tracker.bestScore, tracker.best)) then
+        tracker.best, tracker.bestScore = member, score
+      end
+    end
+  end
+  local member, score
+  if not written[tracker.initial] then member, score = tracker.initial, tracker.initialScore end
+  if tracker.best ~= nil and (member == nil or popsBefore(tracker.bestScore, tracker.best, score, member)) then
+    member, score = tracker.best, tracker.bestScore
+  end
+  return member, score
+end
+
+local wakeDelay = nil
+
+-- Stores or merges one message; returns its status (1 stored, 0 merged).
+local function send(member, score)
+  local existing = current[member]
   if existing then
     if topicType ~= 'RANGE_MERGE' then
       -- A consumer with nothing due sleeps until the earliest member not yet due (found before the
       -- write, as this member may be that one): a duplicate moved before it must wake the consumer.
-      local wake = false
-      if timed and score < tonumber(existing) then
-        local upcoming = redis.call('ZRANGEBYSCORE', storeKey, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-        wake = score <= now or (#upcoming > 0 and score < tonumber(upcoming[2]))
+      if timed and score < existing then
+        local delay = math.max(0, score - now)
+        if wakeDelay == nil or delay < wakeDelay then
+          local wake = score <= now
+          if not wake then
+            local _, upcomingScore = first(upcoming)
+            wake = upcomingScore ~= nil and score < upcomingScore
+          end
+          if wake then wakeDelay = delay end
+        end
       end
-      redis.call('ZADD', storeKey, score, member)
-      if wake then wakeIn(math.max(0, score - now)) end
+      write(member, score)
     end
     return 0
   end
 
-  -- Decide before adding whether an idle consumer of this slot needs waking.
-  local head
-  if timed then
-    head = redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES')
-  else
-    head = redis.call('ZREVRANGE', storeKey, 0, 0, 'WITHSCORES')
+  -- Decide before adding whether an idle consumer of this slot needs waking; not when the call
+  -- already wakes it as soon.
+  local delay = 0
+  if timed and score > now then delay = score - now end
+  if wakeDelay == nil or delay < wakeDelay then
+    local headMember, headScore = first(head)
+    local wake = headMember == nil
+        or (timed and headScore > now and score < headScore)
+        or inPrepare(headMember)
+    if wake then wakeDelay = delay end
   end
-  local wake = false
-  if #head == 0 then
-    wake = true
-  elseif redis.call('ZSCORE', prepareKey, head[1]) then
-    wake = true
-  elseif timed then
-    local headScore = tonumber(head[2])
-    wake = headScore > now and score < headScore
-  end
-
-  redis.call('ZADD', storeKey, score, member)
-  if wake then
-    local delay = 0
-    if timed and score > now then delay = score - now end
-    wakeIn(delay)
-  end
+  write(member, score)
   return 1
 end
 
 local result = {}
 local stored = 0
-local function sendAndReport(value, member)
-  local status = send(value, member)
+for i, member in ipairs(members) do
+  local status = send(member, scores[i])
   stored = stored + status
   result[#result + 1] = status
-  result[#result + 1] = redis.call('ZSCORE', storeKey, member)
+  result[#result + 1] = string.format('%.17g', current[member])
 end
-sendAndReport(ARGV[2], ARGV[3])
-for i = 6, #ARGV, 2 do
-  sendAndReport(ARGV[i], ARGV[i + 1])
-end
+flush()
 if wakeDelay ~= nil then
   redis.call(publishCommand, wakeChannel, slot .. ':' .. string.format('%d', wakeDelay))
 end
 if countersKey then
-  local sent = #result / 2
+  local sent = #members
   redis.call('HINCRBY', countersKey, 'sent', sent)
   if sent > stored then redis.call('HINCRBY', countersKey, 'merged', sent - stored) end
 end

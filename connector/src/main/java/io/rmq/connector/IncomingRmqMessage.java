@@ -1,0 +1,114 @@
+package io.rmq.connector;
+
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
+
+import io.rmq.connector.metrics.DeliveryMeter;
+import io.rmq.engine.Delivery;
+
+/**
+ * The message an incoming channel emits for one delivery: {@code ack()} commits it and
+ * {@code nack(reason)} rolls it back (through the delivery's meter when metrics are on). It behaves as
+ * {@code Message.of(payload, Metadata.of(metadata), ack, nack)} would, in one object per message: the
+ * {@link Metadata} is built only when asked for ({@link #getMetadata(Class)} finds the one metadata
+ * without it), and the ack and nack functions only when a wrapping message asks for them.
+ *
+ * <p>Immutable apart from that cached {@link Metadata}; thread-safe.
+ */
+final class IncomingRmqMessage implements Message<Object> {
+
+    private final Object payload;
+    private final IncomingRmqMetadata metadata;
+    private final Delivery delivery;
+    /** Null without metrics. */
+    private final DeliveryMeter meter;
+    private volatile Metadata all;
+
+    IncomingRmqMessage(Object payload, IncomingRmqMetadata metadata, Delivery delivery, DeliveryMeter meter) {
+        this.payload = payload;
+        this.metadata = metadata;
+        this.delivery = delivery;
+        this.meter = meter;
+    }
+
+    Delivery delivery() {
+        return delivery;
+    }
+
+    DeliveryMeter meter() {
+        return meter;
+    }
+
+    @Override
+    public Object getPayload() {
+        return payload;
+    }
+
+    @Override
+    public Metadata getMetadata() {
+        Metadata m = all;
+        if (m == null) {
+            m = Metadata.of(metadata);
+            all = m; // a race builds two equal instances, no harm
+        }
+        return m;
+    }
+
+    /** As the default does over {@link #getMetadata()}, whose only element is the {@link IncomingRmqMetadata}. */
+    @Override
+    public <M> Optional<M> getMetadata(Class<? extends M> clazz) {
+        if (clazz == null) {
+            throw new IllegalArgumentException("`clazz` must not be `null`");
+        }
+        return clazz.isInstance(metadata) ? Optional.of(clazz.cast(metadata)) : Optional.empty();
+    }
+
+    @Override
+    public CompletionStage<Void> ack() {
+        return meter == null ? delivery.commit() : meter.ack();
+    }
+
+    @Override
+    public CompletionStage<Void> ack(Metadata ignored) {
+        return ack();
+    }
+
+    @Override
+    public CompletionStage<Void> nack(Throwable reason) {
+        return nack(reason, null);
+    }
+
+    @Override
+    public CompletionStage<Void> nack(Throwable reason, Metadata ignored) {
+        if (reason == null) {
+            throw new IllegalArgumentException("The reason must not be `null`");
+        }
+        return meter == null ? delivery.rollback(reason) : meter.nack(reason);
+    }
+
+    @Override
+    public Supplier<CompletionStage<Void>> getAck() {
+        return this::ack;
+    }
+
+    @Override
+    public Function<Metadata, CompletionStage<Void>> getAckWithMetadata() {
+        return this::ack;
+    }
+
+    @Override
+    public Function<Throwable, CompletionStage<Void>> getNack() {
+        return this::nack;
+    }
+
+    @Override
+    public BiFunction<Throwable, Metadata, CompletionStage<Void>> getNackWithMetadata() {
+        return this::nack;
+    }
+}
