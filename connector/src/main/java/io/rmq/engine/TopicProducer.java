@@ -171,7 +171,7 @@ public final class TopicProducer {
         CompletionStage<List<SendResult>> sent = durable == null ? scripts.send(slot, routedBy, sends)
                 : durable.forSlot(slot).thenCompose(connection -> connection.send(slot, routedBy, sends));
         return sent.handle((results, failure) -> {
-            if (failure != null && TopicScripts.splitAmount(failure) > 0) {
+            if (failure != null && TopicScripts.refusedAsSplit(failure)) {
                 // the slot was split by a growth: nothing was stored; route these again by the doubled amount
                 split.add(route(routedBy, slot));
                 batch.forEach(p -> routeFrom(p, routedBy, slot));

@@ -155,7 +155,7 @@ final class TopicScripts {
     }
 
     /**
-     * {@code send.lua}, routed by {@code routedBy} slots: refused with {@code RMQ_SPLIT} (see {@link #splitAmount})
+     * {@code send.lua}, routed by {@code routedBy} slots: refused with {@code RMQ_SPLIT} (see {@link #refusedAsSplit})
      * once the slot was split by a growth to {@code 2 * routedBy}.
      */
     CompletionStage<List<SendResult>> send(int slot, int routedBy, List<Send> sends) {
@@ -217,21 +217,17 @@ final class TopicScripts {
     }
 
     /**
-     * The amount a send was refused for ({@code RMQ_SPLIT <amount>}: the slot was split by a growth, see
-     * {@link #send(int, int, List)}), or 0 when {@code failure} is another one.
+     * Whether a send was refused because its slot was split by a growth ({@code RMQ_SPLIT <split marker>}, see
+     * {@link #send(int, int, List)}): nothing was stored, and the messages are to be routed by twice the amount.
      */
-    static int splitAmount(Throwable failure) {
+    static boolean refusedAsSplit(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             String message = t.getMessage();
             if (message != null && message.startsWith("RMQ_SPLIT ")) {
-                try {
-                    return Integer.parseInt(message.substring("RMQ_SPLIT ".length()).trim());
-                } catch (NumberFormatException e) {
-                    return 0;
-                }
+                return true;
             }
         }
-        return 0;
+        return false;
     }
 
     /**

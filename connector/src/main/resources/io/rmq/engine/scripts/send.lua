@@ -41,7 +41,7 @@
            score   the member's score after its write, as a string
   Errors   "RMQ_BAD_TYPE <type>" (error code RMQ_BAD_TYPE) for an unknown topic type;
            "RMQ_BAD_VALUE <value>" (error code RMQ_BAD_VALUE) for a value that is not a number;
-           "RMQ_SPLIT <amount>" when KEYS[4] exists: route again by that amount;
+           "RMQ_SPLIT <split marker>" when KEYS[4] exists: route again by twice the amount;
            nothing is stored
 ]]
 if redis.replicate_commands then redis.replicate_commands() end
@@ -53,7 +53,7 @@ local topicType   = ARGV[1]
 
 -- growth: the slot was split, the caller routes by an amount that is no longer the topic's
 if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then
-  return redis.error_reply('RMQ_SPLIT ' .. redis.call('GET', KEYS[4]))
+  return redis.error_reply('RMQ_SPLIT ' .. KEYS[4])
 end
 
 local wakeChannel = ARGV[4]
