@@ -56,8 +56,9 @@ public final class RedisAcl {
 
     /**
      * The key and channel patterns for the topics under {@code keyPrefix}: {@code ~<prefix>*} (store queues,
-     * the registry {@code <prefix>rmq:topics}), {@code ~<structure>{<prefix>*} per hash-tagged structure, and
-     * {@code &rmq:wake:<prefix>*}. Glob characters in the prefix ({@code * ? [ ] \}) are escaped.
+     * the registry {@code <prefix>rmq:topics}), {@code ~<structure>{<prefix>*} per hash-tagged structure, the
+     * keys of a growth ({@code ~split:*{<prefix>*}, {@code ~presplit:*{<prefix>*}, {@code ~{<prefix>rmq:topics}growth}),
+     * and {@code &rmq:wake:<prefix>*}. Glob characters in the prefix ({@code * ? [ ] \}) are escaped.
      */
     public static List<String> patterns(String keyPrefix) {
         String p = escape(keyPrefix);
@@ -66,6 +67,10 @@ public final class RedisAcl {
         for (String name : HASH_TAGGED) {
             rules.add("~" + name + "{" + p + "*");
         }
+        // a topic's growth: the split markers and pre-split sets of its slots, and the growth hash of the registry
+        rules.add("~split:*{" + p + "*");
+        rules.add("~presplit:*{" + p + "*");
+        rules.add("~" + TopicKeys.growthKey(p));
         rules.add("&" + TopicKeys.wakeChannel(p, "") + "*");
         return rules;
     }

@@ -23,9 +23,14 @@ local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 
 if pause then
   return redis.call('SET', pausedKey, '1', 'NX') and 1 or 0
 end
--- a growth's hold (growth_hold.lua: "growth:<amount>") is no operator's pause: only the growth releases it
-local value = redis.call('GET', pausedKey)
-if not value or string.sub(value, 1, 7) == 'growth:' then
+-- a growth's hold (growth_hold.lua: "growth:<amount>") is no operator's pause: only the growth releases it.
+-- The flag is read with SET ... XX GET, not GET, which the applications' minimal ACL does not grant.
+local value = redis.call('SET', pausedKey, '1', 'XX', 'GET')
+if not value then
+  return 0
+end
+if string.sub(value, 1, 7) == 'growth:' then
+  redis.call('SET', pausedKey, value)
   return 0
 end
 redis.call('DEL', pausedKey)
