@@ -280,7 +280,13 @@ final class ConsumerLoop implements WakeBus.Listener {
         if (slots.length == 0) {
             return;
         }
-        scripts.countPending(slots).whenCompleteAsync((pending, failure) -> {
+        CompletionStage<Long> check;
+        try {
+            check = scripts.countPending(slots);
+        } catch (RuntimeException e) { // thrown rather than returned: a failed check, retried like one
+            check = CompletableFuture.failedFuture(e);
+        }
+        check.whenCompleteAsync((pending, failure) -> {
             if (failure != null) {
                 scheduler.checkFailed(slots, System.nanoTime());
                 LOG.idleCheckFailed(redis.isConnected(), slots.length, scripts.keys().topic().name(), name,
@@ -296,8 +302,14 @@ final class ConsumerLoop implements WakeBus.Listener {
         long epoch = scheduler.epoch(slot);
         scheduler.popStarted(slot, count);
         popsInFlight++;
-        scripts.pop(slot, count, options.prepareTimeout().toMillis(), epoch, workerId)
-                .whenCompleteAsync((popped, failure) -> onPopped(slot, count, epoch, popped, failure), loop);
+        CompletionStage<TopicScripts.PopReply> pop;
+        try {
+            pop = scripts.pop(slot, count, options.prepareTimeout().toMillis(), epoch, workerId);
+        } catch (RuntimeException e) {
+            // thrown rather than returned: still a failed pop, or the slot would count as popping for good
+            pop = CompletableFuture.failedFuture(e);
+        }
+        pop.whenCompleteAsync((popped, failure) -> onPopped(slot, count, epoch, popped, failure), loop);
     }
 
     private void onPopped(int slot, int count, long epoch, TopicScripts.PopReply popped, Throwable failure) {

@@ -55,7 +55,16 @@ public final class ScriptRunner {
      */
     public <T> CompletionStage<T> run(RedisScript script, byte[][] keys, byte[]... args) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        redis.<T>evalsha(script.sha(shebang), script.output(), keys, args).whenComplete((value, failure) -> {
+        CompletionStage<T> call;
+        try {
+            call = redis.<T>evalsha(script.sha(shebang), script.output(), keys, args);
+        } catch (RuntimeException e) {
+            // the client may refuse a command at once (a connection closed while it is being replaced):
+            // a failed stage, like every other failure, so that no caller is left waiting for a reply
+            noteReply(e);
+            return CompletableFuture.failedFuture(e);
+        }
+        call.whenComplete((value, failure) -> {
             noteReply(failure);
             if (failure == null) {
                 result.complete(value);
@@ -87,7 +96,11 @@ public final class ScriptRunner {
      * one per hash slot and adds the counts up. A reply counts for {@link #lastReplyNanos()}.
      */
     CompletionStage<Long> countExisting(byte[][] keys) {
-        return redis.exists(keys).whenComplete((n, failure) -> noteReply(failure));
+        try {
+            return redis.exists(keys).whenComplete((n, failure) -> noteReply(failure));
+        } catch (RuntimeException e) { // refused at once: see run
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /**
