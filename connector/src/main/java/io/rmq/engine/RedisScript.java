@@ -3,9 +3,12 @@ package io.rmq.engine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.lettuce.core.ScriptOutputType;
 
@@ -70,7 +73,7 @@ public enum RedisScript {
         this.output = output;
         this.source = load(file);
         this.sha = sha1(source);
-        byte[] shebang = "#!lua\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] shebang = "#!lua\n".getBytes(StandardCharsets.US_ASCII);
         this.shebangSource = new byte[shebang.length + source.length];
         System.arraycopy(shebang, 0, shebangSource, 0, shebang.length);
         System.arraycopy(source, 0, shebangSource, shebang.length, source.length);
@@ -105,12 +108,30 @@ public enum RedisScript {
     }
 
     private static byte[] load(String file) {
-        String path = "scripts/" + file;
+        return expand("scripts/", file).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The source of the script {@code directory + file}, each line {@code -- #include <path>[: comment]} replaced
+     * by the file at {@code directory + path} (shared helpers, written once; an included file includes nothing).
+     */
+    static String expand(String directory, String file) {
+        String source = read(directory + file);
+        // compiled here: an enum's static fields are not yet set while its constants are built
+        Matcher include = Pattern.compile("(?m)^-- #include (\\S+?)(?::.*)?$").matcher(source);
+        StringBuilder expanded = new StringBuilder(source.length() + 1024);
+        while (include.find()) {
+            include.appendReplacement(expanded, Matcher.quoteReplacement(read(directory + include.group(1))));
+        }
+        return include.appendTail(expanded).toString();
+    }
+
+    private static String read(String path) {
         try (InputStream in = RedisScript.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("script resource io/rmq/engine/" + path + " is missing from the class path");
             }
-            return in.readAllBytes();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read script io/rmq/engine/" + path, e);
         }

@@ -2,10 +2,6 @@ package io.rmq.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -294,14 +290,9 @@ class BatchScriptsEquivalenceIT {
         }
     }
 
+    /** The script at {@code path}, its includes expanded as the engine expands them. */
     private static String source(String path) {
-        try (InputStream in = BatchScriptsEquivalenceIT.class.getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("no resource io/rmq/engine/" + path);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        int slash = path.lastIndexOf('/') + 1;
+        return RedisScript.expand(path.substring(0, slash), path.substring(slash));
     }
 }

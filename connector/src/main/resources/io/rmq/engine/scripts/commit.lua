@@ -34,20 +34,7 @@ local slot        = ARGV[2]
 -- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
 local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
 
--- Multi-member commands take at most this many arguments after the key: Lua's unpack is bounded.
-local CHUNK = 1000
-
--- Runs `command key items...` over a list of items; the replies one after the other.
-local function callAll(command, key, items)
-  local replies = {}
-  for from = 1, #items, CHUNK do
-    local part = redis.call(command, key, unpack(items, from, math.min(from + CHUNK - 1, #items)))
-    if type(part) == 'table' then
-      for i = 1, #part do replies[#replies + 1] = part[i] end
-    end
-  end
-  return replies
-end
+-- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 
 local members, seen = {}, {}
 for i = 3, #ARGV do
@@ -59,45 +46,64 @@ end
 
 -- A key of the wrong type (written by another client) fails the call before anything is removed, so
 -- that a failed commit means the members are still in the prepare queue (redelivered after their
--- deadline), as the caller reports. The reads below check the keys they read; the origin hash is the
--- first written.
+-- deadline), as the caller reports. The reads below check the keys they read; in the common case
+-- below the prepare queue is the first written, by the command that checks it.
 local handover = redis.call('HEXISTS', ownerKey, 'handover') == 1
-local inPrepare, pending, attempts = {}, {}, {}
-if #members > 0 then
-  inPrepare = callAll('ZMSCORE', prepareKey, members)
-  pending = callAll('ZMSCORE', storeKey, members)
-  attempts = callAll('HMGET', attemptsKey, members)
-else
-  redis.call('ZCARD', storeKey)
-  redis.call('HEXISTS', attemptsKey, '')
-end
+-- The common case asks for no per-member reads of the prepare queue or the attempts hash: no member
+-- of the slot has failed before (the attempts hash is empty) and none has a copy waiting in the store
+-- queue. Then committing is removing the members from the prepare queue (and their PRIORITY origins),
+-- and ZREM's count is the number committed. HLEN checks the hashes' types as well.
+local retried = redis.call('HLEN', attemptsKey) > 0
+local hasOrigins = redis.call('HLEN', originKey) > 0
 redis.call('HEXISTS', failuresKey, '')
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 
-local committed, failed = {}, {}
-local wake = false
-for i, member in ipairs(members) do
-  if inPrepare[i] then
-    committed[#committed + 1] = member
-    -- only a message that failed before has a failure recorded: no command for the others
-    if attempts[i] then failed[#failed + 1] = member end
-    -- a copy sent again while this one was consumed waits in the store queue
-    if pending[i] then wake = true end
-  end
+local pending = {}
+if #members > 0 then
+  pending = callAll('ZMSCORE', storeKey, members)
+else
+  redis.call('ZCARD', storeKey)
 end
-if #committed > 0 then
-  callAll('HDEL', originKey, committed)
-  callAll('ZREM', prepareKey, committed)
-  if #failed > 0 then
-    callAll('HDEL', attemptsKey, failed)
-    callAll('HDEL', failuresKey, failed)
+local anyPending = false
+for i = 1, #members do
+  if pending[i] then anyPending = true break end
+end
+
+local committedCount = 0
+local wake = false
+if not retried and not anyPending then
+  if #members > 0 then
+    -- ZREM first: it checks the prepare queue's type before anything is written
+    committedCount = callAll('ZREM', prepareKey, members)
+    -- a member not in the prepare queue has no origin either (written by pop, removed by commit,
+    -- rollback and release), so removing every member's origin removes just the committed ones'
+    if hasOrigins then callAll('HDEL', originKey, members) end
   end
 else
-  redis.call('HEXISTS', originKey, '')
+  local inPrepare = callAll('ZMSCORE', prepareKey, members)
+  local attempts = {}
+  if retried then attempts = callAll('HMGET', attemptsKey, members) end
+  local committed, failed = {}, {}
+  for i, member in ipairs(members) do
+    if inPrepare[i] then
+      committed[#committed + 1] = member
+      if attempts[i] then failed[#failed + 1] = member end
+      if pending[i] then wake = true end
+    end
+  end
+  if #committed > 0 then
+    if hasOrigins then callAll('HDEL', originKey, committed) end
+    callAll('ZREM', prepareKey, committed)
+    if #failed > 0 then
+      callAll('HDEL', attemptsKey, failed)
+      callAll('HDEL', failuresKey, failed)
+    end
+  end
+  committedCount = #committed
 end
-if #committed > 0 and not wake and handover and redis.call('ZCARD', prepareKey) == 0 then
+if committedCount > 0 and not wake and handover and redis.call('ZCARD', prepareKey) == 0 then
   wake = true
 end
 if wake then redis.call(publishCommand, wakeChannel, slot .. ':0') end
-if countersKey and #committed > 0 then redis.call('HINCRBY', countersKey, 'acked', #committed) end
-return #committed
+if countersKey and committedCount > 0 then redis.call('HINCRBY', countersKey, 'acked', committedCount) end
+return committedCount

@@ -69,6 +69,8 @@ local POPPED, HANDOVER, FENCED, PAUSED = 0, 1, -1, 2
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local deadline = now + timeout
+-- one conversion of the deadline to a string, not one per member moved
+local deadlineArg = tostring(deadline)
 local timed = topicType ~= 'PRIORITY'
 
 if epoch > 0 then
@@ -107,20 +109,7 @@ end
 -- last, so its type is checked first (the other keys are read before the members move).
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 
--- Multi-member commands take at most this many arguments after the key: Lua's unpack is bounded.
-local CHUNK = 1000
-
--- Runs `command key items...` over a list of items; the replies one after the other.
-local function callAll(command, key, items)
-  local replies = {}
-  for from = 1, #items, CHUNK do
-    local part = redis.call(command, key, unpack(items, from, math.min(from + CHUNK - 1, #items)))
-    if type(part) == 'table' then
-      for i = 1, #part do replies[#replies + 1] = part[i] end
-    end
-  end
-  return replies
-end
+-- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 
 local result = { POPPED, now, 0, epoch }
 local popped = 0
@@ -139,7 +128,9 @@ for _ = 1, 4 do
   if #candidates == 0 then break end
   local members = {}
   for i = 1, #candidates, 2 do members[#members + 1] = candidates[i] end
-  local inFlight = callAll('ZMSCORE', prepareKey, members)
+  -- ZCARD first: the members of an empty prepare queue need no look-up (ZCARD checks the key's type too)
+  local inFlight = {}
+  if redis.call('ZCARD', prepareKey) > 0 then inFlight = callAll('ZMSCORE', prepareKey, members) end
   local moving, origins, deadlines, scores = {}, {}, {}, {}
   for i, member in ipairs(members) do
     if inFlight[i] then
@@ -147,14 +138,18 @@ for _ = 1, 4 do
     else
       moving[#moving + 1] = member
       scores[#scores + 1] = candidates[2 * i]
-      origins[#origins + 1] = member
-      origins[#origins + 1] = candidates[2 * i]
-      deadlines[#deadlines + 1] = deadline
+      if not timed then
+        origins[#origins + 1] = member
+        origins[#origins + 1] = candidates[2 * i]
+      end
+      deadlines[#deadlines + 1] = deadlineArg
       deadlines[#deadlines + 1] = member
     end
   end
   if #moving > 0 then
-    local failures = callAll('HMGET', attemptsKey, moving)
+    -- an empty attempts hash (no member of the slot failed before) needs no look-up either
+    local failures = {}
+    if redis.call('HLEN', attemptsKey) > 0 then failures = callAll('HMGET', attemptsKey, moving) end
     if not timed then callAll('HSET', originKey, origins) end
     callAll('ZREM', storeKey, moving)
     callAll('ZADD', prepareKey, deadlines)

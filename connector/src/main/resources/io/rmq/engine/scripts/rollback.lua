@@ -72,20 +72,7 @@ local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 
--- Multi-member commands take at most this many arguments after the key: Lua's unpack is bounded.
-local CHUNK = 1000
-
--- Runs `command key items...` over a list of items; the replies one after the other.
-local function callAll(command, key, items)
-  local replies = {}
-  for from = 1, #items, CHUNK do
-    local part = redis.call(command, key, unpack(items, from, math.min(from + CHUNK - 1, #items)))
-    if type(part) == 'table' then
-      for i = 1, #part do replies[#replies + 1] = part[i] end
-    end
-  end
-  return replies
-end
+-- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 
 -- the selected members still in the prepare queue, once each
 local members = {}
