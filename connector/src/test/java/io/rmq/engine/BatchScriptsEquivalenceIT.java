@@ -38,7 +38,14 @@ class BatchScriptsEquivalenceIT {
     private static final int SEND_ROUNDS = Integer.getInteger("rmq.equivalence.send-rounds", 2000);
     /** The hash the scripts read their clock from instead of {@code TIME}: the test's {@link #clock}. */
     private static final String CLOCK = "test-clock";
-    private static final List<String> MEMBERS = List.of("a", "b", "c", "d", "ab", "ba", "a\u0000", "e");
+    /**
+     * Members of a sequence: short ones, and long ones with shared prefixes (tied scores order members by
+     * their bytes, which send.lua compares eight at a time: they differ before, at and after such a
+     * boundary, in a byte above 127, or one is the other's prefix).
+     */
+    private static final List<String> MEMBERS = List.of("a", "b", "c", "d", "ab", "ba", "a\u0000", "e",
+            "member-1234567", "member-12345678", "member-12345679", "member-1234567\u00e9", "member-123456780000000x",
+            "member-123456780000000");
 
     /** How many of {@link #MEMBERS} a sequence uses: few make duplicates within a call and moved heads frequent. */
     private int alphabet;
