@@ -16,8 +16,12 @@ public final class ConsumerOptions {
     public static final int DEFAULT_MAX_RETRIES = 16;
     /** How long a popped message may stay unacknowledged before it is rolled back. */
     public static final Duration DEFAULT_PREPARE_TIMEOUT = Duration.ofSeconds(30);
-    /** Most members one pop script call may move. */
-    public static final int DEFAULT_BATCH_SIZE = 32;
+    /**
+     * Most members one pop script call may move, also the most messages a consumer holds popped but not yet
+     * delivered: enough for one consumer to keep Redis busy (the pop of the next batch overlaps the delivery
+     * of this one), small enough that a consumer takes few messages ahead of its peers.
+     */
+    public static final int DEFAULT_BATCH_SIZE = 128;
     /** Delay before the first retry of a RANGE_MERGE or FIXED_TIME message; doubles per retry. */
     public static final Duration DEFAULT_RETRY_BACKOFF = Duration.ofSeconds(1);
     /** The cap of the retry backoff. */

@@ -94,7 +94,7 @@ class AttributeTableTest {
         assertThat(RmqAttribute.SLOT_AMOUNT.defaultValue()).contains(String.valueOf(TopicDefinition.DEFAULT_SLOT_AMOUNT));
         assertThat(RmqAttribute.MAX_RETRIES.defaultValue()).contains(String.valueOf(ConsumerOptions.DEFAULT_MAX_RETRIES));
         assertThat(RmqAttribute.PREPARE_TIMEOUT.defaultValue()).contains("30000");
-        assertThat(RmqAttribute.BATCH_SIZE.defaultValue()).contains("32");
+        assertThat(RmqAttribute.BATCH_SIZE.defaultValue()).contains("128");
         assertThat(RmqAttribute.RETRY_BACKOFF.defaultValue()).contains("1000");
         assertThat(RmqAttribute.RETRY_BACKOFF_MAX.defaultValue()).contains("60000");
         assertThat(RmqAttribute.POLL_INTERVAL.defaultValue()).contains("5000");

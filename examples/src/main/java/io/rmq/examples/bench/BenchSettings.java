@@ -13,12 +13,14 @@ import io.rmq.embedded.EmbeddedRedis;
  * {@code -Dbench.messages=5000}) or program arguments {@code <name>=<value>}, which win.
  *
  * @param messages          messages sent, then consumed, in the throughput phases
- * @param warmup            messages sent and consumed before measuring, to warm up the JIT (default: messages, at most 20,000)
+ * @param warmup            messages sent and consumed before measuring, to warm up the JIT (default: messages, at most 300,000)
  * @param payloadBytes      size of each message
  * @param slots             slot amount of the topics (the tuned channels', the baseline's, the sweeps')
  * @param consumers         incoming channel copies (SmallRye's {@code concurrency} attribute) of the tuned
- *                          channels; also the raw baseline's consumer threads
- * @param batchSize         the tuned incoming channels' {@code batch-size}; also the raw baseline's pop size
+ *                          channels
+ * @param batchSize         the tuned incoming channels' {@code batch-size}
+ * @param baselineConsumers the raw baseline's consumer threads
+ * @param baselineBatchSize the raw baseline's pop size (members per script call)
  * @param maxInflight       the tuned outgoing channels' {@code max-inflight}, also the sender's window
  * @param topicType         type of the throughput topic (messages are due at once)
  * @param latenessMessages  FIXED_TIME messages of each lateness phase (default: messages, at most 20,000)
@@ -36,14 +38,16 @@ import io.rmq.embedded.EmbeddedRedis;
  * @param out               directory of the results table and charts
  */
 record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int consumers, int batchSize,
-        int maxInflight, String topicType, int latenessMessages, long latenessLeadMs, long latenessSpreadMs,
+        int baselineConsumers, int baselineBatchSize, int maxInflight, String topicType, int latenessMessages,
+        long latenessLeadMs, long latenessSpreadMs,
         Optional<String> redisUri, String redis, boolean sweep, int sweepMessages, int[] sweepBatchSizes,
         int[] sweepConsumers, Path out) {
 
     static final String PREFIX = "bench.";
     static final List<String> REDIS_CHOICES = List.of("auto", "system", "embedded", "both");
     private static final List<String> NAMES = List.of("messages", "warmup", "payload-bytes", "slots", "consumers",
-            "batch-size", "max-inflight", "topic-type", "lateness-messages", "lateness-lead-ms", "lateness-spread-ms",
+            "batch-size", "baseline-consumers", "baseline-batch-size", "max-inflight", "topic-type", "lateness-messages",
+            "lateness-lead-ms", "lateness-spread-ms",
             "redis-uri", "redis", "sweep", "sweep-messages", "sweep-batch-sizes", "sweep-consumers", "out");
 
     static BenchSettings from(String[] args) {
@@ -53,7 +57,7 @@ record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int 
             throw new IllegalArgumentException("unknown benchmark settings " + unknown + "; known: "
                     + String.join(", ", NAMES));
         }
-        int messages = integer(values, "messages", 100_000, 1);
+        int messages = integer(values, "messages", 300_000, 1);
         String uri = values.getOrDefault("redis-uri", EmbeddedRedis.externalUri().orElse("")).strip();
         String redis = values.getOrDefault("redis", "").strip().toLowerCase(Locale.ROOT);
         if (!redis.isEmpty() && !REDIS_CHOICES.contains(redis)) {
@@ -70,11 +74,13 @@ record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int 
         String out = values.getOrDefault("out", "").strip();
         return new BenchSettings(
                 messages,
-                integer(values, "warmup", Math.min(messages, 20_000), 0),
+                integer(values, "warmup", Math.min(messages, 300_000), 0),
                 integer(values, "payload-bytes", 100, 16),
                 integer(values, "slots", 16, 1),
-                integer(values, "consumers", 4, 1),
-                integer(values, "batch-size", 32, 1),
+                integer(values, "consumers", 2, 1),
+                integer(values, "batch-size", 128, 1),
+                integer(values, "baseline-consumers", 4, 1),
+                integer(values, "baseline-batch-size", 32, 1),
                 integer(values, "max-inflight", 1024, 1),
                 values.getOrDefault("topic-type", "FIXED_TIME").toUpperCase(Locale.ROOT),
                 integer(values, "lateness-messages", Math.min(messages, 20_000), 0),
@@ -83,7 +89,7 @@ record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int 
                 uri.isEmpty() ? Optional.empty() : Optional.of(uri),
                 redis.isEmpty() ? "auto" : redis,
                 sweep.equals("true"),
-                integer(values, "sweep-messages", 20_000, 1),
+                integer(values, "sweep-messages", 100_000, 1),
                 BenchArguments.integers(PREFIX, values, "sweep-batch-sizes", new int[] {1, 4, 16, 32, 64, 128}, 1),
                 BenchArguments.integers(PREFIX, values, "sweep-consumers", new int[] {1, 2, 4, 8}, 1),
                 Path.of(out.isEmpty() ? "examples/target/bench" : out));

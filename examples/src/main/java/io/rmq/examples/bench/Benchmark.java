@@ -25,7 +25,8 @@ import io.rmq.examples.support.ExampleRedis;
  * on the same Redis. On each Redis server ({@code bench.redis}):
  *
  * <ol>
- * <li><b>Baseline:</b> the same messages sent and consumed with a bare Lettuce client ({@link RawBaseline}).</li>
+ * <li><b>Baseline:</b> the same messages sent and consumed with a bare Lettuce client ({@link RawBaseline}):
+ * {@code baseline-consumers} threads popping {@code baseline-batch-size} members per script call.</li>
  * <li><b>Send, tuned:</b> {@code messages} unique messages through an {@code Emitter}, at most
  * {@code max-inflight} unacknowledged; the time until Redis acknowledged the last one.</li>
  * <li><b>Consume, tuned:</b> the consumers ({@code consumers} copies of an {@code @Incoming} method, by
@@ -117,7 +118,7 @@ public final class Benchmark {
                     s.warmup());
             if (s.warmup() > 0) {
                 raw.send(s.warmup(), s.maxInflight(), i -> phases.payload("raw-warmup-" + i + "-"));
-                raw.consume(s.consumers(), s.batchSize());
+                raw.consume(s.baselineConsumers(), s.baselineBatchSize());
             }
             Counters before = Counters.take(redis);
             raw.send(s.messages(), s.maxInflight(), i -> phases.payload("raw-" + i + "-"));
@@ -125,12 +126,12 @@ public final class Benchmark {
             results.add(Phase.SEND, How.BASELINE, String.format("1 ZADD per message, %d per pipeline flush, %d in flight",
                     RawBaseline.PIPELINE, s.maxInflight()), sent.since(before, s.messages()));
             Counters start = Counters.take(redis);
-            long consumed = raw.consume(s.consumers(), s.batchSize());
+            long consumed = raw.consume(s.baselineConsumers(), s.baselineBatchSize());
             Counters end = Counters.take(redis);
             if (consumed != s.messages()) {
                 throw new IllegalStateException("the baseline consumed " + consumed + " of " + s.messages() + " messages");
             }
-            results.add(Phase.CONSUME, How.BASELINE, baselineConsume(s.consumers(), s.batchSize()),
+            results.add(Phase.CONSUME, How.BASELINE, baselineConsume(s.baselineConsumers(), s.baselineBatchSize()),
                     end.since(start, s.messages()));
         }
 
@@ -233,10 +234,10 @@ public final class Benchmark {
                 System.getProperty("java.version"), rt.maxMemory() >> 20,
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
         lines.add(String.format("settings: %,d messages of %d bytes (+ %,d warm-up) to a %s topic of %d slots; tuned: %d"
-                        + " consumers (concurrency), batch-size %d, max-inflight %d; lateness: %,d messages due over %d ms"
-                        + " after %d ms; Redis: %s; sweep: %s",
+                        + " consumers (concurrency), batch-size %d, max-inflight %d; baseline: %d threads popping %d per"
+                        + " script call; lateness: %,d messages due over %d ms after %d ms; Redis: %s; sweep: %s",
                 s.messages(), s.payloadBytes(), s.warmup(), s.topicType(), s.slots(), s.consumers(), s.batchSize(),
-                s.maxInflight(), s.latenessMessages(), s.latenessSpreadMs(), s.latenessLeadMs(),
+                s.maxInflight(), s.baselineConsumers(), s.baselineBatchSize(), s.latenessMessages(), s.latenessSpreadMs(), s.latenessLeadMs(),
                 s.redisUri().isPresent() ? "given by URI" : s.redis(),
                 s.sweep() ? String.format("%,d messages per point, batch sizes %s, consumers %s", s.sweepMessages(),
                         Arrays.toString(s.sweepBatchSizes()), Arrays.toString(s.sweepConsumers())) : "off"));
