@@ -30,7 +30,7 @@ public final class RedisAcl {
 
     /** What the Lua scripts run. */
     public static final List<String> SCRIPT_COMMANDS = List.of("+time", "+exists", "+del", "+set", "+publish",
-            "+hget", "+hmget", "+hset", "+hsetnx", "+hdel", "+hexists", "+hincrby",
+            "+hget", "+hmget", "+hset", "+hsetnx", "+hdel", "+hexists", "+hincrby", "+hlen",
             "+zadd", "+zrem", "+zcard", "+zcount", "+zscore", "+zmscore", "+zrange", "+zrangebyscore", "+zrevrange");
 
     /**

@@ -163,6 +163,8 @@ end
   queue as it was (read once, when first needed) and the best of the members this call wrote. A
   member of the queue as it was that this call moved back is not the head any more, and what follows
   it is unknown: the writes so far are then flushed to Redis and the queue read again. ]]
+-- the delay of the wake notice the call publishes (0: at once), nil while none
+local wakeDelay = nil
 local written, writtenList = {}, {}  -- members this call wrote since the last flush
 local function reset(tracker)
   tracker.loaded, tracker.unknown, tracker.stale = false, false, false
@@ -208,8 +210,12 @@ local function write(member, score)
     written[member] = true
     writtenList[#writtenList + 1] = member
   end
-  track(head, member, score)
-  if topicType == 'FIXED_TIME' then track(upcoming, member, score) end
+  -- Once the call wakes the slot's consumers at once, no later message asks for the head or the
+  -- upcoming member (a wake cannot come sooner): the trackers need no more updates.
+  if wakeDelay ~= 0 then
+    track(head, member, score)
+    if topicType == 'FIXED_TIME' then track(upcoming, member, score) end
+  end
 end
 
 -- Writes this call's members to Redis.
@@ -257,7 +263,6 @@ local function first(tracker)
   return member, score
 end
 
-local wakeDelay = nil
 
 -- Stores or merges one message; returns its status (1 stored, 0 merged).
 local function send(member, score)
