@@ -54,6 +54,7 @@ final class BenchReport {
         for (How how : How.values()) {
             summaryRow(results, "consumed and committed /s, " + how.label, s -> rate(s, Phase.CONSUME, how));
         }
+        summaryRow(results, "sent and consumed at once /s, connector, tuned", s -> rate(s, Phase.AT_ONCE, How.TUNED));
         summaryRow(results, "consumed, tuned / baseline", s -> ratio(s.ratio(Phase.CONSUME, How.TUNED)));
         summaryRow(results, "consumed, defaults / baseline", s -> ratio(s.ratio(Phase.CONSUME, How.DEFAULTS)));
         summaryRow(results, "Redis commands per message, tuned (send + consume)", s -> commands(s, How.TUNED));
@@ -62,7 +63,7 @@ final class BenchReport {
             summaryRow(results, "FIXED_TIME lateness p50 / p90 / p99 / max, " + condition, s -> s.lateness().stream()
                     .filter(l -> l.condition().equals(condition)).findFirst().map(BenchReport::percentiles).orElse("-"));
         }
-        summaryRow(results, "half load: background consumed /s (aimed at)", s -> s.lateness().stream()
+        summaryRow(results, "half load: background sent and consumed /s (aimed at: half of at once)", s -> s.lateness().stream()
                 .filter(l -> l.loadTarget() > 0).findFirst().map(BenchReport::load).orElse("-"));
         line("");
     }

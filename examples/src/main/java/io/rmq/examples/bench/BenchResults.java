@@ -28,7 +28,8 @@ record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<
     enum Phase {
         SEND("send, acked by Redis"),
         CONSUME_ACKED("consume, every ack() completed"),
-        CONSUME("consume, every commit in Redis");
+        CONSUME("consume, every commit in Redis"),
+        AT_ONCE("send and consume at once, every commit in Redis");
 
         final String label;
 
@@ -89,6 +90,9 @@ record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<
 
     /** The connector's messages per second in {@code phase} divided by the baseline's; NaN when either is missing. */
     double ratio(Phase phase, How how) {
+        if (phase == Phase.AT_ONCE) {
+            return Double.NaN; // the baseline has no such phase
+        }
         Phase baselinePhase = phase == Phase.SEND ? Phase.SEND : Phase.CONSUME;
         return row(phase, how).flatMap(r -> row(baselinePhase, How.BASELINE)
                 .map(b -> r.figures().perSecond() / b.figures().perSecond())).orElse(Double.NaN);

@@ -135,7 +135,7 @@ public final class Benchmark {
                     end.since(start, s.messages()));
         }
 
-        /** The tuned channels: send, consume, lateness idle and at half load; returns the consume rate. */
+        /** The tuned channels: send, consume, both at once, lateness idle and at half load; returns the consume rate. */
         private double tuned(ConnectorPhases phases, String keyPrefix) throws Exception {
             progress("connector, tuned channels: concurrency %d, batch-size %d, max-inflight %d, %d slots",
                     s.consumers(), s.batchSize(), s.maxInflight(), s.slots());
@@ -146,9 +146,14 @@ public final class Benchmark {
                 String tunedSettings = String.format("concurrency %d, batch-size %d, max-inflight %d, %d slots",
                         s.consumers(), s.batchSize(), s.maxInflight(), s.slots());
                 addThroughput(How.TUNED, tunedSettings, t);
+                Counters.Phase atOnce = phases.sendAndConsumeAtOnce(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(),
+                        s.messages());
+                results.add(Phase.AT_ONCE, How.TUNED, tunedSettings, atOnce);
                 if (s.latenessMessages() > 0) {
                     results.lateness().add(phases.latenessIdle(c));
-                    results.lateness().add(phases.latenessUnderLoad(c, t.committed().perSecond() / 2));
+                    // half of what the machine carries sending and consuming at once: half the consume-only
+                    // rate would ask the machine to send that much as well, more than it can
+                    results.lateness().add(phases.latenessUnderLoad(c, atOnce.perSecond() / 2));
                 }
                 return t.committed().perSecond();
             }

@@ -66,6 +66,20 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
                 afterCommit.since(beforeConsume, count));
     }
 
+    /**
+     * Sends {@code count} messages as fast as the sender's window allows while the consumers consume them:
+     * the rate of a live system that carries all it can, until every commit reached Redis.
+     */
+    Counters.Phase sendAndConsumeAtOnce(BenchContainer c, String topic, int slots, int count) throws Exception {
+        Benchmark.progress("sending %,d messages while the consumers consume them ...", count);
+        var allAcked = c.throughput.whenAcked(count);
+        Counters before = Counters.take(redis);
+        check(c.sender.sendThroughput(count, s.maxInflight(), i -> Message.of(payload("at-once-" + i + "-"))));
+        allAcked.get(120 + count / 1_000, TimeUnit.SECONDS);
+        awaitEmpty(topic, slots, 60);
+        return Counters.take(redis).since(before, count);
+    }
+
     /** FIXED_TIME lateness with nothing else running. */
     BenchResults.Lateness latenessIdle(BenchContainer c) throws Exception {
         Benchmark.progress("lateness, idle: %,d FIXED_TIME messages due from +%d to +%d ms ...", s.latenessMessages(),
