@@ -11,14 +11,17 @@ import org.junit.jupiter.api.Test;
 class BenchSettingsTest {
 
     @Test
-    void defaultsKeepARunShortAndWriteUnderExamplesTarget() {
+    void defaultsWarmUpAsLongAsTheyMeasureAndWriteUnderExamplesTarget() {
         BenchSettings s = BenchSettings.from(new String[0]);
-        assertThat(s.messages()).isEqualTo(100_000);
-        assertThat(s.consumers()).isEqualTo(4);
-        assertThat(s.batchSize()).isEqualTo(32);
+        assertThat(s.messages()).isEqualTo(300_000);
+        assertThat(s.warmup()).isEqualTo(300_000);
+        assertThat(s.consumers()).isEqualTo(2);
+        assertThat(s.batchSize()).isEqualTo(128);
+        assertThat(s.baselineConsumers()).isEqualTo(4);
+        assertThat(s.baselineBatchSize()).isEqualTo(32);
         assertThat(s.redis()).isEqualTo("auto");
         assertThat(s.sweep()).isFalse();
-        assertThat(s.sweepMessages()).isEqualTo(20_000);
+        assertThat(s.sweepMessages()).isEqualTo(100_000);
         assertThat(s.sweepBatchSizes()).containsExactly(1, 4, 16, 32, 64, 128);
         assertThat(s.sweepConsumers()).containsExactly(1, 2, 4, 8);
         assertThat(s.out()).isEqualTo(Path.of("examples/target/bench"));
