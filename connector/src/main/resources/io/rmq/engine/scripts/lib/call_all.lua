@@ -7,15 +7,15 @@ local CHUNK = 1000
 local function callAll(command, key, items)
   if #items == 0 then return {} end
   if #items <= CHUNK then return redis.call(command, key, unpack(items)) end
-  local replies, sum = {}, 0
+  local replies, sum, counted = {}, 0, false
   for from = 1, #items, CHUNK do
     local part = redis.call(command, key, unpack(items, from, math.min(from + CHUNK - 1, #items)))
     if type(part) == 'table' then
       for i = 1, #part do replies[#replies + 1] = part[i] end
     else
-      sum = sum + part
+      sum, counted = sum + part, true
     end
   end
-  if #replies > 0 or sum == 0 then return replies end
-  return sum
+  if counted then return sum end
+  return replies
 end
