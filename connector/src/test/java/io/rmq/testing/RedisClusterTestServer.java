@@ -62,9 +62,7 @@ public final class RedisClusterTestServer implements AutoCloseable {
      * Pub/Sub, {@code #!lua} scripts); the embedded-redis binary alone is Redis 6.2 without {@code redis-cli}.
      */
     public static RedisClusterTestServer start() {
-        Prerequisites.require(RedisProcess.onPath("redis-cli") && RedisProcess.serverMajorVersion() >= 7,
-                "the Redis Cluster tests need redis-server 7 and redis-cli on the PATH"
-                        + " (Debian: apt-get install redis-server, as .ci/run does)");
+        Prerequisites.redis7AndCli("a Redis Cluster (created with redis-cli --cluster create)");
         Path dir;
         try {
             dir = Files.createTempDirectory("rmq-cluster-");

@@ -53,7 +53,11 @@ public final class RedisProcess implements AutoCloseable {
      * added), and waits until it answers {@code PING}.
      */
     public static RedisProcess start(Path parent, List<String> configLines, boolean sentinel) {
-        int port = configLines.contains("cluster-enabled yes") ? freeClusterPort() : freePort();
+        boolean clusterNode = configLines.contains("cluster-enabled yes");
+        if (clusterNode) {
+            Prerequisites.redis7("a Redis Cluster node (sharded Pub/Sub, CLUSTER ADDSLOTSRANGE)");
+        }
+        int port = clusterNode ? freeClusterPort() : freePort();
         Path dir = parent.resolve("node-" + port);
         List<String> lines = new ArrayList<>(List.of("port " + port, "bind " + HOST, "dir " + dir,
                 "protected-mode no", "daemonize no", "logfile " + dir.resolve("redis.log")));
@@ -281,8 +285,17 @@ public final class RedisProcess implements AutoCloseable {
                 .anyMatch(dir -> Files.isExecutable(Path.of(dir, executable)));
     }
 
+    private static int serverMajorVersion;
+
     /** The major version of the {@code redis-server} the tests start ({@code redis-server --version}). */
-    public static int serverMajorVersion() {
+    public static synchronized int serverMajorVersion() {
+        if (serverMajorVersion == 0) {
+            serverMajorVersion = readServerMajorVersion();
+        }
+        return serverMajorVersion;
+    }
+
+    private static int readServerMajorVersion() {
         String version = run(List.of(binary(), "--version"), Duration.ofSeconds(30));
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("v=(\\d+)\\.").matcher(version);
         if (!m.find()) {

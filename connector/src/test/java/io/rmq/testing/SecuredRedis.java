@@ -65,6 +65,7 @@ public final class SecuredRedis implements AutoCloseable {
      * @return the TLS port
      */
     public int enableTls(TestCertificates ca, TestCertificates.ServerCertificate certificate) {
+        Prerequisites.redis7("a Redis server with TLS");
         tlsPort = freePort();
         redis.command("CONFIG", "SET", "tls-cert-file", certificate.certificate().toString(),
                 "tls-key-file", certificate.key().toString(), "tls-ca-cert-file", ca.caCertificate().toString(),

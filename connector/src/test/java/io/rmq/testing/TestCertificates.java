@@ -28,6 +28,7 @@ public final class TestCertificates implements AutoCloseable {
 
     /** Generates a new certificate authority named {@code caName}. */
     public static TestCertificates authority(String caName) {
+        Prerequisites.openssl("a test certificate authority");
         try {
             Path dir = Files.createTempDirectory("rmq-tls-");
             TestCertificates ca = new TestCertificates(dir, caName);

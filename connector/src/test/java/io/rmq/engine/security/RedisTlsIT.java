@@ -25,8 +25,6 @@ import io.rmq.engine.TopicType;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.Prerequisites;
-import io.rmq.testing.RedisProcess;
 import io.rmq.testing.SecuredRedis;
 import io.rmq.testing.TestCertificates;
 
@@ -45,9 +43,6 @@ class RedisTlsIT {
 
     @BeforeAll
     static void tlsServer() {
-        Prerequisites.require(RedisProcess.onPath("openssl") && RedisProcess.serverMajorVersion() >= 7,
-                "the TLS tests need openssl and redis-server 7 on the PATH (the binary of embedded-redis is Redis 6.2;"
-                        + " Debian: apt-get install redis-server openssl, as .ci/run does)");
         ca = TestCertificates.authority("rmq-test");
         otherCa = TestCertificates.authority("someone-else");
         redis = SecuredRedis.start();

@@ -11,16 +11,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.rmq.testing.Prerequisites;
-import io.rmq.testing.RedisProcess;
 
 /** The scaling benchmark's own servers: one Redis, and a 3-master cluster, both gone after close. */
 class LocalRedisIT {
 
     @BeforeAll
     static void redisServerAndCli() {
-        Prerequisites.require(RedisProcess.onPath("redis-server") && RedisProcess.onPath("redis-cli"),
-                "the scaling benchmark starts redis-server and redis-cli from the PATH"
-                        + " (Debian: apt-get install redis-server, as .ci/run does)");
+        Prerequisites.redisServerAndCliOnPath("the scaling benchmark (it starts its own servers and cluster)");
     }
 
     @Test

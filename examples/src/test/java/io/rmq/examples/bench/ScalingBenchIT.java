@@ -10,7 +10,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.rmq.testing.Prerequisites;
-import io.rmq.testing.RedisProcess;
 
 /**
  * The scaling benchmark end to end with small numbers, every mode at once: it starts its servers,
@@ -20,9 +19,7 @@ class ScalingBenchIT {
 
     @BeforeAll
     static void redisServerAndCli() {
-        Prerequisites.require(RedisProcess.onPath("redis-server") && RedisProcess.onPath("redis-cli"),
-                "the scaling benchmark starts redis-server and redis-cli from the PATH"
-                        + " (Debian: apt-get install redis-server, as .ci/run does)");
+        Prerequisites.redisServerAndCliOnPath("the scaling benchmark (it starts its own servers and cluster)");
     }
 
     @Test

@@ -88,9 +88,8 @@ class DashboardBrowserIT {
 
     @BeforeAll
     static void workloadAndBrowser() throws Exception {
-        Prerequisites.require(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "The browser test needs " + CHROMIUM + " and " + CHROMEDRIVER + ": install Debian's packages chromium"
-                        + " and chromium-driver (apt-get install -y chromium chromium-driver; .ci/run does)");
+        Prerequisites.executables("The browser test", "Debian: apt-get install chromium chromium-driver, as .ci/run does",
+                CHROMIUM, CHROMEDRIVER);
         url = System.getProperty("rmq.example.url", "http://localhost:9080");
         redisUri = adminTopics().getString("redis");
         engine = new RmqEngine(redisUri).start();
