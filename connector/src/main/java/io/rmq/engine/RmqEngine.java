@@ -2,11 +2,8 @@ package io.rmq.engine;
 
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -27,7 +24,8 @@ import io.rmq.engine.support.DaemonThreads;
  * Redis is unreachable; once connected, Lettuce reconnects by itself after an outage. While Redis
  * is unreachable, commands fail at once (they are not buffered), so a send is reported as failed
  * rather than left in doubt, and consumers retry their pops; after a reconnect every consumer polls
- * its slots, since wake notices may have been missed.
+ * its slots, since wake notices may have been missed, and the topics in use are recorded again in the
+ * registry, since Redis may have come back empty.
  *
  * <p>Consumers that coordinate through ZooKeeper share one ZooKeeper session per distinct ensemble
  * and timeouts among the consumers of this engine; it is closed with the engine.
@@ -44,7 +42,7 @@ public final class RmqEngine implements AutoCloseable {
     private final WakeBus wakeBus;
     private final ZooKeeperSessions zooKeeperSessions;
     private final ExpiredMessageSweeper.Sweepers sweepers;
-    private final Map<String, TopicDefinition> registeredTopics = new ConcurrentHashMap<>();
+    private final TopicRegistry topicRegistry;
     private final List<EngineEvents> listeners = new CopyOnWriteArrayList<>();
     private final EngineEvents events = new EngineEvents() {
         @Override
@@ -98,6 +96,7 @@ public final class RmqEngine implements AutoCloseable {
         this.housekeeping = client.scheduler();
         this.client = client;
         client.addListener(new EvictionPolicyCheck(client));
+        this.topicRegistry = new TopicRegistry(client);
         this.wakeBus = new WakeBus(client);
         this.zooKeeperSessions = new ZooKeeperSessions(housekeeping);
         this.sweepers = new ExpiredMessageSweeper.Sweepers(housekeeping, client::isConnected, events);
@@ -140,47 +139,13 @@ public final class RmqEngine implements AutoCloseable {
      * A topic that grew since its configuration was written (an amount it had before) is accepted with the
      * recorded amount, and a warning says to update the configuration (RMQ-0401): the returned keys carry the
      * definition to use.
+     *
+     * <p>The engine records its topics again after each reconnection, should Redis have come back without them
+     * (restarted without persistence, or failed over to a replica without the data); a topic recorded meanwhile
+     * with another definition is left as it is and logged (RMQ-0007).
      */
     public CompletionStage<TopicKeys> registerTopic(TopicDefinition topic) {
-        String key = topic.keyPrefix() + "\u0000" + topic.name() + "\u0000" + topic.registryValue();
-        TopicDefinition known = registeredTopics.get(key);
-        if (known != null) {
-            return CompletableFuture.completedFuture(new TopicKeys(known));
-        }
-        TopicScripts scripts = scripts(new TopicKeys(topic));
-        return client.ready().thenCompose(ignored -> scripts.registerTopic())
-                .thenCompose(recorded -> effectiveDefinition(topic, recorded, scripts))
-                .thenApply(effective -> {
-                    registeredTopics.put(key, effective);
-                    return new TopicKeys(effective);
-                });
-    }
-
-    /** The definition to use for {@code topic}, given the one {@code recorded} in the registry (see {@link #registerTopic}). */
-    private static CompletionStage<TopicDefinition> effectiveDefinition(TopicDefinition topic, String recorded,
-            TopicScripts scripts) {
-        if (recorded.equals(topic.registryValue())) {
-            return CompletableFuture.completedFuture(topic);
-        }
-        TopicDefinition found = TopicDefinition.fromRegistry(topic.name(), recorded, topic.keyPrefix()).orElse(null);
-        if (found == null || found.type() != topic.type()) {
-            return CompletableFuture.failedFuture(new TopicConflictException(topic, recorded));
-        }
-        return scripts.growthState().thenApply(state -> {
-            if (found.slotAmount() > topic.slotAmount()) {
-                // an amount the topic had before it grew; a topic recorded with more slots from the start conflicts
-                if (state.grownFrom() == 0 || topic.slotAmount() < state.grownFrom()) {
-                    throw new TopicConflictException(topic, recorded);
-                }
-                io.rmq.engine.i18n.EngineLogging.log.configuredAmountBelowRecorded(topic.name(), topic.slotAmount(),
-                        found.slotAmount());
-                return found;
-            }
-            if (state.target() < topic.slotAmount()) {
-                throw new TopicConflictException(topic, recorded, found.slotAmount());
-            }
-            return found; // growing to this amount: producers route by the recorded one until the growth ends
-        });
+        return topicRegistry.register(Objects.requireNonNull(topic, "topic"));
     }
 
     /** Creates a producer for a topic; register the topic first (see {@link #registerTopic}). */

@@ -36,7 +36,8 @@ public final class TopicConflictException extends IllegalStateException {
         return recorded;
     }
 
-    private static String describe(String registryValue) {
+    /** A registry value {@code <TYPE>:<slot amount>} for a message: {@code type PRIORITY with slot-amount 16}. */
+    static String describe(String registryValue) {
         int colon = registryValue.indexOf(':');
         if (colon < 0) {
             return "'" + registryValue + "'";

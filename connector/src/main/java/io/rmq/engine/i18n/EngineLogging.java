@@ -55,6 +55,29 @@ public final class EngineLogging {
         log(Level.FINE, null, () -> "RMQ-0005 Ignoring the malformed wake notice '" + notice + "' on " + channel);
     }
 
+    /**
+     * RMQ-0006 (WARNING, then FINE but once a minute): recording a topic again after a reconnection failed
+     * while connected; it is tried again.
+     */
+    public void topicNotRecordedAgain(int attempt, String topic, String reason, long retryMillis) {
+        log(attempt % 60 == 1 ? Level.WARNING : Level.FINE, null, () -> "RMQ-0006 Recording topic '" + topic
+                + "' again in the topic registry after reconnecting failed (attempt " + attempt + "), retrying in "
+                + retryMillis + " ms: " + reason);
+    }
+
+    /**
+     * RMQ-0007 (SEVERE): after a reconnection, the topic registry records a topic in use here with another
+     * definition: Redis lost the record and another application recorded the topic since. Left as it is.
+     */
+    public void topicRecordedDifferently(String topic, String registryKey, String recorded, String used) {
+        log(Level.SEVERE, null, () -> "RMQ-0007 Topic '" + topic + "' is now recorded in hash '" + registryKey
+                + "' as " + recorded + ", but this application uses it as " + used + ": Redis lost the topic's"
+                + " record (it restarted empty or failed over without the data) and another application recorded"
+                + " it since. The record is left as it is and this application goes on as it is; stop the"
+                + " applications that disagree, then correct their configuration or the '" + topic + "' field of"
+                + " hash '" + registryKey + "'");
+    }
+
     // ---- consumers: RMQ-01xx
 
     /** RMQ-0101 (WARNING): a commit call failed; its messages are redelivered after their deadline. */
