@@ -150,11 +150,21 @@ class TopicConsumerIT {
         EngineFixture.Recorder r = fx.consume(client, keys, options().retryBackoff(Duration.ofMillis(700)).build());
         r.consumer.request(10);
         Delivery d = r.next(WAIT);
-        Instant failedAt = Instant.now();
+        long before = redisTimeMillis();
         d.rollback(new RuntimeException("later")).toCompletableFuture().join();
+        long after = redisTimeMillis();
         Delivery retry = r.next(WAIT);
+        long retriedAt = redisTimeMillis();
         assertThat(retry.attempt()).isEqualTo(2);
-        assertThat(Duration.between(failedAt, Instant.now())).isGreaterThanOrEqualTo(Duration.ofMillis(600));
+        // the rollback made it due one backoff after the failure, by Redis's clock, and it was not popped earlier
+        assertThat((long) retry.score()).as("due time of the retry").isBetween(before + 700, after + 700);
+        assertThat(retriedAt).as("Redis's clock once the retry arrived").isGreaterThanOrEqualTo((long) retry.score());
+    }
+
+    /** The Redis clock ({@code TIME}) in ms since the epoch, as the scripts read it. */
+    private long redisTimeMillis() {
+        List<String> time = fx.redis().time();
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
     }
 
     @Test

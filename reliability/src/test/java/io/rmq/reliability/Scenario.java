@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -82,6 +83,20 @@ final class Scenario implements AutoCloseable {
         long n = 0;
         for (int s = 0; s < SLOTS; s++) {
             n += redis.zcard(bytes(keys.slot(s).store())) + redis.zcard(bytes(keys.slot(s).prepare()));
+        }
+        return n;
+    }
+
+    /**
+     * Deliveries rolled back, as the topic's counters count them: failed ones and the ones the sweeper
+     * rolled back at their prepare deadline.
+     */
+    long rolledBack() {
+        RedisCommands<byte[], byte[]> redis = plain.sync();
+        long n = 0;
+        for (int s = 0; s < SLOTS; s++) {
+            byte[] nacked = redis.hget(bytes(keys.slot(s).counters()), bytes("nacked"));
+            n += nacked == null ? 0 : Long.parseLong(new String(nacked, StandardCharsets.US_ASCII));
         }
         return n;
     }

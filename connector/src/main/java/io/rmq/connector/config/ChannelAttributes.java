@@ -2,7 +2,6 @@ package io.rmq.connector.config;
 
 import io.rmq.connector.RmqCodec;
 import io.rmq.connector.i18n.RmqExceptions;
-import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.ProducerOptions;
 import io.rmq.engine.TopicType;
@@ -23,8 +22,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.OptionalDouble;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -43,13 +40,6 @@ final class ChannelAttributes {
 
     private static final String TOPIC_TYPES = Arrays.stream(TopicType.values()).map(Enum::name)
             .collect(Collectors.joining(", "));
-
-    /**
-     * Channel properties that belong to the messaging runtime (MicroProfile Reactive Messaging, SmallRye),
-     * not to the connector: set beside the connector's attributes, they are not mistakes.
-     */
-    private static final Set<String> RUNTIME_PROPERTIES = Set.of("connector", ConnectorFactory.CHANNEL_NAME_ATTRIBUTE,
-            "merge", "broadcast", "enabled", "concurrency", "pausable", "initially-paused");
 
     private final Config config;
     private final Direction direction;
@@ -105,65 +95,8 @@ final class ChannelAttributes {
         ChannelAttributes attributes = new ChannelAttributes(config, direction);
         T result = reader.apply(attributes);
         attributes.throwIfProblems();
-        attributes.warnAboutUnknownNames();
+        UnknownProperties.warnAbout(config, attributes.channel(), direction);
         return Objects.requireNonNull(result);
-    }
-
-    /**
-     * Logs each property of the channel that is no attribute of the connector nor of the messaging runtime
-     * (RMQ-1080), with the attribute it most likely meant: a misspelt attribute is otherwise silently
-     * replaced by its default. An attribute of the other direction is not reported: it may be set once for
-     * the whole connector ({@code mp.messaging.connector.smallrye-redis-rmq.<attribute>}).
-     */
-    private void warnAboutUnknownNames() {
-        Set<String> names = new TreeSet<>();
-        try {
-            config.getPropertyNames().forEach(names::add);
-        } catch (RuntimeException e) {
-            return; // a configuration that cannot list its names has had its attributes read already
-        }
-        for (String name : names) {
-            if (!RUNTIME_PROPERTIES.contains(name) && RmqAttribute.byName(name).isEmpty()) {
-                RmqLogging.log.unknownAttribute(channel, direction.label(), name, closestAttribute(name));
-            }
-        }
-    }
-
-    /** The attribute of this direction whose name is nearest to {@code name}, when it is a plausible typo. */
-    private String closestAttribute(String name) {
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (RmqAttribute attribute : RmqAttribute.values()) {
-            if (!attribute.direction().appliesTo(direction)) {
-                continue;
-            }
-            int d = editDistance(name.toLowerCase(Locale.ROOT), attribute.attributeName());
-            if (d < bestDistance) {
-                bestDistance = d;
-                best = attribute.attributeName();
-            }
-        }
-        return bestDistance <= Math.max(2, name.length() / 4) ? best : null;
-    }
-
-    /** Levenshtein distance between two strings. */
-    static int editDistance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
     }
 
     /** Every problem {@code reader} finds in a channel's configuration; empty when it is usable. */

@@ -74,7 +74,8 @@ final class TopicState {
                 Thread.currentThread().interrupt();
             }
         }
-        TopicStats s = last;
+        // a finished read's own outcome: its readDone may not have run yet when this thread wakes from get
+        TopicStats s = !r.isDone() ? last : r.isCompletedExceptionally() ? null : r.join();
         return s == null ? Double.NaN : valueOf(gauge, s);
     }
 
