@@ -1,168 +1,211 @@
 package io.rmq.engine;
 
-import static io.rmq.testing.Futures.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
 import io.rmq.testing.RedisProcess;
 
 /**
- * What a message costs Redis end to end, in commands: {@code total_commands_processed} of {@code INFO stats}
- * (a script call counts one, and each command it runs one more), on a {@code redis-server} of the test's own
- * that nothing else talks to. {@value #MESSAGES} messages of 100 bytes go through a 4-slot topic as the
- * engine moves them under load: sends gathered per slot into script calls of up to {@value #SENDS_PER_CALL}
- * messages (as {@code TopicProducer} gathers them), pops of {@value #BATCH} members (the default
- * {@code batch-size}) until a pop comes back short, and each popped batch committed in one call (as
- * {@code Settlement} gathers the commits of a slot). Asserts at most 4 commands per message for each topic
- * type; prints {@code COMMANDS PER MESSAGE ...}, with the time Redis spent in the scripts per message.
+ * What a message costs Redis end to end, in commands, through the engine as an application drives it:
+ * {@value #MESSAGES} messages of 100 bytes sent by a {@link TopicProducer} with up to {@value #IN_FLIGHT}
+ * sends outstanding, then consumed by a {@link TopicConsumer} with the default options (a {@code batch-size}
+ * of 128) and unbounded demand, whose listener commits each delivery. The topic has {@value #SLOTS} slots;
+ * the {@code redis-server} is the test's own, and nothing else talks to it.
+ *
+ * <p>Redis counts: {@code total_commands_processed} of {@code INFO} (a script call counts one, and each command
+ * it runs one more), less the test's own {@code INFO} reads, for the send phase (every send acked) and the
+ * consume phase (from the consumer's creation until every commit completed), so the counts per phase are
+ * clean. Both include the engine's background work during the phase (the consumer's safety polls and
+ * sweeps, liveness pings, its first pop of every slot); {@value #IDLE_SECONDS} s of idling afterwards, read
+ * the same way, shows what that background costs per second and so at most per message over the phases, and
+ * with {@value #MESSAGES} messages it is a few thousandths of a command per message: it is counted, not
+ * subtracted. Asserts under one command per message end to end for each topic type (the README's claim);
+ * the benchmark, with two channels of 128, counts about 0.38.
+ *
+ * <p>Prints {@code COMMANDS PER MESSAGE <type> ...} with the figures per phase and, not asserted (they depend
+ * on the machine), Redis's time per message: the {@code usec} of {@code INFO commandstats} summed over every
+ * command but {@code INFO} (a command run by a script counts inside the script's {@code EVALSHA} and again on
+ * its own), of the scripts alone ({@code EVALSHA}), and Redis's process CPU ({@code used_cpu_user} plus
+ * {@code used_cpu_sys}, which includes the network I/O).
  */
 class CommandsPerMessageIT {
 
-    private static final int MESSAGES = 3200;
-    private static final int SLOTS = 4;
-    private static final int SENDS_PER_CALL = 256;
-    private static final int BATCH = 32;
-    private static final long PREPARE_TIMEOUT_MILLIS = 60_000;
+    private static final int MESSAGES = 30_000;
+    private static final int SLOTS = 16;
+    /** Sends outstanding at once, as an outgoing channel's default {@code max-inflight}. */
+    private static final int IN_FLIGHT = 1024;
+    private static final int IDLE_SECONDS = 10;
+    private static final Duration PHASE_TIMEOUT = Duration.ofSeconds(120);
 
     @ParameterizedTest
     @EnumSource(TopicType.class)
-    void sendPopAndCommitCostAtMostFourCommandsPerMessage(TopicType type, @TempDir Path dir) {
-        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false)) {
-            RedisClient client = RedisClient.create(RedisURI.create(redis.uri()));
-            try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE)) {
-                ScriptRunner runner = new ScriptRunner(connection.async());
-                TopicScripts scripts = new TopicScripts(() -> runner,
-                        new TopicKeys(new TopicDefinition("cost", SLOTS, type)));
+    void sendPopAndCommitCostUnderOneCommandPerMessage(TopicType type, @TempDir Path dir) throws Exception {
+        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false);
+                RmqEngine engine = new RmqEngine("redis://" + redis.address()).start()) {
+            engine.ready().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            TopicKeys keys = EngineFixture.register(engine, new TopicDefinition("cost", SLOTS, type));
 
-                long redisNow = redisTimeMillis(redis);
-                Reading before = Reading.of(redis);
-                send(scripts, type, redisNow);
-                Reading sent = Reading.of(redis).since(before);
-                long lastDue = type == TopicType.RANGE_MERGE ? redisTimeMillis(redis) + 1 : redisNow;
+            Reading beforeSend = Reading.of(redis);
+            long sendStart = System.nanoTime();
+            send(engine.producer(keys), type);
+            long sendNanos = System.nanoTime() - sendStart;
+            Reading afterSend = Reading.of(redis);
 
-                // every message due before the pops start, so that none is popped late or twice
-                Awaitility.await("every message due").atMost(Duration.ofSeconds(10))
-                        .until(() -> type == TopicType.PRIORITY || redisTimeMillis(redis) > lastDue);
+            long consumeStart = System.nanoTime();
+            Set<String> delivered = ConcurrentHashMap.newKeySet();
+            AtomicInteger committed = new AtomicInteger();
+            Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+            try (TopicConsumer consumer = engine.consumer(keys, ConsumerOptions.builder().build(), "cost")) {
+                consumer.start(d -> {
+                    delivered.add(new String(d.content(), StandardCharsets.UTF_8));
+                    d.commit().whenComplete((v, f) -> {
+                        if (f == null) {
+                            committed.incrementAndGet();
+                        } else {
+                            failures.add(f);
+                        }
+                    });
+                });
+                consumer.request(Long.MAX_VALUE);
+                await("every message consumed and committed").atMost(PHASE_TIMEOUT)
+                        .until(() -> committed.get() + failures.size() >= MESSAGES);
+                long consumeNanos = System.nanoTime() - consumeStart;
+                Reading afterConsume = Reading.of(redis);
+                assertThat(failures).as("failed commits").isEmpty();
+                assertThat(delivered).as("distinct messages delivered").hasSize(MESSAGES);
 
-                Reading[] popAndCommit = popAndCommit(redis, scripts);
-                Costs costs = new Costs(sent, popAndCommit[0], popAndCommit[1]);
+                // what the consumer and the engine cost Redis meanwhile with nothing to do, read the same way
+                long idleStart = System.nanoTime();
+                await().pollDelay(Duration.ofSeconds(IDLE_SECONDS)).atMost(Duration.ofSeconds(IDLE_SECONDS + 5))
+                        .until(() -> true);
+                Reading afterIdle = Reading.of(redis);
+                double idlePerSecond = afterIdle.since(afterConsume).commands() / ((System.nanoTime() - idleStart) / 1e9);
+
+                Costs costs = new Costs(afterSend.since(beforeSend), afterConsume.since(afterSend), sendNanos,
+                        consumeNanos, idlePerSecond);
                 System.out.println("COMMANDS PER MESSAGE " + type + " (" + redis.cli("INFO", "server").lines()
                         .filter(l -> l.startsWith("redis_version:")).findFirst().orElse("") + "): " + costs);
-                assertThat(costs.total() / (double) MESSAGES).as("Redis commands per message, end to end")
-                        .isLessThanOrEqualTo(4.0);
-            } finally {
-                client.shutdown();
+                assertThat(costs.total() / (double) MESSAGES)
+                        .as("Redis commands per message, send, pop and commit (" + costs + ")").isLessThan(1.0);
             }
         }
     }
 
-    /** What Redis counted: commands run ({@code total_commands_processed}) and time spent in scripts (µs). */
-    record Reading(long commands, long scriptMicros) {
+    /**
+     * What Redis counted: commands run ({@code total_commands_processed}), the {@code usec} of
+     * {@code INFO commandstats} over every command but {@code INFO} and of {@code EVALSHA} alone, and the
+     * process's CPU time (µs).
+     */
+    record Reading(long commands, long commandMicros, long scriptMicros, long cpuMicros) {
 
         /** One {@code INFO all}, which the next reading counts as a command: {@link #since} leaves it out. */
         static Reading of(RedisProcess redis) {
             long commands = -1;
             long micros = 0;
+            long scriptMicros = 0;
+            double cpuSeconds = 0;
             for (String line : redis.cli("INFO", "all").split("\r?\n")) {
                 if (line.startsWith("total_commands_processed:")) {
-                    commands = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
-                } else if (line.startsWith("cmdstat_evalsha:")) {
+                    commands = Long.parseLong(value(line));
+                } else if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
+                    cpuSeconds += Double.parseDouble(value(line));
+                } else if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:")) {
                     String usec = line.substring(line.indexOf("usec=") + "usec=".length());
-                    micros = Long.parseLong(usec.substring(0, usec.indexOf(',')));
+                    long commandMicros = Long.parseLong(usec.substring(0, usec.indexOf(',')));
+                    micros += commandMicros;
+                    if (line.startsWith("cmdstat_evalsha:")) {
+                        scriptMicros = commandMicros;
+                    }
                 }
             }
             assertThat(commands).as("total_commands_processed in INFO all").isNotNegative();
-            return new Reading(commands, micros);
+            return new Reading(commands, micros, scriptMicros, Math.round(cpuSeconds * 1e6));
         }
 
         Reading since(Reading before) {
-            return new Reading(commands - before.commands - 1, scriptMicros - before.scriptMicros);
+            return new Reading(commands - before.commands - 1, commandMicros - before.commandMicros,
+                    scriptMicros - before.scriptMicros, cpuMicros - before.cpuMicros);
         }
 
-        Reading plus(Reading other) {
-            return new Reading(commands + other.commands, scriptMicros + other.scriptMicros);
+        private static String value(String line) {
+            return line.substring(line.indexOf(':') + 1).trim();
         }
     }
 
-    record Costs(Reading send, Reading pop, Reading commit) {
+    record Costs(Reading send, Reading consume, long sendNanos, long consumeNanos, double idlePerSecond) {
         long total() {
-            return send.commands() + pop.commands() + commit.commands();
+            return send.commands() + consume.commands();
         }
 
         @Override
         public String toString() {
-            return String.format("send %.3f, pop %.3f, commit %.3f, total %.3f commands per message (%d commands for %d"
-                    + " messages); Redis time in the scripts, not asserted: send %.2f, pop %.2f, commit %.2f us per message",
-                    send.commands() / (double) MESSAGES, pop.commands() / (double) MESSAGES,
-                    commit.commands() / (double) MESSAGES, total() / (double) MESSAGES, total(), MESSAGES,
-                    send.scriptMicros() / (double) MESSAGES, pop.scriptMicros() / (double) MESSAGES,
-                    commit.scriptMicros() / (double) MESSAGES);
+            double seconds = (sendNanos + consumeNanos) / 1e9;
+            return String.format("send %.3f, consume (pop and commit) %.3f, total %.3f commands per message (%d"
+                    + " commands for %d messages; send %.1f s, consume %.1f s); idle %.2f commands per second, at"
+                    + " most %.5f per message of the phases' %.1f s; Redis time per message, not asserted: send %s,"
+                    + " consume %s, total %s",
+                    per(send.commands()), per(consume.commands()), per(total()), total(), MESSAGES, sendNanos / 1e9,
+                    consumeNanos / 1e9, idlePerSecond, idlePerSecond * seconds / MESSAGES, seconds, micros(send),
+                    micros(consume), micros(new Reading(0, send.commandMicros() + consume.commandMicros(),
+                            send.scriptMicros() + consume.scriptMicros(), send.cpuMicros() + consume.cpuMicros())));
+        }
+
+        private static double per(long n) {
+            return n / (double) MESSAGES;
+        }
+
+        private static String micros(Reading r) {
+            return String.format("%.2f us in commands (%.2f in scripts), %.2f us CPU", per(r.commandMicros()),
+                    per(r.scriptMicros()), per(r.cpuMicros()));
         }
     }
 
-    /** Sends every message, each slot's in calls of up to {@link #SENDS_PER_CALL}. */
-    private static void send(TopicScripts scripts, TopicType type, long redisNow) {
-        List<List<TopicScripts.Send>> bySlot = new ArrayList<>();
-        for (int s = 0; s < SLOTS; s++) {
-            bySlot.add(new ArrayList<>());
-        }
+    /** Sends every message with up to {@link #IN_FLIGHT} sends outstanding; each must be stored (none merged). */
+    private static void send(TopicProducer producer, TopicType type) {
+        Semaphore window = new Semaphore(IN_FLIGHT);
+        AtomicInteger stored = new AtomicInteger();
+        Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        List<CompletableFuture<SendResult>> sends = new ArrayList<>(MESSAGES);
+        long dueFrom = Instant.now().toEpochMilli() - MESSAGES;
         for (int i = 0; i < MESSAGES; i++) {
-            String value = switch (type) {
-                case RANGE_MERGE -> "1";
-                case PRIORITY -> Integer.toString(i % 10);
-                case FIXED_TIME -> Long.toString(redisNow - MESSAGES + i);
+            window.acquireUninterruptibly();
+            byte[] content = content(i);
+            var send = switch (type) {
+                case RANGE_MERGE -> producer.sendInRange(content, Duration.ofMillis(1), null);
+                case PRIORITY -> producer.sendWithPriority(content, i % 10, null);
+                case FIXED_TIME -> producer.sendAt(content, Instant.ofEpochMilli(dueFrom + i), null);
             };
-            bySlot.get(i % SLOTS).add(new TopicScripts.Send(value, content(i)));
-        }
-        for (int s = 0; s < SLOTS; s++) {
-            List<TopicScripts.Send> sends = bySlot.get(s);
-            for (int from = 0; from < sends.size(); from += SENDS_PER_CALL) {
-                List<SendResult> results = await(scripts.send(s, sends.subList(from, Math.min(sends.size(),
-                        from + SENDS_PER_CALL))));
-                assertThat(results).allSatisfy(r -> assertThat(r.stored()).isTrue());
-            }
-        }
-    }
-
-    /** Pops each slot in batches until a pop comes back short, committing each batch; what the pops and the commits cost. */
-    private static Reading[] popAndCommit(RedisProcess redis, TopicScripts scripts) {
-        Reading pops = new Reading(0, 0);
-        Reading commits = new Reading(0, 0);
-        int consumed = 0;
-        for (int s = 0; s < SLOTS; s++) {
-            while (true) {
-                Reading before = Reading.of(redis);
-                TopicScripts.PopReply reply = await(scripts.pop(s, BATCH, PREPARE_TIMEOUT_MILLIS, 0, ""));
-                pops = pops.plus(Reading.of(redis).since(before));
-                if (reply.members().isEmpty()) {
-                    break;
+            sends.add(send.toCompletableFuture().whenComplete((r, f) -> {
+                if (f != null) {
+                    failures.add(f);
+                } else if (r.stored()) {
+                    stored.incrementAndGet();
                 }
-                List<byte[]> members = reply.members().stream().map(TopicScripts.PoppedMember::content).toList();
-                before = Reading.of(redis);
-                assertThat(await(scripts.commit(s, members))).isEqualTo(members.size());
-                commits = commits.plus(Reading.of(redis).since(before));
-                consumed += members.size();
-                if (members.size() < BATCH) {
-                    break;
-                }
-            }
+                window.release();
+            }));
         }
-        assertThat(consumed).isEqualTo(MESSAGES);
-        return new Reading[] { pops, commits };
+        CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).exceptionally(f -> null).join();
+        assertThat(failures).as("failed sends").isEmpty();
+        assertThat(stored).as("sends stored").hasValue(MESSAGES);
     }
 
     /** A 100-byte message. */
@@ -172,10 +215,5 @@ class CommandsPerMessageIT {
             s.append('x');
         }
         return s.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static long redisTimeMillis(RedisProcess redis) {
-        String[] time = redis.cli("TIME").split("\n");
-        return Long.parseLong(time[0].trim()) * 1000 + Long.parseLong(time[1].trim()) / 1000;
     }
 }

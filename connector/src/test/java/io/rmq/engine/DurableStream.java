@@ -29,12 +29,17 @@ final class DurableStream {
     private final Thread thread;
 
     DurableStream(TopicProducer producer) {
+        this(producer, "s-");
+    }
+
+    /** @param prefix of every send's content, followed by its number */
+    DurableStream(TopicProducer producer, String prefix) {
         AtomicLong next = new AtomicLong();
         thread = new Thread(() -> {
             while (!stop.isDone()) {
                 List<CompletableFuture<SendResult>> window = new ArrayList<>();
                 for (int i = 0; i < 64; i++) {
-                    String content = "s-" + next.getAndIncrement();
+                    String content = prefix + next.getAndIncrement();
                     window.add(producer.sendWithPriority(content.getBytes(StandardCharsets.UTF_8), 1, null)
                             .toCompletableFuture().whenComplete((r, f) -> {
                                 if (f == null) {
