@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.rmq.connector.RedisRmqConnector;
+import io.rmq.connector.config.OutgoingChannelConfig;
+import io.rmq.engine.ConsumerOptions;
 import io.rmq.engine.TopicDefinition;
 
 /**
@@ -28,9 +30,16 @@ final class BenchChannels {
     static final String LATENESS_TOPIC = "bench.lateness";
     static final String LOAD_TOPIC = "bench.load";
     static final String BASELINE_TOPIC = "bench.raw";
+    static final String BASELINE_DEFAULTS_TOPIC = "bench.raw-defaults";
 
     /** Slot amount of the defaults' topic: the connector's default. */
     static final int DEFAULT_SLOTS = TopicDefinition.DEFAULT_SLOT_AMOUNT;
+    /** Consumers of the defaults' incoming channel: SmallRye's default {@code concurrency}, one channel. */
+    static final int DEFAULT_CONSUMERS = 1;
+    /** The defaults' incoming channel's {@code batch-size}: the connector's default. */
+    static final int DEFAULT_BATCH_SIZE = ConsumerOptions.DEFAULT_BATCH_SIZE;
+    /** The defaults' outgoing channel's {@code max-inflight}: the connector's default. */
+    static final int DEFAULT_MAX_INFLIGHT = OutgoingChannelConfig.DEFAULT_MAX_INFLIGHT;
 
     private BenchChannels() {
     }

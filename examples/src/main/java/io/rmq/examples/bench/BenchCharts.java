@@ -20,7 +20,7 @@ import io.rmq.examples.bench.BenchResults.SweepPoint;
 
 /**
  * The benchmark's charts as PNG files (XChart, drawn headless): consume throughput against batch size
- * and against the number of consumers (the connector beside the raw baseline, per Redis server), and
+ * and against the number of consumers (the connector beside the bare client at the same settings, per Redis server), and
  * the distribution of FIXED_TIME lateness, idle and at half load.
  */
 final class BenchCharts {
@@ -45,7 +45,7 @@ final class BenchCharts {
                     directory.resolve(BATCH_SIZE_FILE)));
         }
         if (results.stream().anyMatch(r -> !r.sweep(BenchResults.CONSUMERS_AXIS).isEmpty())) {
-            written.add(save(sweep(results, BenchResults.CONSUMERS_AXIS, "consumers (concurrency; baseline: threads)"),
+            written.add(save(sweep(results, BenchResults.CONSUMERS_AXIS, "consumers (concurrency; bare client: threads)"),
                     directory.resolve(CONSUMERS_FILE)));
         }
         if (results.stream().anyMatch(r -> r.lateness().stream().anyMatch(l -> l.sorted().length > 0))) {
@@ -69,7 +69,7 @@ final class BenchCharts {
             List<String> x = points.stream().map(p -> Integer.toString(p.value())).toList();
             chart.addSeries("connector, Redis " + server.redis(), x,
                     points.stream().map(SweepPoint::connectorPerSecond).toList());
-            chart.addSeries("raw Lettuce, Redis " + server.redis(), x,
+            chart.addSeries("bare Lettuce, Redis " + server.redis(), x,
                     points.stream().map(SweepPoint::baselinePerSecond).toList());
         }
         return chart;

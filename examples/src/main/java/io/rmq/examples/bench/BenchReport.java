@@ -1,5 +1,6 @@
 package io.rmq.examples.bench;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -8,11 +9,13 @@ import io.rmq.examples.bench.BenchResults.How;
 import io.rmq.examples.bench.BenchResults.Lateness;
 import io.rmq.examples.bench.BenchResults.Phase;
 import io.rmq.examples.bench.BenchResults.Row;
+import io.rmq.examples.bench.BenchResults.SearchPoint;
 import io.rmq.examples.bench.BenchResults.SweepPoint;
 
 /**
- * The benchmark's figures as Markdown: a summary with one column per Redis server, then each server's
- * phases, lateness and sweeps in full.
+ * The benchmark's figures as Markdown: a summary with one column per Redis server (each connector figure
+ * beside the bare client's at the same settings and the best bare one, with their ratios, and Redis
+ * commands and CPU per message of each), then each server's phases, bare search, lateness and sweeps in full.
  */
 final class BenchReport {
 
@@ -38,6 +41,10 @@ final class BenchReport {
     private void summary(List<BenchResults> results) {
         line("## Summary");
         line("");
+        line("Each connector row is divided by the bare Lettuce row at its own consumers, batch size, window and"
+                + " slots (*same*), and by the fastest bare row of the run (*best bare*). Redis CPU: the server process's"
+                + " user + system time per message (`INFO cpu`), the benchmark's own `INFO` calls taken out.");
+        line("");
         StringBuilder head = new StringBuilder("| figure |");
         StringBuilder rule = new StringBuilder("|---|");
         for (BenchResults server : results) {
@@ -46,19 +53,29 @@ final class BenchReport {
         }
         line(head.toString());
         line(rule.toString());
-        for (How how : How.values()) {
+        for (How how : present(results, Phase.SEND)) {
             summaryRow(results, "sent /s, " + how.label, s -> rate(s, Phase.SEND, how));
         }
-        summaryRow(results, "sent, tuned / baseline", s -> ratio(s.ratio(Phase.SEND, How.TUNED)));
-        summaryRow(results, "sent, defaults / baseline", s -> ratio(s.ratio(Phase.SEND, How.DEFAULTS)));
-        for (How how : How.values()) {
+        summaryRow(results, "sent /s, best bare", s -> best(s, Phase.SEND));
+        ratioRows(results, "sent", Phase.SEND);
+        for (How how : present(results, Phase.CONSUME)) {
             summaryRow(results, "consumed and committed /s, " + how.label, s -> rate(s, Phase.CONSUME, how));
         }
+        summaryRow(results, "consumed and committed /s, best bare", s -> best(s, Phase.CONSUME));
+        if (results.stream().anyMatch(s -> !s.search().isEmpty())) {
+            summaryRow(results, "bare search: fastest threads x batch (consumed /s)", s -> s.bestSearched()
+                    .map(p -> format("%d x %d (%,.0f)", p.consumers(), p.batch(), p.perSecond())).orElse("-"));
+        }
+        ratioRows(results, "consumed", Phase.CONSUME);
         summaryRow(results, "sent and consumed at once /s, connector, tuned", s -> rate(s, Phase.AT_ONCE, How.TUNED));
-        summaryRow(results, "consumed, tuned / baseline", s -> ratio(s.ratio(Phase.CONSUME, How.TUNED)));
-        summaryRow(results, "consumed, defaults / baseline", s -> ratio(s.ratio(Phase.CONSUME, How.DEFAULTS)));
-        summaryRow(results, "Redis commands per message, tuned (send + consume)", s -> commands(s, How.TUNED));
-        summaryRow(results, "Redis commands per message, baseline (send + consume)", s -> commands(s, How.BASELINE));
+        for (How how : present(results, Phase.SEND)) {
+            summaryRow(results, "Redis commands per message, send / consume, " + how.label,
+                    s -> perPhase(s, how, f -> format("%.2f", f.redisCommandsPerMessage())));
+        }
+        for (How how : present(results, Phase.SEND)) {
+            summaryRow(results, "Redis CPU µs per message (process), send / consume, " + how.label,
+                    s -> perPhase(s, how, f -> format("%.1f", f.redisCpuMicrosPerMessage())));
+        }
         for (String condition : List.of("idle", "half load")) {
             summaryRow(results, "FIXED_TIME lateness p50 / p90 / p99 / max, " + condition, s -> s.lateness().stream()
                     .filter(l -> l.condition().equals(condition)).findFirst().map(BenchReport::percentiles).orElse("-"));
@@ -68,6 +85,20 @@ final class BenchReport {
         line("");
     }
 
+    private void ratioRows(List<BenchResults> results, String verb, Phase phase) {
+        for (How how : List.of(How.TUNED, How.DEFAULTS)) {
+            String who = how == How.TUNED ? "tuned" : "defaults";
+            summaryRow(results, verb + ", " + who + " / bare at the same settings", s -> ratio(s.ratioToSame(phase, how)));
+            summaryRow(results, verb + ", " + who + " / best bare", s -> ratio(s.ratioToBest(phase, how)));
+        }
+    }
+
+    /** The rows' owners that have a row of {@code phase} on some server, in the order of {@link How}. */
+    private static List<How> present(List<BenchResults> results, Phase phase) {
+        return Arrays.stream(How.values())
+                .filter(how -> results.stream().anyMatch(s -> s.row(phase, how).isPresent())).toList();
+    }
+
     private void summaryRow(List<BenchResults> results, String figure, Function<BenchResults, String> value) {
         StringBuilder row = new StringBuilder("| ").append(figure).append(" |");
         results.forEach(s -> row.append(' ').append(value.apply(s)).append(" |"));
@@ -75,16 +106,22 @@ final class BenchReport {
     }
 
     private static String rate(BenchResults s, Phase phase, How how) {
-        return s.row(phase, how).map(r -> format("%,.0f", r.figures().perSecond())).orElse("-");
+        return s.row(phase, how).map(r -> format("%,.0f", r.perSecond())).orElse("-");
     }
 
-    private static String ratio(double ratio) {
+    /** The fastest bare row of {@code phase}: its rate and whose it is. */
+    static String best(BenchResults s, Phase phase) {
+        return s.bestBare(phase).map(r -> format("%,.0f (%s)", r.perSecond(), r.how().label)).orElse("-");
+    }
+
+    static String ratio(double ratio) {
         return Double.isNaN(ratio) ? "-" : format("%.2f", ratio);
     }
 
-    private static String commands(BenchResults s, How how) {
-        return s.row(Phase.SEND, how).flatMap(send -> s.row(Phase.CONSUME, how).map(consume -> format("%.2f",
-                send.figures().redisCommandsPerMessage() + consume.figures().redisCommandsPerMessage()))).orElse("-");
+    /** {@code value} of {@code how}'s send row, then of its consume row ({@code -} for a row it lacks). */
+    static String perPhase(BenchResults s, How how, Function<Counters.Phase, String> value) {
+        return s.row(Phase.SEND, how).map(r -> value.apply(r.figures())).orElse("-") + " / "
+                + s.row(Phase.CONSUME, how).map(r -> value.apply(r.figures())).orElse("-");
     }
 
     private static String percentiles(Lateness l) {
@@ -102,19 +139,27 @@ final class BenchReport {
     private void server(BenchResults s) {
         line("## Redis " + s.redis());
         line("");
-        line("| phase | who | settings | messages | seconds | messages/s | / baseline | Redis commands/msg"
-                + " | script calls/msg | Redis CPU | JVM CPU | JVM CPU µs/msg | JVM bytes allocated/msg |");
-        line("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        line("| phase | who | settings | messages | seconds | messages/s | / bare, same settings | / best bare"
+                + " | Redis commands/msg | Redis CPU µs/msg (process) | script calls/msg | Redis CPU | JVM CPU"
+                + " | JVM CPU µs/msg | JVM bytes allocated/msg |");
+        line("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Row r : s.rows()) {
-            Counters.Phase f = r.figures();
-            double ratio = r.how() == How.BASELINE ? Double.NaN : s.ratio(r.phase(), r.how());
-            line(format("| %s | %s | %s | %,d | %.2f | %,.0f | %s | %.2f | %.3f | %.0f%% | %.0f%% | %.1f | %s |",
-                    r.phase().label, r.how().label, r.settings(), f.messages(), f.seconds(), f.perSecond(), ratio(ratio),
-                    f.redisCommandsPerMessage(), f.scriptCallsPerMessage(), f.redisCpu() * 100, f.jvmCpu() * 100,
-                    f.jvmCpuMicrosPerMessage(), f.allocatedBytesPerMessage() < 0 ? "-"
-                            : format("%,.0f", f.allocatedBytesPerMessage())));
+            line(row(s, r));
         }
         line("");
+        line("Best bare: sent " + best(s, Phase.SEND) + ", consumed " + best(s, Phase.CONSUME) + ".");
+        line("");
+        if (!s.search().isEmpty()) {
+            line("Bare Lettuce search, consumed and committed per second (the fastest measured in full, unless a row"
+                    + " above has its settings):");
+            line("");
+            line("| threads | batch | messages | consumed /s |");
+            line("|---:|---:|---:|---:|");
+            for (SearchPoint p : s.search()) {
+                line(format("| %d | %d | %,d | %,.0f |", p.consumers(), p.batch(), p.messages(), p.perSecond()));
+            }
+            line("");
+        }
         if (!s.lateness().isEmpty()) {
             line("FIXED_TIME lateness (delivered wall time - due time):");
             line("");
@@ -141,7 +186,7 @@ final class BenchReport {
             }
             line("Consumed and committed per second against " + axis + ":");
             line("");
-            line("| " + axis + " | connector /s | raw Lettuce /s | connector / baseline |");
+            line("| " + axis + " | connector /s | bare Lettuce /s | connector / bare |");
             line("|---:|---:|---:|---:|");
             for (SweepPoint p : points) {
                 line(format("| %d | %,.0f | %,.0f | %.2f |", p.value(), p.connectorPerSecond(), p.baselinePerSecond(),
@@ -149,6 +194,17 @@ final class BenchReport {
             }
             line("");
         }
+    }
+
+    /** One row of a server's table. */
+    static String row(BenchResults s, Row r) {
+        Counters.Phase f = r.figures();
+        return format("| %s | %s | %s | %,d | %.2f | %,.0f | %s | %s | %.2f | %.1f | %.3f | %.0f%% | %.0f%% | %.1f | %s |",
+                r.phase().label, r.how().label, r.settings(), f.messages(), f.seconds(), f.perSecond(),
+                ratio(s.ratioToSame(r.phase(), r.how())), ratio(s.ratioToBest(r.phase(), r.how())),
+                f.redisCommandsPerMessage(), f.redisCpuMicrosPerMessage(), f.scriptCallsPerMessage(), f.redisCpu() * 100,
+                f.jvmCpu() * 100, f.jvmCpuMicrosPerMessage(), f.allocatedBytesPerMessage() < 0 ? "-"
+                        : format("%,.0f", f.allocatedBytesPerMessage()));
     }
 
     private void line(String text) {

@@ -11,6 +11,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 
 import io.rmq.examples.bench.BenchResults.How;
@@ -21,12 +22,15 @@ import io.rmq.examples.support.ExampleRedis;
 
 /**
  * The benchmark: throughput and scheduling accuracy of the {@code smallrye-redis-rmq} connector as an
- * application sees them, through SmallRye Reactive Messaging on Weld SE, beside a raw-Lettuce baseline
- * on the same Redis. On each Redis server ({@code bench.redis}):
+ * application sees them, through SmallRye Reactive Messaging on Weld SE, beside a bare Lettuce client
+ * on the same Redis, like compared with like. On each Redis server ({@code bench.redis}):
  *
  * <ol>
- * <li><b>Baseline:</b> the same messages sent and consumed with a bare Lettuce client ({@link RawBaseline}):
- * {@code baseline-consumers} threads popping {@code baseline-batch-size} members per script call.</li>
+ * <li><b>Bare, search</b> ({@code best-bare=true}, after a warm-up of the bare client): its consume at each
+ * {@code best-bare-consumers} x {@code best-bare-batch-sizes}, {@code best-bare-messages} each.</li>
+ * <li><b>Bare, as tuned:</b> the same messages sent and consumed with a bare Lettuce client ({@link RawBaseline}):
+ * single pipelined {@code ZADD}s at most {@code max-inflight} unanswered, then {@code consumers} threads
+ * popping {@code batch-size} members per script call, on {@code slots} slots.</li>
  * <li><b>Send, tuned:</b> {@code messages} unique messages through an {@code Emitter}, at most
  * {@code max-inflight} unacknowledged; the time until Redis acknowledged the last one.</li>
  * <li><b>Consume, tuned:</b> the consumers ({@code consumers} copies of an {@code @Incoming} method, by
@@ -37,12 +41,19 @@ import io.rmq.examples.support.ExampleRedis;
  * {@code lateness-spread-ms} after a lead of {@code lateness-lead-ms}; delivery wall time minus due
  * time, as percentiles: once idle, once while another topic is sent and consumed at half the consume
  * rate just measured.</li>
- * <li><b>Send and consume, defaults:</b> as above, on channels configured with nothing but connector,
+ * <li><b>Bare, as defaults</b>, then <b>send and consume, defaults:</b> the bare client at the connector's
+ * default consumers, batch size, window and slots; the channels configured with nothing but connector,
  * topic and type.</li>
- * <li><b>Sweeps</b> ({@code sweep=true}): consume throughput of the connector and the baseline against
+ * <li><b>Bare, multi-member ZADD:</b> the send with one {@code ZADD} per slot for every
+ * {@value BarePhases#GROUPED_MEMBERS} messages of that slot.</li>
+ * <li><b>Bare, extra</b> ({@code extra-bare-consumers} x {@code extra-bare-batch-size}, when set).</li>
+ * <li><b>Bare, best of search</b> ({@code best-bare=true}): the search's fastest point measured in full,
+ * unless a row above already has its settings.</li>
+ * <li><b>Sweeps</b> ({@code sweep=true}): consume throughput of the connector and the bare client against
  * batch size and against the number of consumers, {@code sweep-messages} per point.</li>
  * </ol>
- * Each channel configuration gets a container of its own and a warm-up first. The figures are printed
+ * Each connector row is compared with the bare row at its own settings, and with the fastest bare row of the
+ * run. Each channel configuration gets a container of its own and a warm-up first. The figures are printed
  * and written to {@code out} as a Markdown table ({@value #RESULTS_FILE}) and PNG charts
  * ({@link BenchCharts}). Settings: see {@link BenchSettings}.
  *
@@ -98,12 +109,28 @@ public final class Benchmark {
         BenchResults execute() throws Exception {
             String keyPrefix = "rmq-bench-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss")) + ":";
             ConnectorPhases phases = new ConnectorPhases(s, redis, keyPrefix);
-            try (RawBaseline baseline = new RawBaseline(redis.uri(), keyPrefix, BenchChannels.BASELINE_TOPIC, s.slots())) {
-                baseline(baseline, phases);
+            BarePhases bare = new BarePhases(s, redis, results);
+            try (RawBaseline raw = new RawBaseline(redis.uri(), keyPrefix, BenchChannels.BASELINE_TOPIC, s.slots());
+                    RawBaseline rawDefaults = new RawBaseline(redis.uri(), keyPrefix, BenchChannels.BASELINE_DEFAULTS_TOPIC,
+                            BenchChannels.DEFAULT_SLOTS)) {
+                bare.warmUp(raw, s.consumers(), s.batchSize(), s.maxInflight());
+                // the search first: no full bare row then runs on a JIT less warm than the others
+                Optional<BenchResults.SearchPoint> searched = s.bestBare() ? bare.search(raw) : Optional.empty();
+                // each connector row right after the bare client's row at its own settings
+                bare.row(raw, How.BARE_AS_TUNED, s.consumers(), s.batchSize(), s.maxInflight());
                 tuned(phases, keyPrefix);
+                bare.row(rawDefaults, How.BARE_AS_DEFAULTS, BenchChannels.DEFAULT_CONSUMERS, BenchChannels.DEFAULT_BATCH_SIZE,
+                        BenchChannels.DEFAULT_MAX_INFLIGHT);
                 defaults(phases, keyPrefix);
+                bare.groupedSend(raw, s.consumers(), s.batchSize());
+                if (s.extraBare()) {
+                    bare.row(raw, How.BARE_EXTRA, s.extraBareConsumers(), s.extraBareBatchSize(), s.maxInflight());
+                }
+                if (searched.isPresent()) {
+                    bestBare(bare, raw, searched.get());
+                }
                 if (s.sweep()) {
-                    sweep(baseline, phases, keyPrefix);
+                    sweep(raw, phases, keyPrefix);
                 }
                 return results;
             } finally {
@@ -113,30 +140,20 @@ public final class Benchmark {
             }
         }
 
-        private void baseline(RawBaseline raw, ConnectorPhases phases) throws InterruptedException {
-            progress("raw Lettuce baseline: %,d messages (+ %,d warm-up) sent, then consumed ...", s.messages(),
-                    s.warmup());
-            if (s.warmup() > 0) {
-                raw.send(s.warmup(), s.maxInflight(), i -> phases.payload("raw-warmup-" + i + "-"));
-                raw.consume(s.baselineConsumers(), s.baselineBatchSize());
+        /** The best point of the bare client's search measured in full, unless a full row already has its settings. */
+        private void bestBare(BarePhases bare, RawBaseline raw, BenchResults.SearchPoint best) throws InterruptedException {
+            boolean measured = best.consumers() == s.consumers() && best.batch() == s.batchSize()
+                    || s.extraBare() && best.consumers() == s.extraBareConsumers() && best.batch() == s.extraBareBatchSize();
+            if (measured) {
+                progress("bare Lettuce search: %d threads popping %d were fastest, already measured in full",
+                        best.consumers(), best.batch());
+            } else {
+                bare.row(raw, How.BARE_SEARCHED, best.consumers(), best.batch(), s.maxInflight());
             }
-            Counters before = Counters.take(redis);
-            raw.send(s.messages(), s.maxInflight(), i -> phases.payload("raw-" + i + "-"));
-            Counters sent = Counters.take(redis);
-            results.add(Phase.SEND, How.BASELINE, String.format("1 ZADD per message, %d per pipeline flush, %d in flight",
-                    RawBaseline.PIPELINE, s.maxInflight()), sent.since(before, s.messages()));
-            Counters start = Counters.take(redis);
-            long consumed = raw.consume(s.baselineConsumers(), s.baselineBatchSize());
-            Counters end = Counters.take(redis);
-            if (consumed != s.messages()) {
-                throw new IllegalStateException("the baseline consumed " + consumed + " of " + s.messages() + " messages");
-            }
-            results.add(Phase.CONSUME, How.BASELINE, baselineConsume(s.baselineConsumers(), s.baselineBatchSize()),
-                    end.since(start, s.messages()));
         }
 
-        /** The tuned channels: send, consume, both at once, lateness idle and at half load; returns the consume rate. */
-        private double tuned(ConnectorPhases phases, String keyPrefix) throws Exception {
+        /** The tuned channels: send, consume, both at once, lateness idle and at half load. */
+        private void tuned(ConnectorPhases phases, String keyPrefix) throws Exception {
             progress("connector, tuned channels: concurrency %d, batch-size %d, max-inflight %d, %d slots",
                     s.consumers(), s.batchSize(), s.maxInflight(), s.slots());
             try (BenchContainer c = BenchContainer.start(BenchChannels.tuned(s, redis.uri(), keyPrefix))) {
@@ -155,7 +172,6 @@ public final class Benchmark {
                     // rate would ask the machine to send that much as well, more than it can
                     results.lateness().add(phases.latenessUnderLoad(c, atOnce.perSecond() / 2));
                 }
-                return t.committed().perSecond();
             }
         }
 
@@ -164,7 +180,9 @@ public final class Benchmark {
             progress("connector, channels with their defaults (connector, topic and topic-type only)");
             try (BenchContainer c = BenchContainer.start(BenchChannels.defaults(s, redis.uri(), keyPrefix))) {
                 phases.warmUp(c, BenchChannels.DEFAULTS_TOPIC, BenchChannels.DEFAULT_SLOTS, s.warmup());
-                addThroughput(How.DEFAULTS, "connector, topic, topic-type only",
+                addThroughput(How.DEFAULTS, String.format("connector, topic, topic-type only (concurrency %d,"
+                                + " batch-size %d, max-inflight %d, %d slots)", BenchChannels.DEFAULT_CONSUMERS,
+                                BenchChannels.DEFAULT_BATCH_SIZE, BenchChannels.DEFAULT_MAX_INFLIGHT, BenchChannels.DEFAULT_SLOTS),
                         phases.sendThenConsume(c, BenchChannels.DEFAULTS_TOPIC, BenchChannels.DEFAULT_SLOTS, s.messages()));
             }
         }
@@ -175,7 +193,7 @@ public final class Benchmark {
             results.add(Phase.CONSUME, how, settings, t.committed());
         }
 
-        /** Consume throughput against batch size, then against consumers: the connector's and the baseline's. */
+    /** Consume throughput against batch size, then against consumers: the connector's and the bare client's. */
         private void sweep(RawBaseline raw, ConnectorPhases phases, String keyPrefix) throws Exception {
             for (int batch : s.sweepBatchSizes()) {
                 sweepPoint(raw, phases, keyPrefix, BenchResults.BATCH_AXIS, batch, batch, s.consumers());
@@ -199,14 +217,10 @@ public final class Benchmark {
             long consumed = raw.consume(consumers, batch);
             Counters end = Counters.take(redis);
             if (consumed != count) {
-                throw new IllegalStateException("the baseline consumed " + consumed + " of " + count + " messages");
+                throw new IllegalStateException("the bare client consumed " + consumed + " of " + count + " messages");
             }
             results.sweep().add(new BenchResults.SweepPoint(axis, value, connector, end.since(start, count).perSecond()));
         }
-    }
-
-    private static String baselineConsume(int threads, int batch) {
-        return String.format("%d threads, pop %d per script call, 1 ZREM per batch", threads, batch);
     }
 
     /** A payload of {@code bytes} bytes starting with {@code head} (unique heads: nothing merges). */
@@ -233,16 +247,21 @@ public final class Benchmark {
         Runtime rt = Runtime.getRuntime();
         List<String> lines = new ArrayList<>();
         lines.add(String.format("RMQ benchmark: the smallrye-redis-rmq connector through SmallRye Reactive Messaging %s"
-                + " on Weld SE, beside a raw Lettuce client", version("io.smallrye.reactive", "smallrye-reactive-messaging-provider")));
+                + " on Weld SE, beside a bare Lettuce client at the same settings", version("io.smallrye.reactive", "smallrye-reactive-messaging-provider")));
         lines.add(String.format("machine: %d cores (%s), %s %s, Java %s, JVM max heap %d MB, load average %.2f at start",
                 rt.availableProcessors(), cpuModel(), System.getProperty("os.name"), System.getProperty("os.version"),
                 System.getProperty("java.version"), rt.maxMemory() >> 20,
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
         lines.add(String.format("settings: %,d messages of %d bytes (+ %,d warm-up) to a %s topic of %d slots; tuned: %d"
-                        + " consumers (concurrency), batch-size %d, max-inflight %d; baseline: %d threads popping %d per"
-                        + " script call; lateness: %,d messages due over %d ms after %d ms; Redis: %s; sweep: %s",
+                        + " consumers (concurrency), batch-size %d, max-inflight %d; bare client: at each connector row's"
+                        + " settings%s; best bare: %s; lateness: %,d messages due over %d ms after %d ms; Redis: %s; sweep: %s",
                 s.messages(), s.payloadBytes(), s.warmup(), s.topicType(), s.slots(), s.consumers(), s.batchSize(),
-                s.maxInflight(), s.baselineConsumers(), s.baselineBatchSize(), s.latenessMessages(), s.latenessSpreadMs(), s.latenessLeadMs(),
+                s.maxInflight(), s.extraBare() ? String.format(", and %d threads popping %d (extra)", s.extraBareConsumers(),
+                        s.extraBareBatchSize()) : "",
+                s.bestBare() ? String.format("search of %,d messages per point, consumers %s x batch sizes %s",
+                        s.bestBareMessages(), Arrays.toString(s.bestBareConsumers()), Arrays.toString(s.bestBareBatchSizes()))
+                        : "the fastest bare row",
+                s.latenessMessages(), s.latenessSpreadMs(), s.latenessLeadMs(),
                 s.redisUri().isPresent() ? "given by URI" : s.redis(),
                 s.sweep() ? String.format("%,d messages per point, batch sizes %s, consumers %s", s.sweepMessages(),
                         Arrays.toString(s.sweepBatchSizes()), Arrays.toString(s.sweepConsumers())) : "off"));

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -24,12 +25,14 @@ import io.rmq.engine.RedisAccess;
 import io.rmq.engine.SlotRouter;
 
 /**
- * The raw-Lettuce baseline the connector is measured against: the same Redis, key layout, payloads and
+ * The bare Lettuce client the connector is measured against: the same Redis, key layout, payloads and
  * message count, with no SmallRye and no engine (DESIGN.md section 8).
  *
  * <ul>
  * <li><b>Send:</b> one {@code ZADD} of one member per message, due at once, on one connection that
- * flushes every {@value #PIPELINE} commands, with at most a window of commands unanswered.</li>
+ * flushes every {@value #PIPELINE} commands, with at most a window of commands unanswered; or
+ * ({@link #sendGrouped}) one multi-member {@code ZADD} per slot for every {@code members} messages of
+ * that slot, with at most a window of messages unanswered.</li>
  * <li><b>Consume:</b> consumer threads, each with its own connection and its own share of the slots
  * (slot {@code s} belongs to thread {@code s mod threads}): each pops a batch of due members per call of
  * {@code raw-pop.lua} (store queue to prepare queue), then acks the batch with one multi-member
@@ -61,6 +64,10 @@ final class RawBaseline implements AutoCloseable {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             throw e;
         }
+    }
+
+    int slots() {
+        return slots;
     }
 
     /** Store queue of {@code slot}, as the engine names it. */
@@ -119,6 +126,67 @@ final class RawBaseline implements AutoCloseable {
         if (failure.get() != null) {
             throw new IllegalStateException("a baseline ZADD failed", failure.get());
         }
+    }
+
+    /**
+     * Sends {@code count} messages of {@code content} as {@link #send} does, but gathered per slot: one
+     * {@code ZADD} of {@code members} members whenever a slot has that many (the rest at the end), each
+     * flushed at once, with at most {@code window} messages unanswered; returns when Redis answered every one.
+     */
+    void sendGrouped(int count, int window, int members, IntFunction<byte[]> content) throws InterruptedException {
+        int group = Math.max(1, Math.min(members, window));
+        byte[][] stores = new byte[slots][];
+        List<List<ScoredValue<byte[]>>> pending = new ArrayList<>();
+        for (int slot = 0; slot < slots; slot++) {
+            stores[slot] = store(slot).getBytes(StandardCharsets.UTF_8);
+            pending.add(new ArrayList<>(group));
+        }
+        Semaphore permits = new Semaphore(window);
+        CountDownLatch answered = new CountDownLatch(count);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE)) {
+            RedisAsyncCommands<byte[], byte[]> redis = connection.async();
+            double now = System.currentTimeMillis();
+            for (int i = 0; i < count; i++) {
+                byte[] member = content.apply(i);
+                int slot = SlotRouter.slotOf(member, slots);
+                List<ScoredValue<byte[]>> gathered = pending.get(slot);
+                gathered.add(ScoredValue.just(now, member));
+                if (gathered.size() == group) {
+                    zadd(redis, stores[slot], gathered, permits, answered, failure);
+                    gathered.clear();
+                }
+            }
+            for (int slot = 0; slot < slots; slot++) {
+                if (!pending.get(slot).isEmpty()) {
+                    zadd(redis, stores[slot], pending.get(slot), permits, answered, failure);
+                }
+            }
+            if (!answered.await(60 + count / 1_000, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the bare client's ZADDs were not all answered: " + answered.getCount()
+                        + " of " + count + " messages missing");
+            }
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("a bare client's ZADD failed", failure.get());
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void zadd(RedisAsyncCommands<byte[], byte[]> redis, byte[] store, List<ScoredValue<byte[]>> members,
+            Semaphore permits, CountDownLatch answered, AtomicReference<Throwable> failure) throws InterruptedException {
+        int n = members.size();
+        permits.acquire(n);
+        ScoredValue<byte[]>[] values = members.toArray(ScoredValue[]::new);
+        redis.zadd(store, values).whenComplete((added, e) -> {
+            if (e != null) {
+                failure.compareAndSet(null, e);
+            }
+            permits.release(n);
+            for (int k = 0; k < n; k++) {
+                answered.countDown();
+            }
+        });
     }
 
     /**

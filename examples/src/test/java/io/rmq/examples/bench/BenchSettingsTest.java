@@ -17,8 +17,11 @@ class BenchSettingsTest {
         assertThat(s.warmup()).isEqualTo(300_000);
         assertThat(s.consumers()).isEqualTo(2);
         assertThat(s.batchSize()).isEqualTo(128);
-        assertThat(s.baselineConsumers()).isEqualTo(4);
-        assertThat(s.baselineBatchSize()).isEqualTo(32);
+        assertThat(s.extraBare()).isFalse();
+        assertThat(s.bestBare()).isTrue();
+        assertThat(s.bestBareMessages()).isEqualTo(50_000);
+        assertThat(s.bestBareConsumers()).containsExactly(1, 2, 4);
+        assertThat(s.bestBareBatchSizes()).containsExactly(32, 128, 256);
         assertThat(s.redis()).isEqualTo("auto");
         assertThat(s.sweep()).isFalse();
         assertThat(s.sweepMessages()).isEqualTo(100_000);
@@ -37,6 +40,35 @@ class BenchSettingsTest {
         assertThat(s.sweepBatchSizes()).containsExactly(8, 64);
         assertThat(s.sweepConsumers()).containsExactly(3);
         assertThat(s.out()).isEqualTo(Path.of("/tmp/bench-out"));
+    }
+
+    @Test
+    void theBareClientsSearchAndExtraRowAreSetByName() {
+        BenchSettings small = BenchSettings.from(new String[] {"messages=20000"});
+        assertThat(small.bestBareMessages()).as("at most the messages of a row").isEqualTo(20_000);
+        BenchSettings s = BenchSettings.from(new String[] {"best-bare=FALSE", "best-bare-messages=5_000",
+                "best-bare-consumers=2,8", "best-bare-batch-sizes=64", "extra-bare-consumers=4",
+                "extra-bare-batch-size=32"});
+        assertThat(s.bestBare()).isFalse();
+        assertThat(s.bestBareMessages()).isEqualTo(5_000);
+        assertThat(s.bestBareConsumers()).containsExactly(2, 8);
+        assertThat(s.bestBareBatchSizes()).containsExactly(64);
+        assertThat(s.extraBare()).isTrue();
+        assertThat(s.extraBareConsumers()).isEqualTo(4);
+        assertThat(s.extraBareBatchSize()).isEqualTo(32);
+    }
+
+    @Test
+    void theOldBaselineSettingsAreRefusedWithWhatReplacedThem() {
+        assertThatThrownBy(() -> BenchSettings.from(new String[] {"baseline-consumers=4"}))
+                .hasMessageContaining("bench.baseline-consumers is gone")
+                .hasMessageContaining("bench.extra-bare-consumers and bench.extra-bare-batch-size");
+        assertThatThrownBy(() -> BenchSettings.from(new String[] {"extra-bare-consumers=4"}))
+                .hasMessageContaining("go together");
+        assertThatThrownBy(() -> BenchSettings.from(new String[] {"best-bare=yes"}))
+                .hasMessageContaining("bench.best-bare must be true or false, was 'yes'");
+        assertThatThrownBy(() -> BenchSettings.from(new String[] {"best-bare-consumers=0"}))
+                .hasMessageContaining("bench.best-bare-consumers must be >= 1, was 0");
     }
 
     @Test

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The benchmark end to end with tiny sizes, as a user runs it (a JVM of its own), on the Redis 6.2 of
- * embedded-redis: it writes its table and its three charts, with figures of the baseline and the
- * connector, tuned and with defaults, side by side.
+ * embedded-redis: it writes its table and its three charts, with figures of the connector, tuned and
+ * with defaults, each beside the bare client at the same settings and the best bare client.
  */
 class BenchmarkIT {
 
@@ -23,20 +23,25 @@ class BenchmarkIT {
     void aTinyRunWritesTheTableAndTheCharts(@TempDir Path out) throws Exception {
         String output = run("redis=embedded", "messages=2000", "warmup=500", "lateness-messages=500",
                 "lateness-lead-ms=300", "lateness-spread-ms=500", "sweep=true", "sweep-messages=1000",
-                "sweep-batch-sizes=32", "sweep-consumers=2", "out=" + out);
+                "sweep-batch-sizes=32", "sweep-consumers=2", "best-bare-messages=500", "best-bare-consumers=1,2",
+                "best-bare-batch-sizes=32", "out=" + out);
 
         Path table = out.resolve(Benchmark.RESULTS_FILE);
         assertThat(table).isNotEmptyFile();
         String markdown = Files.readString(table);
         assertThat(output).contains(markdown.lines().filter(l -> l.startsWith("| sent /s")).findFirst().orElseThrow());
-        for (String figure : List.of("sent /s, raw Lettuce", "sent /s, connector, tuned", "sent /s, connector, defaults",
-                "consumed and committed /s, raw Lettuce", "consumed and committed /s, connector, tuned",
-                "consumed and committed /s, connector, defaults", "sent, tuned / baseline",
-                "consumed, tuned / baseline")) {
+        for (String figure : List.of("sent /s, bare Lettuce, as tuned", "sent /s, bare Lettuce, as defaults",
+                "sent /s, bare Lettuce, multi-member ZADD", "sent /s, connector, tuned", "sent /s, connector, defaults",
+                "consumed and committed /s, bare Lettuce, as tuned", "consumed and committed /s, bare Lettuce, as defaults",
+                "consumed and committed /s, connector, tuned", "consumed and committed /s, connector, defaults",
+                "sent, tuned / bare at the same settings", "sent, tuned / best bare",
+                "sent, defaults / bare at the same settings", "consumed, tuned / bare at the same settings",
+                "consumed, tuned / best bare", "consumed, defaults / bare at the same settings",
+                "consumed, defaults / best bare")) {
             assertThat(summaryValue(markdown, figure)).as(figure).isPositive();
         }
         assertThat(markdown).contains("(embedded-redis)", "| idle | 500 of 500 |", "| half load | 500 of 500 |",
-                "JVM bytes allocated/msg", "Consumed and committed per second against batch size",
+                "JVM bytes allocated/msg", "Redis CPU µs/msg (process)", "Bare Lettuce search", "Consumed and committed per second against batch size",
                 "Consumed and committed per second against consumers");
         for (String chart : List.of(BenchCharts.BATCH_SIZE_FILE, BenchCharts.CONSUMERS_FILE, BenchCharts.LATENESS_FILE)) {
             Path png = out.resolve(chart);
