@@ -33,6 +33,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.support.ClientShutdown;
 import io.rmq.engine.support.UriCredentials;
 
 /**
@@ -182,7 +183,7 @@ final class RmqClient implements AutoCloseable {
                     closeConnections();
                     RedisClusterClient c = clusterClient; // closed meanwhile: close() found no cluster client yet
                     if (c != null) {
-                        c.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                        ClientShutdown.shutdown(c, displayUri);
                     }
                     return;
                 }
@@ -257,7 +258,7 @@ final class RmqClient implements AutoCloseable {
             this.clusterClient = client;
             ConnectionLiveness.watchCluster(scheduler, LIVENESS_INTERVAL, displayUri, c);
         } catch (RuntimeException e) {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            ClientShutdown.shutdown(client, displayUri);
             throw e;
         }
     }
@@ -405,10 +406,10 @@ final class RmqClient implements AutoCloseable {
         }
         ready.completeExceptionally(EngineExceptions.ex.closed("the Redis client for " + displayUri));
         closeConnections();
-        redisClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        ClientShutdown.shutdown(redisClient, displayUri);
         RedisClusterClient c = clusterClient;
         if (c != null) {
-            c.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            ClientShutdown.shutdown(c, displayUri);
         }
     }
 

@@ -32,6 +32,7 @@ import io.rmq.engine.SlotRouter;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicKeys;
 import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.support.ClientShutdown;
 
 /**
  * What an operator does with the topics of one Redis: list them, read each slot's state, page
@@ -103,18 +104,18 @@ public final class RmqAdmin implements AutoCloseable {
                 StatefulRedisConnection<byte[], byte[]> c = client.connect(ByteArrayCodec.INSTANCE, uris.get(0));
                 return new RmqAdmin(client, c, c.async(), new ScriptRunner(c.async()), display);
             }
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            ClientShutdown.shutdown(client, display);
             RedisClusterClient cluster = RedisTopology.clusterClient(uris, access.sslOptions(), DEFAULT_TIMEOUT);
             try {
                 StatefulRedisClusterConnection<byte[], byte[]> c = cluster.connect(ByteArrayCodec.INSTANCE);
                 return new RmqAdmin(cluster, c, c.async(),
                         new ScriptRunner(c.async(), topology.shardedPubSub(), topology.shebangScripts()), display);
             } catch (RuntimeException e) {
-                cluster.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                ClientShutdown.shutdown(cluster, display);
                 throw e;
             }
         } catch (RuntimeException e) {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            ClientShutdown.shutdown(client, display);
             Throwable root = e;
             while (root.getCause() != null) {
                 root = root.getCause();
@@ -330,7 +331,7 @@ public final class RmqAdmin implements AutoCloseable {
     @Override
     public void close() {
         connection.close();
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        ClientShutdown.shutdown(client, displayUri);
     }
 
     private AdminScripts scripts(TopicDefinition topic) {

@@ -78,6 +78,15 @@ public final class EngineLogging {
                 + " hash '" + registryKey + "'");
     }
 
+    /**
+     * RMQ-0008 (WARNING): a Lettuce client did not finish shutting down within the bound; its daemon threads
+     * are left to end by themselves, and closing goes on.
+     */
+    public void clientShutdownUnfinished(String what, long boundMillis) {
+        log(Level.WARNING, null, () -> "RMQ-0008 The Redis client of " + what + " did not finish shutting down"
+                + " within " + boundMillis + " ms; its threads are left to end by themselves and closing goes on");
+    }
+
     // ---- consumers: RMQ-01xx
 
     /** RMQ-0101 (WARNING): a commit call failed; its messages are redelivered after their deadline. */
