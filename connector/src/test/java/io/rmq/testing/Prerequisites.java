@@ -1,7 +1,12 @@
 package io.rmq.testing;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Assumptions;
 
@@ -15,7 +20,9 @@ import org.junit.jupiter.api.Assumptions;
  * to install, so that {@code mvn -B verify} passes on a machine with only a JDK and Maven. With the environment
  * variable {@value #REQUIRE_ALL} set to {@code true} it fails instead, so that a build meant to run everything
  * cannot skip anything in silence. {@code .ci/run} runs the build first without the programs, then installs them
- * and runs again, under {@value #REQUIRE_ALL}, every test class whose skip message carries {@value #SKIP_MARK}.
+ * and runs again, under {@value #REQUIRE_ALL}, every test class that skipped here: those whose test reports carry
+ * {@value #SKIP_MARK}, and those listed in {@code target/}{@value #SKIPPED_CLASSES} of their module (a skip in a
+ * {@code @BeforeAll} method leaves no test case in Surefire's report, so the calling class is also written there).
  */
 public final class Prerequisites {
 
@@ -23,6 +30,9 @@ public final class Prerequisites {
     public static final String REQUIRE_ALL = "RMQ_TESTS_REQUIRE_ALL";
     /** How every skip of this class begins (.ci/run finds the skipped classes by it in the test reports). */
     public static final String SKIP_MARK = "needs installed programs:";
+
+    /** The file, in the module's {@code target} folder, that lists the test classes skipped here, one a line. */
+    public static final String SKIPPED_CLASSES = "skipped-for-programs.txt";
 
     private static final String DEBIAN = " (Debian: apt-get install redis-server, as .ci/run does)";
 
@@ -58,7 +68,7 @@ public final class Prerequisites {
         for (Path p : paths) {
             all &= Files.isExecutable(p);
         }
-        require(all, what + " needs " + java.util.Arrays.toString(paths) + " (" + install + ")");
+        require(all, what + " needs " + Arrays.toString(paths) + " (" + install + ")");
     }
 
     /**
@@ -74,6 +84,38 @@ public final class Prerequisites {
         if ("true".equalsIgnoreCase(System.getenv(REQUIRE_ALL))) {
             throw new IllegalStateException(message + " (" + REQUIRE_ALL + "=true: nothing may be skipped)");
         }
+        callingTestClass().ifPresent(Prerequisites::recordSkipped);
         Assumptions.abort(message);
+    }
+
+    /** The outermost class on the stack whose name says it is a test ({@code ...IT}, {@code ...Test}). */
+    private static Optional<String> callingTestClass() {
+        return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(frames -> frames
+                .map(f -> topLevel(f.getDeclaringClass()))
+                .filter(c -> c.getName().startsWith("io.rmq.")
+                        && (c.getSimpleName().endsWith("IT") || c.getSimpleName().endsWith("Test")))
+                .map(Class::getName)
+                .reduce((inner, outer) -> outer));
+    }
+
+    private static Class<?> topLevel(Class<?> c) {
+        Class<?> top = c;
+        while (top.getEnclosingClass() != null) {
+            top = top.getEnclosingClass();
+        }
+        return top;
+    }
+
+    private static void recordSkipped(String testClass) {
+        Path target = Path.of("target");
+        if (!Files.isDirectory(target)) {
+            return; // not run from a module's folder: the report's skip message is all there is
+        }
+        try {
+            Files.writeString(target.resolve(SKIPPED_CLASSES), testClass + System.lineSeparator(), StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            // the skip itself still happens and says why
+        }
     }
 }

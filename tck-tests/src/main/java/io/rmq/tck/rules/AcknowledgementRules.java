@@ -45,7 +45,7 @@ public abstract class AcknowledgementRules {
             .incoming("ack-failing", topic("max-retries", 2, "retry-backoff", 0))
             .incoming("ack-flaky", topic("retry-backoff", BACKOFF_MS))
             .incoming("ack-abandoned", topic("prepare-timeout", PREPARE_TIMEOUT_MS, "retry-backoff", 0))
-            .incoming("ack-slow", topic("prepare-timeout", 300));
+            .incoming("ack-slow", topic("prepare-timeout", PREPARE_TIMEOUT_MS));
 
     private static Object[] topic(Object... more) {
         Object[] base = {"topic-type", "FIXED_TIME", "slot-amount", 1, "poll-interval", 200};
@@ -122,7 +122,12 @@ public abstract class AcknowledgementRules {
     /** Takes four prepare timeouts to process each message, then acks it. */
     @ApplicationScoped
     public static class Slow {
-        static final long PROCESSING_MS = 1_200;
+        /**
+         * Four prepare timeouts. The deadline is extended every third of a prepare timeout; with 1 s, a JVM
+         * stalled for up to about 0.6 s still extends it in time (with 300 ms, the rule failed once on a machine
+         * running at a load average of 10).
+         */
+        static final long PROCESSING_MS = 4 * PREPARE_TIMEOUT_MS;
         private final Inbox inbox = new Inbox();
 
         public Inbox inbox() {
