@@ -126,6 +126,14 @@ final class RmqClient implements AutoCloseable {
         return scheduler;
     }
 
+    /**
+     * A timer for short deadlines (those of durable sends): Lettuce's event executors, shut down with this client,
+     * rather than {@link #scheduler()}, whose thread may block for a while opening a connection.
+     */
+    ScheduledExecutorService timer() {
+        return redisClient.getResources().eventExecutorGroup();
+    }
+
     /** Registers a listener; register before {@link #start()} to hear the first connection. */
     void addListener(Listener listener) {
         listeners.add(listener);

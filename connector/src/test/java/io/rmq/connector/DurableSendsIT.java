@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.engine.DurabilityException;
+import io.rmq.engine.WriteState;
 import io.rmq.testing.LogRecorder;
 import io.rmq.testing.RedisProcess;
 import io.rmq.testing.RedisSentinelTestServer;
@@ -70,6 +71,10 @@ class DurableSendsIT {
                         + " ('durability-timeout'): the master stored it, but it may be lost if the master fails now;"
                         + " check that enough replicas are connected, or lower 'durability' or raise"
                         + " 'durability-timeout'").hasCauseInstanceOf(DurabilityException.class);
+                // stored by the master, not confirmed: the reason says so without its text being read
+                assertThat(reason).isInstanceOf(RmqSendException.class);
+                assertThat(((RmqSendException) reason).writeState()).isEqualTo(WriteState.WRITTEN_UNCONFIRMED);
+                assertThat(WriteState.of(reason).mayHaveBeenWritten()).isTrue();
             }
             assertThat(sender.acked()).as("messages acked").isEmpty();
             assertThat(sender.nacked()).hasSize(20);
