@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Every send of a producer has the same timeout, so deadlines come in the order sends are tracked: one timer
  * armed for the oldest suffices. Sends settled earlier leave the queue when they reach its head. Thread-safe;
- * expiries run on {@code timer}.
+ * expiries run on {@code timer}, a thread that nothing else may hold up.
  */
 final class SendDeadlines {
 

@@ -38,10 +38,11 @@ final class DurableSettleScenario {
 
     static final Duration TIMEOUT = Duration.ofSeconds(1);
     /**
-     * The delay of the timer thread beyond the documented bound, on the busy 2-core project machine during a
-     * failover (up to 46 ms seen); the report counts the sends settled after the documented bound.
+     * How late the JVM may run the timer beyond the documented bound: on the project machine (2 cores, shared with
+     * other builds at a load average of 5 to 7) during a failover, up to 111 ms were seen; the report counts the
+     * sends settled after the documented bound.
      */
-    static final Duration SCHEDULING = Duration.ofMillis(100);
+    static final Duration SCHEDULING = Duration.ofMillis(250);
     /** What the documentation promises: the durability timeout plus the allowance for a reply on its way. */
     static final Duration DOCUMENTED = TIMEOUT.plus(SendDeadlines.REPLY_ALLOWANCE);
     static final Duration BOUND = TIMEOUT.plus(SendDeadlines.REPLY_ALLOWANCE).plus(SCHEDULING);
