@@ -23,18 +23,22 @@ import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.connector.metrics.OutgoingMetrics;
 import io.rmq.engine.DurabilityException;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.SendFailedException;
 import io.rmq.engine.SendResult;
 import io.rmq.engine.TopicKeys;
 import io.rmq.engine.TopicProducer;
 import io.rmq.engine.TopicType;
+import io.rmq.engine.WriteState;
+import io.rmq.engine.WrongKeyTypeException;
 
 /**
  * An outgoing channel: a Reactive Streams {@link Subscriber} that writes each message to its slot.
  * Up to {@code max-inflight} writes are pipelined on the shared connection. A message is acked once
  * Redis has stored or merged it, and nacked, with nothing written, when its payload or metadata is
  * invalid for the topic, when its content is larger than {@code max-message-size}, when Redis fails,
- * or when it arrives after the channel was closed. With {@code durability=replicas:<n>} the writes go
- * on a connection of the channel's own, and a message is acked only once n replicas have it, nacked
+ * or when it arrives after the channel was closed. A nack's reason says whether the message may have been
+ * written ({@link WriteState#of(Throwable)}; {@link RmqSendException}). With {@code durability=replicas:<n>} the
+ * writes go on a connection of the channel's own, and a message is acked only once n replicas have it, nacked
  * (RMQ-2040) when they do not within {@code durability-timeout}.
  *
  * <p><b>Demand.</b> It requests {@code max-inflight} messages on subscription and one more for each
@@ -194,19 +198,33 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     }
 
     /**
-     * The reason a failed write is nacked with: the engine's own errors (RMQ-0xxx, naming the key or
-     * the definitions) as they are; the client's (not connected, timed out) with the channel, topic and
-     * Redis they concern (RMQ-2103); replicas not reached by a durable send with the channel's setting (RMQ-2040).
+     * The reason a failed write is nacked with, saying whether the message may have been written
+     * ({@link WriteState}): replicas not reached by a durable send, with the channel's setting (RMQ-2040,
+     * written); a reply that was lost (RMQ-2105, may have been written); the engine's own errors (RMQ-0xxx,
+     * naming the key or the definitions) as they are; the client's other errors (not connected) with the channel,
+     * topic and Redis they concern (RMQ-2103, not written).
      */
     private Throwable sendFailure(Throwable cause) {
-        if (cause instanceof DurabilityException notReplicated) {
-            return RmqExceptions.ex.sendNotReplicated(config.channel(), config.topic().name(), notReplicated.reached(),
-                    notReplicated.required(), config.producerOptions().durabilityTimeout().toMillis(), cause);
+        if (!(cause instanceof SendFailedException failed)) {
+            return cause; // failed before reaching for Redis: nothing written
         }
-        if (String.valueOf(cause.getMessage()).startsWith("RMQ-")) {
-            return cause;
+        String channel = config.channel();
+        String topic = config.topic().name();
+        if (failed instanceof DurabilityException notReplicated) {
+            return new RmqSendException(RmqExceptions.ex.sendNotReplicated(channel, topic, notReplicated.reached(),
+                    notReplicated.required(), config.producerOptions().durabilityTimeout().toMillis()), failed);
         }
-        return RmqExceptions.ex.sendFailed(config.channel(), config.topic().name(), redisDisplayUri, cause);
+        if (failed.writeState() == WriteState.MAYBE_WRITTEN && !(failed.getCause() instanceof WrongKeyTypeException)) {
+            String reason = failed.getCause() == null
+                    ? "none within 'durability-timeout' = " + config.producerOptions().durabilityTimeout().toMillis()
+                            + " ms"
+                    : String.valueOf(failed.getCause().getMessage());
+            return new RmqSendException(RmqExceptions.ex.sendReplyLost(channel, topic, redisDisplayUri, reason), failed);
+        }
+        if (String.valueOf(failed.getMessage()).startsWith("RMQ-")) {
+            return failed;
+        }
+        return new RmqSendException(RmqExceptions.ex.sendFailed(channel, topic, redisDisplayUri, failed), failed);
     }
 
     /** Acks the message, or nacks it when {@code failure} is set, then, once that is done, asks for the next one. */

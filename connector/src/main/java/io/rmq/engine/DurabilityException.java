@@ -4,28 +4,22 @@ import io.rmq.engine.i18n.EngineExceptions;
 
 /**
  * A durable send whose write did not reach the required replicas within the durability timeout
- * (RMQ-0370). The master has stored the message, and it is consumed like any other unless the master
- * fails before a replica has it: the send is unconfirmed, not undone. Sending it again is safe for
- * merged types (a pending duplicate merges).
+ * (RMQ-0370; {@link WriteState#WRITTEN_UNCONFIRMED}). The master has stored the message, and it is consumed like
+ * any other unless the master fails before a replica has it: the send is unconfirmed, not undone. Sending it
+ * again may store it twice; a pending duplicate merges.
  */
-public final class DurabilityException extends RuntimeException {
+public final class DurabilityException extends SendFailedException {
 
     private static final long serialVersionUID = 1L;
 
-    private final String topic;
     private final long reached;
     private final int required;
 
     DurabilityException(String topic, long reached, int required, long timeoutMillis) {
-        super(EngineExceptions.ex.replicasNotReached(topic, reached, required, timeoutMillis));
-        this.topic = topic;
+        super(EngineExceptions.ex.replicasNotReached(topic, reached, required, timeoutMillis), topic,
+                WriteState.WRITTEN_UNCONFIRMED, null);
         this.reached = reached;
         this.required = required;
-    }
-
-    /** The topic the message was sent to. */
-    public String topic() {
-        return topic;
     }
 
     /** Replicas that confirmed the write in time. */

@@ -5,12 +5,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.i18n.EngineLogging;
 
 /**
  * One connection of a durable producer to one master: its sends and the {@code WAIT} that confirms them
@@ -22,13 +25,21 @@ import io.rmq.engine.i18n.EngineExceptions;
  * soon as the current one returns. Under load one {@code WAIT} confirms everything written during the
  * previous one, so sends cost no extra round trip each.
  *
+ * <p><b>Deadlines.</b> Each send has its own ({@link DurableSend}): a {@code WAIT} waits for the time left to the
+ * oldest send of its group, not a whole timeout, so a send is never held by {@code WAIT}s issued for later
+ * ones. A {@code WAIT} that returns short fails the sends whose deadline passed (RMQ-0370) and takes the others
+ * into the next one. {@link SendDeadlines} settles whatever a {@code WAIT} or a reply does not settle in time.
+ *
  * <p><b>Reconnects.</b> A {@code WAIT} on a new connection covers nothing written on the old one, yet would
  * report the replicas in sync. Every connect and disconnect moves an epoch on; a write is confirmed only by
- * a {@code WAIT} issued and answered in the epoch the write was issued in, and fails otherwise (RMQ-0372).
+ * a {@code WAIT} issued and answered in the epoch the write was issued in, and fails otherwise (RMQ-0372). The
+ * first send after a reconnect checks the master's replicas again (RMQ-0190).
  *
  * <p>Thread-safe; callbacks run on Lettuce's threads. Closed with the engine's client.
  */
 final class DurableConnection {
+
+    private static final EngineLogging LOG = EngineLogging.log;
 
     private final StatefulRedisConnection<byte[], byte[]> connection;
     private final TopicScripts scripts;
@@ -36,13 +47,15 @@ final class DurableConnection {
     private final int replicas;
     private final long timeoutMillis;
     private final AtomicLong epoch = new AtomicLong();
+    /** Set by a reconnect: the next send checks the replicas of the master it reached. */
+    private final AtomicBoolean reopened = new AtomicBoolean();
     private final Object lock = new Object();
     /** Writes waiting for the next WAIT; guarded by {@link #lock}. */
     private List<Waiter> queued = new ArrayList<>();
     /** Whether a WAIT is under way; guarded by {@link #lock}. */
     private boolean waiting;
 
-    private record Waiter(long epoch, CompletableFuture<Long> replicas) {
+    private record Waiter(long epoch, DurableSend send) {
     }
 
     /**
@@ -60,6 +73,7 @@ final class DurableConnection {
             @Override
             public void onRedisConnected(RedisChannelHandler<?, ?> channel, SocketAddress address) {
                 epoch.incrementAndGet();
+                reopened.set(true);
             }
 
             @Override
@@ -70,28 +84,44 @@ final class DurableConnection {
     }
 
     /**
-     * Sends to {@code slot} on this connection and completes once the required replicas have the writes;
-     * fails with {@link DurabilityException} when fewer confirmed within the timeout, or with the failure of
-     * the write or of the {@code WAIT}.
+     * Writes {@code sends} to {@code slot} on this connection; the stage is the write's reply. Once stored, each
+     * of {@code each} (the sends, in the same order) waits for its replicas and is confirmed, or failed with
+     * {@link DurabilityException} or RMQ-0372; a failed write is for the caller to settle.
      */
-    CompletionStage<List<SendResult>> send(int slot, int routedBy, List<TopicScripts.Send> sends) {
+    CompletionStage<List<SendResult>> send(int slot, int routedBy, List<TopicScripts.Send> sends, List<DurableSend> each) {
+        checkReplicasIfReopened();
         long writeEpoch = epoch.get();
-        return scripts.send(slot, routedBy, sends).thenCompose(results -> replicated(writeEpoch).thenApply(n -> results));
+        return scripts.send(slot, routedBy, sends).whenComplete((results, failure) -> {
+            if (failure == null) {
+                for (int i = 0; i < each.size(); i++) {
+                    each.get(i).written(results.get(i));
+                }
+                replicated(writeEpoch, each);
+            }
+        });
     }
 
-    /** {@link TopicScripts#mergePending} on this connection, confirmed by the replicas like a send. */
-    CompletionStage<TopicScripts.MergeReply> mergePending(int slot, int targetAmount, List<TopicScripts.Send> sends) {
+    /** {@link TopicScripts#mergePending} of one send on this connection; a merged send waits for its replicas. */
+    CompletionStage<TopicScripts.MergeReply> mergePending(int slot, int targetAmount, TopicScripts.Send send,
+            DurableSend durable) {
+        checkReplicasIfReopened();
         long writeEpoch = epoch.get();
-        return scripts.mergePending(slot, targetAmount, sends)
-                .thenCompose(reply -> replicated(writeEpoch).thenApply(n -> reply));
+        return scripts.mergePending(slot, targetAmount, List.of(send)).whenComplete((reply, failure) -> {
+            SendResult merged = failure == null ? reply.results().get(0) : null;
+            if (merged != null) {
+                durable.written(merged);
+                replicated(writeEpoch, List.of(durable));
+            }
+        });
     }
 
-    /** Completes once a WAIT issued after this call confirms the writes answered so far (see the class comment). */
-    private CompletionStage<Long> replicated(long writeEpoch) {
-        Waiter w = new Waiter(writeEpoch, new CompletableFuture<>());
+    /** Queues written sends for the next WAIT, issued at once when none is under way (see the class comment). */
+    private void replicated(long writeEpoch, List<DurableSend> sends) {
         List<Waiter> group = null;
         synchronized (lock) {
-            queued.add(w);
+            for (DurableSend s : sends) {
+                queued.add(new Waiter(writeEpoch, s));
+            }
             if (!waiting) {
                 waiting = true;
                 group = queued;
@@ -101,45 +131,107 @@ final class DurableConnection {
         if (group != null) {
             issue(group);
         }
-        return w.replicas();
     }
 
     private void issue(List<Waiter> group) {
+        long now = System.nanoTime();
+        long oldest = Long.MAX_VALUE;
+        List<Waiter> open = new ArrayList<>(group.size());
+        for (Waiter w : group) {
+            if (w.send().isDone()) {
+                continue; // settled at its deadline meanwhile
+            }
+            if (w.send().deadlineNanos() - now <= 0) {
+                w.send().notConfirmed(); // its reply came after its deadline
+                continue;
+            }
+            open.add(w);
+            oldest = Math.min(oldest, w.send().deadlineNanos());
+        }
+        if (open.isEmpty()) {
+            next(List.of());
+            return;
+        }
+        // WAIT 0 would wait for ever: at least 1 ms, at most what the oldest send has left
+        long waitMillis = Math.max(1, Math.min(timeoutMillis, TimeUnit.NANOSECONDS.toMillis(oldest - now + 999_999)));
         long issuedIn = epoch.get();
         CompletionStage<Long> reply;
         try {
-            reply = connection.async().waitForReplication(replicas, timeoutMillis);
+            reply = connection.async().waitForReplication(replicas, waitMillis);
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
         reply.whenComplete((reached, failure) -> {
-            List<Waiter> next;
-            synchronized (lock) {
-                next = queued.isEmpty() ? null : queued;
-                queued = new ArrayList<>();
-                waiting = next != null;
-            }
+            long answered = System.nanoTime();
             boolean sameConnection = epoch.get() == issuedIn;
-            for (Waiter w : group) {
-                settle(w, reached, failure, sameConnection && w.epoch() == issuedIn);
+            List<Waiter> again = new ArrayList<>();
+            for (Waiter w : open) {
+                DurableSend s = w.send();
+                if (failure != null || !sameConnection || w.epoch() != issuedIn) {
+                    s.fail(new SendFailedException(EngineExceptions.ex.reconnectedBeforeReplicated(
+                            scripts.keys().topic().name(), displayUri), scripts.keys().topic().name(),
+                            WriteState.WRITTEN_UNCONFIRMED, failure));
+                } else if (reached >= replicas) {
+                    s.confirm();
+                } else {
+                    s.reached(reached);
+                    if (s.deadlineNanos() - answered <= 0) {
+                        s.notConfirmed();
+                    } else {
+                        again.add(w); // the next WAIT covers it too, for the time it has left
+                    }
+                }
             }
-            if (next != null) {
-                issue(next);
-            }
+            next(again);
         });
     }
 
-    private void settle(Waiter w, Long reached, Throwable failure, boolean sameConnection) {
-        String topic = scripts.keys().topic().name();
-        if (failure != null) {
-            w.replicas().completeExceptionally(failure);
-        } else if (!sameConnection) {
-            w.replicas().completeExceptionally(new RedisUnavailableException(
-                    EngineExceptions.ex.reconnectedBeforeReplicated(topic, displayUri)));
-        } else if (reached < replicas) {
-            w.replicas().completeExceptionally(new DurabilityException(topic, reached, replicas, timeoutMillis));
-        } else {
-            w.replicas().complete(reached);
+    /** Issues the next WAIT for {@code again} and what queued meanwhile, or marks none under way. */
+    private void next(List<Waiter> again) {
+        List<Waiter> next;
+        synchronized (lock) {
+            if (again.isEmpty()) {
+                next = queued;
+            } else {
+                next = new ArrayList<>(again);
+                next.addAll(queued);
+            }
+            queued = new ArrayList<>();
+            waiting = !next.isEmpty();
+        }
+        if (!next.isEmpty()) {
+            issue(next);
+        }
+    }
+
+    /** Logs RMQ-0190 when the master reports fewer connected replicas than required. Blocks: off Lettuce's threads. */
+    void checkReplicas() {
+        try {
+            warnIfFewReplicas(connection.sync().info("replication"));
+        } catch (RuntimeException e) {
+            // an ACL without +info: nothing to compare; the sends say it if the replicas are missing
+        }
+    }
+
+    private void checkReplicasIfReopened() {
+        if (reopened.compareAndSet(true, false)) {
+            try {
+                connection.async().info("replication").thenAccept(this::warnIfFewReplicas);
+            } catch (RuntimeException e) {
+                // not connected again after all: the sends fail, and the next reconnect checks again
+            }
+        }
+    }
+
+    private void warnIfFewReplicas(String info) {
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith("connected_slaves:")) {
+                int connected = Integer.parseInt(line.substring("connected_slaves:".length()).trim());
+                if (connected < replicas) {
+                    LOG.fewerReplicasThanRequired(scripts.keys().topic().name(), displayUri, connected, replicas,
+                            timeoutMillis);
+                }
+            }
         }
     }
 }

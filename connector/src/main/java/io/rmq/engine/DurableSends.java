@@ -11,7 +11,6 @@ import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.rmq.engine.i18n.EngineExceptions;
-import io.rmq.engine.i18n.EngineLogging;
 
 /**
  * The connections of one durable producer ({@link ProducerOptions#durable()}), one {@link DurableConnection}
@@ -20,25 +19,36 @@ import io.rmq.engine.i18n.EngineLogging;
  * the slot's sends and the {@code WAIT} that confirms them, so the {@code WAIT} runs on the node that took
  * the writes. After a failover or a resharding the slot's master is looked up again at each send.
  *
+ * <p>Each send is tracked from the moment it is handed to the producer ({@link #track()}) until it is settled,
+ * at the latest {@link SendDeadlines#REPLY_ALLOWANCE} after its durability timeout.
+ *
  * <p>Lifecycle: connects on the first send (on the engine's scheduler), and again after a failed attempt;
  * closed with the engine's client. Logs RMQ-0190 when a master reports fewer connected replicas than
- * required. Thread-safe.
+ * required, on opening a connection and on the first send after each reconnect ({@link DurableConnection}).
+ * Thread-safe.
  */
 final class DurableSends {
-
-    private static final EngineLogging LOG = EngineLogging.log;
 
     private final RmqClient client;
     private final TopicKeys keys;
     private final ProducerOptions options;
     private final Map<String, CompletableFuture<DurableConnection>> byMaster = new ConcurrentHashMap<>();
     private final Object lock = new Object();
+    private final SendDeadlines deadlines;
     private CompletableFuture<StatefulConnection<byte[], byte[]>> connecting;
 
     DurableSends(RmqClient client, TopicKeys keys, ProducerOptions options) {
         this.client = client;
         this.keys = keys;
         this.options = options;
+        this.deadlines = new SendDeadlines(client.timer());
+    }
+
+    /** A new send, accepted now: its deadline runs from here. */
+    DurableSend track() {
+        DurableSend send = new DurableSend(keys.topic().name(), options, System.nanoTime());
+        deadlines.track(send);
+        return send;
     }
 
     /** The connection to the master of {@code slot}, opened if needed. */
@@ -65,10 +75,11 @@ final class DurableSends {
         }
         CompletableFuture<DurableConnection> opened = nodeConnection.get().toCompletableFuture()
                 .thenApplyAsync(c -> {
-                    checkReplicas(c);
                     ScriptRunner runner = client.scriptsOn(c.async());
                     client.watchLiveness(c, runner::lastReplyNanos); // nothing else notices a half-open connection
-                    return new DurableConnection(c, runner, keys, options, client.displayUri());
+                    DurableConnection durable = new DurableConnection(c, runner, keys, options, client.displayUri());
+                    durable.checkReplicas();
+                    return durable;
                 }, client.scheduler());
         CompletableFuture<DurableConnection> raced = byMaster.merge(nodeId, opened,
                 (old, mine) -> old.isCompletedExceptionally() ? mine : old);
@@ -82,23 +93,6 @@ final class DurableSends {
                         .thenApplyAsync(v -> client.connectDedicated(), client.scheduler());
             }
             return connecting;
-        }
-    }
-
-    /** Logs RMQ-0190 when the master reports fewer connected replicas than required. */
-    private void checkReplicas(StatefulRedisConnection<byte[], byte[]> c) {
-        try {
-            for (String line : c.sync().info("replication").split("\r?\n")) {
-                if (line.startsWith("connected_slaves:")) {
-                    int connected = Integer.parseInt(line.substring("connected_slaves:".length()).trim());
-                    if (connected < options.durableReplicas()) {
-                        LOG.fewerReplicasThanRequired(keys.topic().name(), client.displayUri(), connected,
-                                options.durableReplicas(), options.durabilityTimeout().toMillis());
-                    }
-                }
-            }
-        } catch (RuntimeException e) {
-            // an ACL without +info: nothing to compare; the sends say it if the replicas are missing
         }
     }
 }

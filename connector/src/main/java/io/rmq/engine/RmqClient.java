@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -82,6 +83,9 @@ final class RmqClient implements AutoCloseable {
     private final RedisConnectionStateListener stateListener = new StateListener();
     private volatile RedisClusterClient clusterClient;
     private final ScheduledExecutorService scheduler;
+    private final Object timerLock = new Object();
+    /** See {@link #timer()}; guarded by {@link #timerLock}. */
+    private ScheduledExecutorService timer;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final CompletableFuture<Boolean> firstAttempt = new CompletableFuture<>();
@@ -124,6 +128,26 @@ final class RmqClient implements AutoCloseable {
     /** The scheduler that runs the connection attempts. */
     ScheduledExecutorService scheduler() {
         return scheduler;
+    }
+
+    /**
+     * A timer for short deadlines (those of durable sends): a thread of its own, started on first use and stopped
+     * with this client. Neither {@link #scheduler()} nor Lettuce's event executors, whose threads block for a while
+     * opening connections (during a failover, hundreds of milliseconds), would keep a deadline.
+     */
+    ScheduledExecutorService timer() {
+        synchronized (timerLock) {
+            if (timer == null) {
+                ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1,
+                        io.rmq.engine.support.DaemonThreads.numbered("rmq-deadlines-"));
+                t.setRemoveOnCancelPolicy(true);
+                timer = t;
+                if (state.get() == State.CLOSED) {
+                    t.shutdownNow();
+                }
+            }
+            return timer;
+        }
     }
 
     /** Registers a listener; register before {@link #start()} to hear the first connection. */
@@ -406,6 +430,11 @@ final class RmqClient implements AutoCloseable {
         }
         ready.completeExceptionally(EngineExceptions.ex.closed("the Redis client for " + displayUri));
         closeConnections();
+        synchronized (timerLock) {
+            if (timer != null) {
+                timer.shutdownNow();
+            }
+        }
         ClientShutdown.shutdown(redisClient, displayUri);
         RedisClusterClient c = clusterClient;
         if (c != null) {

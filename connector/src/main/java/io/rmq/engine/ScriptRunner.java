@@ -55,23 +55,16 @@ public final class ScriptRunner {
      */
     public <T> CompletionStage<T> run(RedisScript script, byte[][] keys, byte[]... args) {
         CompletableFuture<T> result = new CompletableFuture<>();
-        CompletionStage<T> call;
-        try {
-            call = redis.<T>evalsha(script.sha(shebang), script.output(), keys, args);
-        } catch (RuntimeException e) {
-            // the client may refuse a command at once (a connection closed while it is being replaced):
-            // a failed stage, like every other failure, so that no caller is left waiting for a reply
-            noteReply(e);
-            return CompletableFuture.failedFuture(e);
-        }
+        CompletionStage<T> call = issue(() -> redis.<T>evalsha(script.sha(shebang), script.output(), keys, args));
         call.whenComplete((value, failure) -> {
             noteReply(failure);
             if (failure == null) {
                 result.complete(value);
             } else if (unwrap(failure) instanceof RedisNoScriptException) {
-                CompletionStage<T> again = cluster ? redis.<T>eval(script.source(shebang), script.output(), keys, args)
+                CompletionStage<T> again = cluster
+                        ? issue(() -> redis.<T>eval(script.source(shebang), script.output(), keys, args))
                         : redis.scriptLoad(script.source(shebang))
-                                .thenCompose(sha -> redis.<T>evalsha(sha, script.output(), keys, args));
+                                .thenCompose(sha -> issue(() -> redis.<T>evalsha(sha, script.output(), keys, args)));
                 again.whenComplete((v, f) -> {
                     if (f == null) {
                         result.complete(v);
@@ -84,6 +77,29 @@ public final class ScriptRunner {
             }
         });
         return result;
+    }
+
+    /**
+     * Issues a call. The client may refuse a command at once (not connected, or a connection closed while it is
+     * being replaced): it throws, or returns a call already failed, and has written nothing. Such a refusal is a
+     * {@link RedisUnavailableException} (with the client's message), so that a sender knows nothing was stored
+     * ({@link WriteState}); any later failure of the call is the client's own.
+     */
+    private <T> CompletionStage<T> issue(java.util.function.Supplier<CompletionStage<T>> command) {
+        CompletionStage<T> call;
+        try {
+            call = command.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(new RedisUnavailableException(e.getMessage(), e));
+        }
+        CompletableFuture<T> f = call.toCompletableFuture();
+        if (f.isCompletedExceptionally()) {
+            Throwable refused = f.handle((v, t) -> unwrap(t)).join();
+            if (!(refused instanceof io.lettuce.core.RedisCommandExecutionException)) {
+                return CompletableFuture.failedFuture(new RedisUnavailableException(refused.getMessage(), refused));
+            }
+        }
+        return call;
     }
 
     /** The connection's plain commands, for the few reads that are not scripts. */

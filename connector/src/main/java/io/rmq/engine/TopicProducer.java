@@ -20,10 +20,16 @@ import io.rmq.engine.i18n.EngineExceptions;
  * slot and batch, not per message; a send alone leaves at once. Each send completes with its own
  * result.
  *
+ * <p><b>Failures</b> are {@link SendFailedException}s, which say whether the message may have been stored
+ * ({@link WriteState}): a call refused before it was written stored nothing; one whose reply was lost may have.
+ *
  * <p><b>Durable sends</b> ({@link ProducerOptions#durable()}): the calls go out on a connection of the
  * producer's own (on a cluster: one per master), and a send completes only once the required replicas have
  * the write ({@code WAIT}, one for everything written meanwhile; see {@link DurableConnection}), or fails with
- * {@link DurabilityException} when they do not within the timeout.
+ * {@link DurabilityException} when they do not within the timeout. Every durable send is settled at the latest
+ * {@link SendDeadlines#REPLY_ALLOWANCE} after its durability timeout, counted from the call that sent it
+ * ({@link DurableSend}). A slot's next call leaves once the previous call's write has replied, not its
+ * {@code WAIT}.
  *
  * <p><b>Growth</b> (see {@code docs/topic-growth.md}): a send routed by an amount the topic has grown beyond is
  * refused by the slot's split marker ({@code RMQ_SPLIT}); the producer then remembers that slot as split and
@@ -52,8 +58,12 @@ public final class TopicProducer {
     /** Split slots that hold no pre-split member any more: nothing there to merge into. */
     private final Set<Long> drained = ConcurrentHashMap.newKeySet();
 
-    /** @param crc the CRC32 of the slot basis (or content): its slot under any amount */
-    private record PendingSend(TopicScripts.Send send, long crc, CompletableFuture<SendResult> result) {
+    /**
+     * @param crc     the CRC32 of the slot basis (or content): its slot under any amount
+     * @param durable its deadline and progress; {@code null} without durability
+     */
+    private record PendingSend(TopicScripts.Send send, long crc, CompletableFuture<SendResult> result,
+            DurableSend durable) {
     }
 
     /** @param durable where durable sends go; {@code null} when {@code options} asks for no replica */
@@ -103,7 +113,14 @@ public final class TopicProducer {
     private CompletionStage<SendResult> send(byte[] content, String value, String slotBasis) {
         Objects.requireNonNull(content, "content");
         long crc = SlotRouter.crc(slotBasis, content);
-        PendingSend pending = new PendingSend(new TopicScripts.Send(value, content), crc, new CompletableFuture<>());
+        TopicScripts.Send send = new TopicScripts.Send(value, content);
+        PendingSend pending;
+        if (durable == null) {
+            pending = new PendingSend(send, crc, new CompletableFuture<>(), null);
+        } else {
+            DurableSend tracked = durable.track();
+            pending = new PendingSend(send, crc, tracked.result(), tracked);
+        }
         int amount = topic.slotAmount();
         routeFrom(pending, amount, (int) (crc % amount));
         return pending.result();
@@ -141,12 +158,13 @@ public final class TopicProducer {
 
     /** While old slot {@code slot} holds pre-split members: merge into a pending copy there, else go to {@code next}. */
     private void mergeFirst(PendingSend pending, int amount, int slot, int next) {
-        List<TopicScripts.Send> sends = List.of(pending.send());
-        CompletionStage<TopicScripts.MergeReply> merging = durable == null ? scripts.mergePending(slot, 2 * amount, sends)
-                : durable.forSlot(slot).thenCompose(connection -> connection.mergePending(slot, 2 * amount, sends));
-        merging.whenComplete((reply, failure) -> {
+        if (durable != null) {
+            mergeFirstDurably(pending, amount, slot, next);
+            return;
+        }
+        scripts.mergePending(slot, 2 * amount, List.of(pending.send())).whenComplete((reply, failure) -> {
             if (failure != null) {
-                pending.result().completeExceptionally(failure);
+                pending.result().completeExceptionally(SendFailedException.of(failure, topic.name()));
                 return;
             }
             if (!reply.held()) {
@@ -161,31 +179,102 @@ public final class TopicProducer {
         });
     }
 
+    /** {@link #mergeFirst} of a durable send: a merged send waits for its replicas, one not merged goes on. */
+    private void mergeFirstDurably(PendingSend pending, int amount, int slot, int next) {
+        DurableSend tracked = pending.durable();
+        durable.forSlot(slot).whenComplete((connection, notConnected) -> {
+            if (!tracked.claim()) {
+                return; // expired before it was written
+            }
+            if (notConnected != null) {
+                tracked.fail(SendFailedException.notWritten(notConnected, topic.name()));
+                return;
+            }
+            connection.mergePending(slot, 2 * amount, pending.send(), tracked).whenComplete((reply, failure) -> {
+                if (failure != null) {
+                    tracked.fail(SendFailedException.of(failure, topic.name()));
+                    return;
+                }
+                if (!reply.held()) {
+                    drained.add(route(amount, slot));
+                }
+                if (reply.results().get(0) == null && tracked.unclaim()) {
+                    routeFrom(pending, 2 * amount, next); // nothing to merge into: nothing written yet
+                }
+            });
+        });
+    }
+
     private static long route(int amount, int slot) {
         return ((long) amount << 32) | slot;
     }
 
     private CompletionStage<Void> sendNow(int slot, int routedBy, List<PendingSend> batch) {
+        if (durable != null) {
+            return sendDurably(slot, routedBy, batch);
+        }
         List<TopicScripts.Send> sends = new ArrayList<>(batch.size());
         batch.forEach(p -> sends.add(p.send()));
-        CompletionStage<List<SendResult>> sent = durable == null ? scripts.send(slot, routedBy, sends)
-                : durable.forSlot(slot).thenCompose(connection -> connection.send(slot, routedBy, sends));
-        return sent.handle((results, failure) -> {
+        return scripts.send(slot, routedBy, sends).handle((results, failure) -> {
             if (failure != null && TopicScripts.refusedAsSplit(failure)) {
                 // the slot was split by a growth: nothing was stored; route these again by the doubled amount
                 split.add(route(routedBy, slot));
                 batch.forEach(p -> routeFrom(p, routedBy, slot));
                 return null;
             }
+            SendFailedException failed = failure == null ? null : SendFailedException.of(failure, topic.name());
             for (int i = 0; i < batch.size(); i++) {
-                if (failure != null) {
-                    batch.get(i).result().completeExceptionally(failure);
+                if (failed != null) {
+                    batch.get(i).result().completeExceptionally(failed);
                 } else {
                     batch.get(i).result().complete(results.get(i));
                 }
             }
             return null;
         });
+    }
+
+    /**
+     * Writes the sends of {@code batch} that have not expired on the durable connection of the slot's master;
+     * the stage completes once the write has replied (each send is then confirmed by its connection's
+     * {@code WAIT}, or settled at its deadline).
+     */
+    private CompletionStage<Void> sendDurably(int slot, int routedBy, List<PendingSend> batch) {
+        return durable.forSlot(slot).<CompletionStage<Void>>handle((connection, notConnected) -> {
+            List<PendingSend> claimed = new ArrayList<>(batch.size());
+            for (PendingSend p : batch) {
+                if (p.durable().claim()) { // not expired while it waited for the slot or the connection
+                    claimed.add(p);
+                }
+            }
+            if (claimed.isEmpty()) {
+                return CompletableFuture.<Void>completedFuture(null);
+            }
+            if (notConnected != null) {
+                SendFailedException failed = SendFailedException.notWritten(notConnected, topic.name());
+                claimed.forEach(p -> p.durable().fail(failed));
+                return CompletableFuture.<Void>completedFuture(null);
+            }
+            List<TopicScripts.Send> sends = new ArrayList<>(claimed.size());
+            List<DurableSend> each = new ArrayList<>(claimed.size());
+            claimed.forEach(p -> {
+                sends.add(p.send());
+                each.add(p.durable());
+            });
+            return connection.send(slot, routedBy, sends, each).<Void>handle((results, failure) -> {
+                if (failure == null) {
+                    return null; // stored: the connection confirms each send, or its deadline settles it
+                }
+                if (TopicScripts.refusedAsSplit(failure)) {
+                    split.add(route(routedBy, slot));
+                    claimed.stream().filter(p -> p.durable().unclaim()).forEach(p -> routeFrom(p, routedBy, slot));
+                    return null;
+                }
+                SendFailedException failed = SendFailedException.of(failure, topic.name());
+                claimed.forEach(p -> p.durable().fail(failed));
+                return null;
+            });
+        }).thenCompose(replied -> replied);
     }
 
     private void requireType(TopicType expected) {

@@ -22,7 +22,8 @@ import io.rmq.testing.RedisProcess;
 /**
  * Durable sends on a Redis Cluster (3 masters, each with one replica): each slot's sends and their
  * {@code WAIT} go to the slot's master, so sends are confirmed on every master; with one master killed
- * ({@code SIGKILL}) during a stream of durable sends, no confirmed send is lost after its replica takes over.
+ * ({@code SIGKILL}) during a stream of durable sends, no confirmed send is lost after its replica takes over, and
+ * every send is settled in time ({@link DurableSettleScenario}).
  */
 @ExtendWith(RedisClusterExtension.class)
 class DurableSendClusterIT {
@@ -73,6 +74,29 @@ class DurableSendClusterIT {
             System.out.println("DURABLE FAILOVER cluster: " + stream + " (" + confirmedAtKill
                     + " confirmed before the kill), confirmed and lost 0");
         }
+    }
+
+    /** See {@link DurableSettleScenario}: settled in time, nothing said unwritten delivered, nothing acked lost. */
+    @Test
+    void throughAMasterKillEveryDurableSendIsSettledInTimeAndSaysWhetherItMayHaveBeenWritten(
+            RedisClusterTestServer cluster) throws Exception {
+        String key = new TopicKeys(new TopicDefinition("settle", 16, TopicType.PRIORITY)).slot(0).store();
+        new DurableSettleScenario(cluster.uri(), "cluster").run(new DurableSettleScenario.Failover() {
+            @Override
+            public void kill() {
+                cluster.killMasterOf(key);
+            }
+
+            @Override
+            public void awaitPromotion() {
+                cluster.awaitHealthy();
+            }
+
+            @Override
+            public void heal() {
+                cluster.heal();
+            }
+        });
     }
 
     private static long waitCalls(RedisProcess master) {

@@ -46,8 +46,16 @@ class DurableSendIT {
                 sends.add(producer.sendWithPriority(bytes("m" + i), 1, null).toCompletableFuture());
             }
 
+            int notReplicated = 0;
             for (CompletableFuture<SendResult> send : sends) {
                 Throwable failure = failureOf(send);
+                assertThat(WriteState.of(failure).mayHaveBeenWritten()).isTrue();
+                if (WriteState.of(failure) == WriteState.MAYBE_WRITTEN) {
+                    // written behind a WAIT, its reply came after its deadline on a busy machine
+                    assertThat(failure).hasMessageStartingWith("RMQ-0373");
+                    continue;
+                }
+                notReplicated++;
                 assertThat(failure).isInstanceOf(DurabilityException.class)
                         .hasMessage("RMQ-0370 A send to topic 'durable' reached 0 of the 1 replica(s) required within"
                                 + " 200 ms: the master stored it, but it may be lost if the master fails now; check that"
@@ -58,6 +66,7 @@ class DurableSendIT {
                 assertThat(e.required()).isEqualTo(1);
                 assertThat(e.topic()).isEqualTo("durable");
             }
+            assertThat(notReplicated).isPositive();
             // stored on the master all the same: unconfirmed, not undone
             long stored = 0;
             for (int slot = 0; slot < TOPIC.slotAmount(); slot++) {

@@ -23,7 +23,8 @@ import io.rmq.testing.RedisSentinelTestServer;
  * Durable sends under Sentinel (a master, one replica, three sentinels): sends that ask for one replica are
  * confirmed, a few {@code WAIT}s confirm many pipelined sends, and with the master killed ({@code SIGKILL})
  * in the middle of a stream of durable sends, no confirmed send is lost after the replica takes over. Also
- * measures what durability costs ({@code DURABLE COST ...}).
+ * measures what durability costs ({@code DURABLE COST ...}). Through a master kill at a steady rate, every send is
+ * settled within the durability timeout plus {@link SendDeadlines#REPLY_ALLOWANCE} ({@link DurableSettleScenario}).
  */
 class DurableSendSentinelIT {
 
@@ -92,6 +93,28 @@ class DurableSendSentinelIT {
             System.out.println("DURABLE FAILOVER: " + stream + " (" + confirmedAtKill
                     + " confirmed before the kill), confirmed and lost 0");
         }
+    }
+
+    /** See {@link DurableSettleScenario}: settled in time, nothing said unwritten delivered, nothing acked lost. */
+    @Test
+    void throughAMasterKillEveryDurableSendIsSettledInTimeAndSaysWhetherItMayHaveBeenWritten() throws Exception {
+        RedisProcess[] killed = new RedisProcess[1];
+        new DurableSettleScenario(sentinel.uri(), "sentinel").run(new DurableSettleScenario.Failover() {
+            @Override
+            public void kill() {
+                killed[0] = sentinel.killMaster();
+            }
+
+            @Override
+            public void awaitPromotion() {
+                sentinel.awaitFailover(killed[0]);
+            }
+
+            @Override
+            public void heal() {
+                killed[0].restart(); // the sentinels make it a replica of the promoted master
+            }
+        });
     }
 
     @Test

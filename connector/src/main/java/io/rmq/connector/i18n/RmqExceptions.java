@@ -167,14 +167,28 @@ public final class RmqExceptions {
     }
 
     /**
-     * RMQ-2103: writing an outgoing message failed in the Redis client (not connected, no answer in
-     * time); the message is nacked.
+     * RMQ-2103: writing an outgoing message failed before anything was written (the Redis client was not
+     * connected, no master served the slot) or Redis refused it with an error; the message is nacked, and
+     * sending it again stores it once. The message of the connector's {@code RmqSendException}.
      *
      * @param redisUri the URI with any password hidden
      */
-    public IllegalStateException sendFailed(String channel, String topic, String redisUri, Throwable cause) {
-        return new IllegalStateException("RMQ-2103: Channel '" + channel + "' could not send a message to topic '"
-                + topic + "' at Redis " + redisUri + " (channel attribute 'redis-uri'): " + cause.getMessage(), cause);
+    public String sendFailed(String channel, String topic, String redisUri, Throwable cause) {
+        return "RMQ-2103: Channel '" + channel + "' could not send a message to topic '" + topic + "' at Redis "
+                + redisUri + " (channel attribute 'redis-uri'): " + cause.getMessage();
+    }
+
+    /**
+     * RMQ-2105: an outgoing message was written to Redis but its reply was lost (the connection was reset or
+     * closed, the command timed out, or a durable send had no reply within its timeout); the message is nacked,
+     * and may have been stored. The message of the connector's {@code RmqSendException}.
+     *
+     * @param redisUri the URI with any password hidden
+     */
+    public String sendReplyLost(String channel, String topic, String redisUri, String reason) {
+        return "RMQ-2105: Channel '" + channel + "' wrote a message to topic '" + topic + "' at Redis " + redisUri
+                + " (channel attribute 'redis-uri'), but its reply was lost (" + reason + "): it may have been stored,"
+                + " and sending it again may store it twice (a pending duplicate merges)";
     }
 
     /**
@@ -204,14 +218,14 @@ public final class RmqExceptions {
 
     /**
      * RMQ-2040: a durable send was stored by the master but not confirmed by the required replicas within
-     * the timeout; the message is nacked (it may still be consumed, or lost if the master fails now).
+     * the timeout; the message is nacked (it may still be consumed, or lost if the master fails now). The
+     * message of the connector's {@code RmqSendException}.
      */
-    public IllegalStateException sendNotReplicated(String channel, String topic, long reached, int required,
-            long timeoutMillis, Throwable cause) {
-        return new IllegalStateException("RMQ-2040: Channel '" + channel + "' sent a message to topic '" + topic
+    public String sendNotReplicated(String channel, String topic, long reached, int required, long timeoutMillis) {
+        return "RMQ-2040: Channel '" + channel + "' sent a message to topic '" + topic
                 + "' that reached " + reached + " of the " + required + " replica(s) required (channel attribute"
                 + " 'durability' = 'replicas:" + required + "') within " + timeoutMillis + " ms ('durability-timeout'):"
                 + " the master stored it, but it may be lost if the master fails now; check that enough replicas are"
-                + " connected, or lower 'durability' or raise 'durability-timeout'", cause);
+                + " connected, or lower 'durability' or raise 'durability-timeout'";
     }
 }

@@ -179,11 +179,31 @@ public final class EngineExceptions {
     }
 
     /**
-     * RMQ-0372: the durable connection was lost and reconnected between a write and the {@code WAIT} that
-     * was to confirm it, which can then confirm nothing; the write may or may not be kept.
+     * RMQ-0372: the durable connection was lost (or reconnected) after a write was stored and before the
+     * {@code WAIT} that was to confirm it returned: the master stored it, unconfirmed.
      */
     public String reconnectedBeforeReplicated(String topic, String uri) {
         return "RMQ-0372 The connection to Redis at " + uri + " was lost before the replicas of a send to topic '"
-                + topic + "' were confirmed: the message may or may not have been stored; send it again to be sure";
+                + topic + "' were confirmed: the master stored it, but it may be lost if the master failed; sending"
+                + " it again may store it twice (a pending duplicate merges)";
+    }
+
+    /**
+     * RMQ-0373: a send's write went out, but its reply was lost (the connection was reset or closed, the command
+     * timed out) or, for a durable send, did not come within the durability timeout: it may have been stored.
+     */
+    public String sendReplyLost(String topic, String reason) {
+        return "RMQ-0373 A send to topic '" + topic + "' was written to Redis, but its reply was lost (" + reason
+                + "): the message may have been stored; sending it again may store it twice (a pending duplicate"
+                + " merges)";
+    }
+
+    /**
+     * RMQ-0374: a durable send was still waiting to be written (behind its slot's previous call, or for the
+     * connection) when its durability timeout ran out: nothing was stored.
+     */
+    public String notWrittenInTime(String topic, long timeoutMillis) {
+        return "RMQ-0374 A send to topic '" + topic + "' was not written to Redis within " + timeoutMillis
+                + " ms (the durability timeout): nothing was stored, it is safe to send it again";
     }
 }
