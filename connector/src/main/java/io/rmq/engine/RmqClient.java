@@ -432,7 +432,9 @@ final class RmqClient implements AutoCloseable {
         closeConnections();
         synchronized (timerLock) {
             if (timer != null) {
-                timer.shutdownNow();
+                // deadlines already armed still run (at most a durability timeout from now): every durable
+                // send is settled, and a send tracked after this is settled at once (SendDeadlines.arm)
+                timer.shutdown();
             }
         }
         ClientShutdown.shutdown(redisClient, displayUri);

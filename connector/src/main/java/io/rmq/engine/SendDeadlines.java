@@ -48,7 +48,12 @@ final class SendDeadlines {
             try {
                 timer.schedule(this::expire, Math.max(0, delay), TimeUnit.NANOSECONDS);
             } catch (java.util.concurrent.RejectedExecutionException closed) {
-                armed.set(false); // the client is closed: its connections fail what is left
+                // the client is closed: nothing more can be written or confirmed, settle what is left now
+                DurableSend left;
+                while ((left = sends.poll()) != null) {
+                    left.expire();
+                }
+                armed.set(false);
             }
         }
     }

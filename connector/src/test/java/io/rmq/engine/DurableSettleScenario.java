@@ -28,7 +28,7 @@ import io.rmq.testing.LogRecorder;
  * drained, and the outcome of every send is checked against what it said:
  * <ul>
  * <li>every send was settled (acked or failed) within {@link #BOUND} of the call: the durability timeout plus
- * {@link SendDeadlines#REPLY_ALLOWANCE}, plus {@link #SCHEDULING} for a busy test machine's timer;</li>
+ * {@link SendDeadlines#REPLY_ALLOWANCE}, plus the guard {@link #SCHEDULING} for a busy test machine;</li>
  * <li>no send that failed as {@link WriteState#NOT_WRITTEN} was delivered;</li>
  * <li>every acked send was delivered.</li>
  * </ul>
@@ -38,11 +38,13 @@ final class DurableSettleScenario {
 
     static final Duration TIMEOUT = Duration.ofSeconds(1);
     /**
-     * How late the JVM may run the timer beyond the documented bound: on the project machine (2 cores, shared with
-     * other builds at a load average of 5 to 7) during a failover, up to 111 ms were seen; the report counts the
-     * sends settled after the documented bound.
+     * A guard, not the bound: the bound a send is settled in is measured and printed (the report counts the sends
+     * settled after {@link #DOCUMENTED}; on the project machine, shared with other builds at a load average of 5 to
+     * 7, up to 111 ms late were seen during a failover). Asserting it to the millisecond would assert the machine's
+     * scheduling; this margin only catches a send left waiting for a whole further {@code WAIT} or reconnection,
+     * as before the deadlines were per send (settles of up to 6 s with a 1 s timeout).
      */
-    static final Duration SCHEDULING = Duration.ofMillis(250);
+    static final Duration SCHEDULING = Duration.ofSeconds(2);
     /** What the documentation promises: the durability timeout plus the allowance for a reply on its way. */
     static final Duration DOCUMENTED = TIMEOUT.plus(SendDeadlines.REPLY_ALLOWANCE);
     static final Duration BOUND = TIMEOUT.plus(SendDeadlines.REPLY_ALLOWANCE).plus(SCHEDULING);
