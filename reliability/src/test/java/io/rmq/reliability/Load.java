@@ -17,10 +17,19 @@ import io.rmq.engine.TopicProducer;
  * A stream of messages at a steady rate, due at once, each recorded in the history as acknowledged
  * or nacked when its send completes. At most {@value #IN_FLIGHT} sends wait for their reply at a time;
  * a failed send is recorded and not retried. Runs on a thread of its own.
+ *
+ * <p>A load held up for longer than {@value #MAX_LAG_MILLIS} ms (every send waiting for a reply, as on a
+ * half-open connection, or the thread starved of CPU) catches up only that much: the rest of its schedule
+ * moves later. Catching up the whole delay would send the messages of those seconds in one burst, and when
+ * the burst meets a connection being replaced, every send is refused at once (commands are rejected while
+ * disconnected): the rest of the stream would be spent, nacked, in the few milliseconds of the reconnection,
+ * and nothing would be sent after it.
  */
 final class Load {
 
     private static final int IN_FLIGHT = 256;
+    /** How far behind its schedule the load may fall and still catch up. */
+    static final long MAX_LAG_MILLIS = 100;
 
     private final CompletableFuture<Void> done = new CompletableFuture<>();
     private final AtomicLong completed = new AtomicLong();
@@ -42,6 +51,7 @@ final class Load {
     private void run(TopicProducer producer, History history, int count, int keyCount, int perSecond) {
         Semaphore inFlight = new Semaphore(IN_FLIGHT);
         long start = System.nanoTime();
+        long maxLag = TimeUnit.MILLISECONDS.toNanos(MAX_LAG_MILLIS);
         try {
             for (int i = 0; i < count; i++) {
                 long due = start + (long) i * 1_000_000_000L / perSecond;
@@ -50,6 +60,10 @@ final class Load {
                     LockSupport.parkNanos(wait);
                 }
                 inFlight.acquire();
+                long lag = System.nanoTime() - due;
+                if (lag > maxLag) {
+                    start += lag - maxLag; // held up: the schedule moves later rather than bursting
+                }
                 String id = Messages.id(i);
                 String key = Messages.key(i, keyCount);
                 producer.sendAt(Messages.content(id, key), Instant.EPOCH, key).whenComplete((r, f) -> {
