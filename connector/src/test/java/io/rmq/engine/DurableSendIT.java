@@ -47,9 +47,16 @@ class DurableSendIT {
             }
 
             int notReplicated = 0;
+            int notWritten = 0;
             for (CompletableFuture<SendResult> send : sends) {
                 Throwable failure = failureOf(send);
-                assertThat(WriteState.of(failure).mayHaveBeenWritten()).isTrue();
+                if (WriteState.of(failure) == WriteState.NOT_WRITTEN) {
+                    // still queued behind its slot's previous call (the durable connection opens on the first
+                    // send) when its 200 ms ran out, on a busy machine: not written, and never written afterwards
+                    assertThat(failure).hasMessageStartingWith("RMQ-0374");
+                    notWritten++;
+                    continue;
+                }
                 if (WriteState.of(failure) == WriteState.MAYBE_WRITTEN) {
                     // written behind a WAIT, its reply came after its deadline on a busy machine
                     assertThat(failure).hasMessageStartingWith("RMQ-0373");
@@ -72,7 +79,7 @@ class DurableSendIT {
             for (int slot = 0; slot < TOPIC.slotAmount(); slot++) {
                 stored += Long.parseLong(redis.command("ZCARD", keys.slot(slot).store()));
             }
-            assertThat(stored).isEqualTo(50);
+            assertThat(stored).as("every send but those not written").isEqualTo(50 - notWritten);
             assertThat(log.messagesContaining("RMQ-0190")).containsExactly("RMQ-0190 Redis at " + redis.uri()
                     + " reports 0 connected replica(s), but sends to topic 'durable' require 1: they fail after 200 ms"
                     + " each until enough replicas are connected");
