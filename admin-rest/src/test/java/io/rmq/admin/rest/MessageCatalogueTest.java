@@ -1,108 +1,42 @@
 package io.rmq.admin.rest;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
 import io.rmq.admin.rest.i18n.AdminRestLogging;
 import io.rmq.admin.rest.i18n.AdminRestMessages;
+import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.testing.MessageCatalogues;
 
 /**
- * The module's catalogues: every text and log line starts with an id of its own in the module's range
- * ({@code RMQ-09xx}).
+ * The module's catalogues, by the shared checker: every text and log line starts with an id of its own in the
+ * module's range ({@code RMQ-09xx}), none repeats one of the engine's.
  */
 class MessageCatalogueTest {
 
-    private static final Pattern ID = Pattern.compile("^(RMQ-09\\d\\d) \\S");
+    private final MessageCatalogues catalogues = MessageCatalogues.of(AdminRestMessages.class, AdminRestLogging.class)
+            .withIds(Pattern.compile("^(RMQ-09\\d\\d) \\S"))
+            .alongside(EngineLogging.class, EngineExceptions.class);
 
     @Test
-    void everyTextHasAnIdOfItsOwn() throws Exception {
-        Map<String, String> ids = new HashMap<>();
-        for (Method method : methods(AdminRestMessages.class)) {
-            Object text = method.invoke(AdminRestMessages.msg, arguments(method));
-            String message = text instanceof Throwable t ? t.getMessage() : (String) text;
-            record(ids, method, message);
-        }
-        List<LogRecord> lines = new ArrayList<>();
-        Logger logger = Logger.getLogger("io.rmq.admin.rest");
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord line) {
-                lines.add(line);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        logger.addHandler(capture);
-        logger.setUseParentHandlers(false);
-        try {
-            for (Method method : methods(AdminRestLogging.class)) {
-                lines.clear();
-                method.invoke(AdminRestLogging.log, arguments(method));
-                assertThat(lines).as(method.getName()).hasSize(1);
-                record(ids, method, lines.get(0).getMessage());
-            }
-        } finally {
-            logger.removeHandler(capture);
-            logger.setUseParentHandlers(true);
-        }
-        assertThat(ids).hasSize(methods(AdminRestMessages.class).size() + methods(AdminRestLogging.class).size());
+    void everyMessageStartsWithAWellFormedId() {
+        catalogues.everyMessageStartsWithAWellFormedId();
     }
 
-    private static void record(Map<String, String> ids, Method method, String text) {
-        Matcher m = ID.matcher(text);
-        assertThat(m.find()).as("%s: '%s' starts with RMQ-09xx", method.getName(), text).isTrue();
-        String previous = ids.put(m.group(1), method.getName());
-        assertThat(previous).as("%s is used by %s and %s", m.group(1), previous, method.getName()).isNull();
+    @Test
+    void noIdIsDeclaredTwice() {
+        catalogues.noIdIsDeclaredTwice();
     }
 
-    private static List<Method> methods(Class<?> catalogue) {
-        List<Method> out = new ArrayList<>();
-        for (Method method : catalogue.getDeclaredMethods()) {
-            if (Modifier.isPublic(method.getModifiers()) && !Modifier.isStatic(method.getModifiers())) {
-                out.add(method);
-            }
-        }
-        return out;
+    @Test
+    void everyMessageIsUsedByProductionCode() {
+        catalogues.everyMessageIsUsedByProductionCode();
     }
 
-    private static Object[] arguments(Method method) {
-        Class<?>[] types = method.getParameterTypes();
-        Object[] args = new Object[types.length];
-        for (int i = 0; i < types.length; i++) {
-            if (types[i] == String.class) {
-                args[i] = "x" + i;
-            } else if (types[i] == int.class) {
-                args[i] = 4;
-            } else if (types[i] == long.class) {
-                args[i] = 1L;
-            } else if (Collection.class.isAssignableFrom(types[i])) {
-                args[i] = List.of("a", "b");
-            } else if (types[i] == Throwable.class) {
-                args[i] = new IllegalStateException("cause");
-            } else {
-                throw new AssertionError("no sample argument of " + types[i] + " for " + method);
-            }
-        }
-        return args;
+    @Test
+    void noIdIsWrittenOutsideTheCatalogues() {
+        catalogues.noIdIsWrittenOutsideTheCatalogues();
     }
 }
