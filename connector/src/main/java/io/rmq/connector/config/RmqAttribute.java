@@ -123,7 +123,8 @@ public enum RmqAttribute {
             String.valueOf(ProducerOptions.DEFAULT_DURABILITY_TIMEOUT.toMillis()), 1,
             ProducerOptions.MAX_DURABILITY_TIMEOUT.toMillis(),
             "With `durability=replicas:<n>`: how long a message waits for its replicas before it is nacked, from 1 to "
-                    + ProducerOptions.MAX_DURABILITY_TIMEOUT.toMillis());
+                    + ProducerOptions.MAX_DURABILITY_TIMEOUT.toMillis() + "; counted per message from its send, and every"
+                    + " message is acked or nacked at the latest this + 100 ms after it");
 
     /** The kind of value an attribute takes, as shown in the docs. */
     public enum ValueType {
