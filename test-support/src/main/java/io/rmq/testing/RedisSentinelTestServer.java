@@ -87,12 +87,21 @@ public final class RedisSentinelTestServer implements AutoCloseable {
         return master;
     }
 
-    /** Waits until the sentinels name a running server other than {@code old} as the master, and it answers as one. */
+    /**
+     * Waits until every sentinel names the same running server other than {@code old} as the master, and it answers
+     * as one. Every sentinel, not one: a client asks whichever sentinel answers first, and an old master restarted
+     * while a sentinel still names it (a restart without persistence: empty) would be taken back as the master,
+     * its replica made a replica of it again and the data lost (seen on Redis 6.2 when only the first sentinel was
+     * asked).
+     */
     public RedisProcess awaitFailover(RedisProcess old) {
-        RedisProcess.waitUntil("a failover away from " + old, READY, () -> {
+        RedisProcess.waitUntil("a failover away from " + old + " that every sentinel names", READY, () -> {
             try {
                 RedisProcess m = master();
-                return m != old && m.isRunning() && m.answers(r -> r.startsWith("master"), "ROLE");
+                return m != old && m.isRunning() && m.answers(r -> r.startsWith("master"), "ROLE")
+                        && sentinels.stream().allMatch(s -> s.answers(r -> r.split("\n").length > 1
+                                && r.split("\n")[1].trim().equals(Integer.toString(m.port())),
+                                "SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME));
             } catch (RuntimeException e) {
                 return false;
             }
