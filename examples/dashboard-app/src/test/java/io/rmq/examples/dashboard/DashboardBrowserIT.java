@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -167,17 +168,20 @@ class DashboardBrowserIT {
     @Test
     @Order(2)
     void aRequeueClickedOnADeadMessageDeliversIt() {
-        row().findElement(By.cssSelector("a.topic-link")).click();
+        click(() -> row().findElement(By.cssSelector("a.topic-link")));
         eventually().until(() -> browser.findElements(By.cssSelector("#dead-table tbody tr")).size() == 3);
-        WebElement poison = browser.findElement(By.cssSelector("#dead-table tbody tr[data-content='poison-2']"));
-        assertThat(poison.findElement(By.cssSelector("td[data-field=lastFailure]")).getText())
-                .isEqualTo("java.lang.IllegalStateException: card declined for poison-2");
-        assertThat(poison.findElement(By.cssSelector("td[data-field=deliveries]")).getText()).isEqualTo("1");
+        By poisonRow = By.cssSelector("#dead-table tbody tr[data-content='poison-2']");
+        eventually().untilAsserted(() -> {
+            WebElement poison = browser.findElement(poisonRow);
+            assertThat(poison.findElement(By.cssSelector("td[data-field=lastFailure]")).getText())
+                    .isEqualTo("java.lang.IllegalStateException: card declined for poison-2");
+            assertThat(poison.findElement(By.cssSelector("td[data-field=deliveries]")).getText()).isEqualTo("1");
+        });
         fixed.add("poison-2"); // the cause is fixed, then the operator requeues
 
-        poison.findElement(By.xpath(".//button[text()='Requeue']")).click();
+        click(() -> browser.findElement(poisonRow).findElement(By.xpath(".//button[text()='Requeue']")));
         assertThat(confirmText()).startsWith("Requeue 1 dead message of topic 'browser-check'");
-        browser.findElement(By.id("confirm-ok")).click();
+        click(() -> browser.findElement(By.id("confirm-ok")));
 
         eventually().until(() -> delivered.contains("poison-2"));
         assertThat(redis.zscore(keys.slot(slotOf("poison-2")).dead(), "poison-2")).isNull();
@@ -190,9 +194,9 @@ class DashboardBrowserIT {
     @Test
     @Order(3)
     void aPauseClickedStopsDeliveriesAndAResumeRestartsThem() throws Exception {
-        row().findElement(By.xpath(".//button[text()='Pause']")).click();
+        click(() -> row().findElement(By.xpath(".//button[text()='Pause']")));
         assertThat(confirmText()).startsWith("Pause consumption of topic 'browser-check' (4 slots)");
-        browser.findElement(By.id("confirm-ok")).click();
+        click(() -> browser.findElement(By.id("confirm-ok")));
         eventually().until(() -> cell("paused").getText().equals("paused"));
         for (int slot = 0; slot < 4; slot++) {
             assertThat(redis.exists(keys.slot(slot).paused())).as("slot %d paused in Redis", slot).isEqualTo(1L);
@@ -205,9 +209,9 @@ class DashboardBrowserIT {
                 () -> delivered.stream().noneMatch(m -> m.startsWith("while-paused")));
         eventually().untilAsserted(() -> assertThat(shown("due")).isEqualTo(5).isEqualTo(dueInRedis()));
 
-        row().findElement(By.xpath(".//button[text()='Resume']")).click();
+        click(() -> row().findElement(By.xpath(".//button[text()='Resume']")));
         assertThat(confirmText()).startsWith("Resume consumption of topic 'browser-check'");
-        browser.findElement(By.id("confirm-ok")).click();
+        click(() -> browser.findElement(By.id("confirm-ok")));
         eventually().until(() -> delivered.stream().filter(m -> m.startsWith("while-paused")).count() == 5);
         eventually().until(() -> cell("paused").getText().equals("running"));
     }
@@ -218,7 +222,7 @@ class DashboardBrowserIT {
         // the rates come from two samples of the counters in Redis, cluster-wide
         eventually().until(() -> !browser.findElement(By.cssSelector("#rates-now td[data-field=rate-sent]")).getText()
                 .equals("–"));
-        browser.findElement(By.linkText("emails")).click();
+        click(() -> browser.findElement(By.linkText("emails")));
         eventually().until(() -> browser.findElement(By.id("detail-topic")).getText().equals("emails")
                 && !browser.findElements(By.cssSelector("#dead-table tbody tr")).isEmpty());
         eventually().until(() -> browser.findElement(By.cssSelector("#lateness table")) != null);
@@ -234,6 +238,22 @@ class DashboardBrowserIT {
     }
 
     // ---- the page ----------------------------------------------------------------------------------------
+
+    /**
+     * Clicks what {@code find} finds. The page re-renders its tables every refresh, so an element found a moment
+     * ago may be gone by the click (a stale element, which the browser did not click): it is found again and
+     * clicked again until one click lands.
+     */
+    private static void click(java.util.function.Supplier<WebElement> find) {
+        eventually().until(() -> {
+            try {
+                find.get().click();
+                return true;
+            } catch (StaleElementReferenceException rerendered) {
+                return false;
+            }
+        });
+    }
 
     private static WebElement row() {
         return browser.findElement(By.cssSelector("#topics-table tr[data-topic='" + TOPIC + "']"));
