@@ -10,7 +10,7 @@ import io.rmq.cli.format.ContentText;
 import io.rmq.cli.format.TextTable;
 import io.rmq.cli.format.TextTable.Column;
 import io.rmq.cli.i18n.CliMessages;
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.DeadCursor;
 import io.rmq.engine.admin.DeadMessage;
 import io.rmq.engine.admin.DeadPage;

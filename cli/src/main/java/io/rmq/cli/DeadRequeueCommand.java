@@ -3,7 +3,7 @@ package io.rmq.cli;
 import java.time.Instant;
 
 import io.rmq.cli.i18n.CliMessages;
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.DeadSelection;
 import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.ArgGroup;

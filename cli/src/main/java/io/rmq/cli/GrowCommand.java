@@ -2,7 +2,7 @@ package io.rmq.cli;
 
 import java.io.PrintWriter;
 
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;

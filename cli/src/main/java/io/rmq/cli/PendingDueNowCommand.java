@@ -1,6 +1,6 @@
 package io.rmq.cli;
 
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.Command;
 

@@ -6,8 +6,8 @@ import java.util.Base64;
 
 import io.rmq.cli.format.ContentText;
 import io.rmq.cli.i18n.CliMessages;
-import io.rmq.engine.SlotRouter;
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.topic.SlotRouter;
+import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;

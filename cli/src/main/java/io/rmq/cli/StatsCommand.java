@@ -6,7 +6,7 @@ import java.util.List;
 import io.rmq.cli.format.HumanDuration;
 import io.rmq.cli.format.TextTable;
 import io.rmq.cli.format.TextTable.Column;
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.admin.SlotOwner;
 import io.rmq.engine.admin.SlotStats;

@@ -5,8 +5,8 @@ import java.util.List;
 
 import io.rmq.cli.format.TextTable;
 import io.rmq.cli.format.TextTable.Column;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicKeys;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.Command;
 

@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.lettuce.core.ScoredValue;
-import io.rmq.engine.SlotKeys;
-import io.rmq.engine.SlotRouter;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicType;
+import io.rmq.engine.topic.SlotKeys;
+import io.rmq.engine.topic.SlotRouter;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.RedisConnections;
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;

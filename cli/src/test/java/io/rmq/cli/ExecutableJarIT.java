@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicType;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;
 

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.rmq.engine.SendResult;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicType;
+import io.rmq.engine.produce.SendResult;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.ChannelRecorder;
 import io.rmq.testing.RedisConnections;
 import io.rmq.testing.RedisTest;
@@ -73,7 +73,7 @@ class PendingCommandsIT {
 
             assertThat(redis.sync().zscore(state.keys().slot(sent.slot()).store(), "close:1")).isEqualTo(sent.score());
             assertThat(redis.sync().zscore(state.keys().slot(
-                    io.rmq.engine.SlotRouter.slotOf(QueueState.bytes("close:9"), 16)).dead(), "close:9")).isNotNull();
+                    io.rmq.engine.topic.SlotRouter.slotOf(QueueState.bytes("close:9"), 16)).dead(), "close:9")).isNotNull();
         }
     }
 

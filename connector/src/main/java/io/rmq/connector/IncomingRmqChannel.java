@@ -21,10 +21,10 @@ import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.connector.metrics.DeliveryMeter;
 import io.rmq.connector.metrics.IncomingMetrics;
-import io.rmq.engine.Delivery;
+import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.TopicConsumer;
-import io.rmq.engine.TopicKeys;
+import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.topic.TopicKeys;
 
 /**
  * An incoming channel: a single-subscriber Reactive Streams {@link Publisher} over a

@@ -10,7 +10,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 
 import io.rmq.connector.metrics.DeliveryMeter;
-import io.rmq.engine.Delivery;
+import io.rmq.engine.settlement.Delivery;
 
 /**
  * The message an incoming channel emits for one delivery: {@code ack()} commits it and

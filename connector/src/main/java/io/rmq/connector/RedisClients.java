@@ -3,7 +3,7 @@ package io.rmq.connector;
 import java.util.HashMap;
 import java.util.Map;
 
-import io.rmq.engine.RedisAccess;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.engine.RmqEngine;
 

@@ -1,7 +1,7 @@
 package io.rmq.connector;
 
-import io.rmq.engine.SendFailedException;
-import io.rmq.engine.WriteState;
+import io.rmq.engine.produce.SendFailedException;
+import io.rmq.engine.produce.WriteState;
 
 /**
  * The reason an outgoing message was nacked because Redis did not take it as asked: RMQ-2103 (nothing was

@@ -18,7 +18,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.connector.IncomingRmqMetadata;
 import io.rmq.connector.OutgoingRmqMetadata;
 import io.rmq.connector.RedisRmqConnector;
-import io.rmq.engine.SlotRouter;
+import io.rmq.engine.topic.SlotRouter;
 import io.rmq.testing.LogRecorder;
 import io.rmq.testing.RedisConnections;
 import io.rmq.testing.RedisTest;

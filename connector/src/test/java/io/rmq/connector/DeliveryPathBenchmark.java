@@ -19,8 +19,8 @@ import org.openjdk.jmh.annotations.State;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 
-import io.rmq.engine.BenchmarkDeliveries;
-import io.rmq.engine.Delivery;
+import io.rmq.engine.settlement.BenchmarkDeliveries;
+import io.rmq.engine.settlement.Delivery;
 
 /**
  * JMH benchmarks of the incoming channel's share of consuming a message: a popped delivery becomes a

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.connector.i18n.RmqLogging;
-import io.rmq.engine.DurabilityException;
-import io.rmq.engine.WriteState;
+import io.rmq.engine.produce.DurabilityException;
+import io.rmq.engine.produce.WriteState;
 import io.rmq.testing.LogRecorder;
 import io.rmq.testing.RedisProcess;
 import io.rmq.testing.RedisSentinelTestServer;

@@ -7,8 +7,8 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.BenchmarkDeliveries;
-import io.rmq.engine.Delivery;
+import io.rmq.engine.settlement.BenchmarkDeliveries;
+import io.rmq.engine.settlement.Delivery;
 
 class IncomingRmqMessageTest {
 

@@ -154,7 +154,7 @@ class RedisRmqConnectorIT {
                 .start();
         List<String> sent = IntStream.range(0, 300).mapToObj(i -> "job-" + i).collect(Collectors.toList());
         for (String job : sent) {
-            int slot = io.rmq.engine.SlotRouter.slotOf(null, job.getBytes(), 8);
+            int slot = io.rmq.engine.topic.SlotRouter.slotOf(null, job.getBytes(), 8);
             redis().zadd("work_" + slot, 1, job);
         }
         ConnectorBeans.PayloadReceiver receiver = app.get(ConnectorBeans.PayloadReceiver.class);

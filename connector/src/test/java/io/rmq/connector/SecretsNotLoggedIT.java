@@ -24,7 +24,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.RedisAccess;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.testing.SecuredRedis;
 import io.rmq.testing.WeldApp;

@@ -12,8 +12,8 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import io.rmq.admin.rest.AdminSettings;
-import io.rmq.engine.RedisAccess;
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.support.UriCredentials;
 

@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 
 import io.rmq.admin.rest.AdminSettings;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicKeys;
-import io.rmq.engine.TopicProducer;
-import io.rmq.engine.TopicType;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.engine.admin.SlotCounters;
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;

@@ -10,8 +10,23 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
 
 import io.lettuce.core.RedisURI;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.consume.ExpiredMessageSweeper;
+import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.coordination.ZooKeeperSessions;
+import io.rmq.engine.produce.DurableSends;
+import io.rmq.engine.produce.ProducerOptions;
+import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.redis.EvictionPolicyCheck;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.redis.RmqClient;
+import io.rmq.engine.redis.WakeBus;
+import io.rmq.engine.scripts.TopicScripts;
+import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.support.DaemonThreads;
+import io.rmq.engine.topic.TopicConflictException;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
 
 /**
  * The engine's entry point: everything the producers and consumers of one Redis share. It owns

@@ -11,6 +11,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.redis.RmqClient;
+import io.rmq.engine.scripts.TopicScripts;
+import io.rmq.engine.topic.TopicConflictException;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
 
 /**
  * The topics an engine uses, and their record in the registry hash {@code <prefix>rmq:topics}

@@ -11,6 +11,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.settlement.Delivery;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
 import io.rmq.testing.PlainRedis;
 import io.rmq.testing.RedisClusterTestServer;
 
@@ -18,14 +23,14 @@ import io.rmq.testing.RedisClusterTestServer;
  * Clients, topics and consumers for engine tests, against one Redis or a Redis Cluster ({@link #cluster});
  * closes everything it made.
  */
-final class EngineFixture implements AutoCloseable {
+public final class EngineFixture implements AutoCloseable {
 
-    final String uri;
+    public final String uri;
     private final boolean cluster;
     private final List<AutoCloseable> toClose = new ArrayList<>();
     private PlainRedis plain;
 
-    EngineFixture(String uri) {
+    public EngineFixture(String uri) {
         this(uri, false);
     }
 
@@ -35,11 +40,11 @@ final class EngineFixture implements AutoCloseable {
     }
 
     /** A fixture for the Redis Cluster that {@code uri} names; {@link #redis()} is then a cluster connection. */
-    static EngineFixture cluster(String uri) {
+    public static EngineFixture cluster(String uri) {
         return new EngineFixture(uri, true);
     }
 
-    RmqEngine client() {
+    public RmqEngine client() {
         RmqEngine c = new RmqEngine(uri).start();
         toClose.add(c);
         c.ready().toCompletableFuture().join();
@@ -47,7 +52,7 @@ final class EngineFixture implements AutoCloseable {
     }
 
     /** A plain string connection, as redis-cli would use ({@code redis-cli -c} on a cluster). */
-    RedisClusterCommands<String, String> redis() {
+    public RedisClusterCommands<String, String> redis() {
         if (plain == null) {
             plain = PlainRedis.connect(uri, cluster);
         }
@@ -55,7 +60,7 @@ final class EngineFixture implements AutoCloseable {
     }
 
     /** Messages of the topic in Redis: pending in its store queues or popped into its prepare queues. */
-    long inQueues(TopicKeys keys) {
+    public long inQueues(TopicKeys keys) {
         long n = 0;
         for (int slot = 0; slot < keys.topic().slotAmount(); slot++) {
             n += redis().zcard(keys.slot(slot).store()) + redis().zcard(keys.slot(slot).prepare());
@@ -64,7 +69,7 @@ final class EngineFixture implements AutoCloseable {
     }
 
     /** Messages of the topic in its prepare queues: popped, and not committed or rolled back yet. */
-    long prepared(TopicKeys keys) {
+    public long prepared(TopicKeys keys) {
         long n = 0;
         for (int slot = 0; slot < keys.topic().slotAmount(); slot++) {
             n += redis().zcard(keys.slot(slot).prepare());
@@ -73,7 +78,7 @@ final class EngineFixture implements AutoCloseable {
     }
 
     /** Waits until a client subscribes to the topic's wake notices (after a start, or after its connection was dropped). */
-    void awaitWakeSubscription(TopicKeys keys, Duration timeout) {
+    public void awaitWakeSubscription(TopicKeys keys, Duration timeout) {
         if (cluster) {
             String channel = keys.shardedWakeChannel(0);
             // PUBSUB SHARDNUMSUB counts the subscribers of the node it runs on: ask the slot's master
@@ -85,12 +90,12 @@ final class EngineFixture implements AutoCloseable {
                 .until(() -> redis().pubsubNumsub(keys.wakeChannel()).getOrDefault(keys.wakeChannel(), 0L) > 0);
     }
 
-    static TopicKeys register(RmqEngine client, TopicDefinition topic) {
+    public static TopicKeys register(RmqEngine client, TopicDefinition topic) {
         return client.registerTopic(topic).toCompletableFuture().join();
     }
 
     /** A started consumer that records its deliveries; demand must be requested by the test. */
-    Recorder consume(RmqEngine client, TopicKeys keys, ConsumerOptions options) {
+    public Recorder consume(RmqEngine client, TopicKeys keys, ConsumerOptions options) {
         TopicConsumer consumer = client.consumer(keys, options, "test-" + toClose.size());
         Recorder recorder = new Recorder(consumer);
         toClose.add(0, consumer);
@@ -98,11 +103,11 @@ final class EngineFixture implements AutoCloseable {
         return recorder;
     }
 
-    static byte[] bytes(String s) {
+    public static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    static String text(Delivery d) {
+    public static String text(Delivery d) {
         return new String(d.content(), StandardCharsets.UTF_8);
     }
 
@@ -116,15 +121,15 @@ final class EngineFixture implements AutoCloseable {
         }
     }
 
-    static final class Recorder {
-        final TopicConsumer consumer;
-        final BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
+    public static final class Recorder {
+        public final TopicConsumer consumer;
+        public final BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
 
         Recorder(TopicConsumer consumer) {
             this.consumer = consumer;
         }
 
-        Delivery next(Duration timeout) throws InterruptedException {
+        public Delivery next(Duration timeout) throws InterruptedException {
             Delivery d = received.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (d == null) {
                 throw new AssertionError("no delivery within " + timeout);
@@ -132,7 +137,7 @@ final class EngineFixture implements AutoCloseable {
             return d;
         }
 
-        List<Delivery> take(int n, Duration timeout) throws InterruptedException {
+        public List<Delivery> take(int n, Duration timeout) throws InterruptedException {
             List<Delivery> out = new ArrayList<>();
             long deadline = System.nanoTime() + timeout.toNanos();
             while (out.size() < n) {

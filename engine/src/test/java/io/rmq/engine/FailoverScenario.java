@@ -16,6 +16,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.produce.DurableStream;
+import io.rmq.engine.produce.ProducerOptions;
+import io.rmq.engine.produce.SendResult;
+import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.topic.TopicType;
 
 /**
  * A master killed with {@code SIGKILL} in the middle of a stream: a backlog of messages is being consumed while

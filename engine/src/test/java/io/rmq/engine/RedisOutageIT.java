@@ -12,16 +12,22 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.KillArgs;
+import io.lettuce.core.RedisException;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.redis.RedisUnavailableException;
+import io.rmq.engine.settlement.Delivery;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.topic.TopicType;
+import io.rmq.testing.LogRecorder;
+import io.rmq.testing.RedisExtension;
+import io.rmq.testing.RedisTestServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import io.lettuce.core.KillArgs;
-import io.lettuce.core.RedisException;
-import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisExtension;
-import io.rmq.testing.RedisTestServer;
 
 /** Redis down at start, restarted, or dropping connections: clients reconnect and lose nothing they accepted. */
 @ExtendWith(RedisExtension.class)

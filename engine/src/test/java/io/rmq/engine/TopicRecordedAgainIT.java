@@ -10,14 +10,18 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.admin.TopicStats;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.settlement.Delivery;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.LogRecorder;
 import io.rmq.testing.RedisProcess;
 import io.rmq.testing.TcpProxy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A Redis without persistence killed with {@code kill -9} and started again comes back empty, the topic

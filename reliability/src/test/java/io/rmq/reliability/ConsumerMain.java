@@ -8,11 +8,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.rmq.engine.ConsumerOptions;
+import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicKeys;
-import io.rmq.engine.TopicType;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.engine.coordination.CoordinationOptions;
 
 /**

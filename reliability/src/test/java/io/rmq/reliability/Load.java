@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
-import io.rmq.engine.TopicProducer;
+import io.rmq.engine.produce.TopicProducer;
 
 /**
  * A stream of messages at a steady rate, due at once, each recorded in the history as acknowledged

@@ -6,11 +6,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
-import io.rmq.engine.ConsumerOptions;
-import io.rmq.engine.Delivery;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.TopicConsumer;
-import io.rmq.engine.TopicKeys;
+import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.topic.TopicKeys;
 
 /**
  * An application's consumer as the scenarios run it: the engine's {@link TopicConsumer} hands each

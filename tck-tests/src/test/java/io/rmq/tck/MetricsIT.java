@@ -39,8 +39,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.rmq.connector.RedisRmqConnector;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicType;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.tck.deployment.TckDeployment;
 import io.rmq.tck.support.Inbox;
 import io.rmq.tck.support.Outbox;

@@ -6,7 +6,7 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
 
 import io.rmq.connector.config.RmqAttribute;
-import io.rmq.engine.RedisAccess;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.support.UriCredentials;
 
 /**

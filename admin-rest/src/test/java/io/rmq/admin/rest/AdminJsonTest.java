@@ -9,8 +9,8 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicType;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.engine.admin.DeadCursor;
 import io.rmq.engine.admin.DeadMessage;
 import io.rmq.engine.admin.DeadPage;

@@ -1,9 +1,9 @@
 package io.rmq.connector.config;
 
 import io.rmq.connector.RmqCodec;
-import io.rmq.engine.RedisAccess;
-import io.rmq.engine.ConsumerOptions;
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.coordination.CoordinationOptions;
 import java.time.Duration;
 import java.util.List;

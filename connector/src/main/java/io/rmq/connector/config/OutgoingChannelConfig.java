@@ -1,9 +1,9 @@
 package io.rmq.connector.config;
 
 import io.rmq.connector.RmqCodec;
-import io.rmq.engine.ProducerOptions;
-import io.rmq.engine.RedisAccess;
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.produce.ProducerOptions;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.topic.TopicDefinition;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

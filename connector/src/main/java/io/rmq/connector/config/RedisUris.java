@@ -4,7 +4,7 @@ import io.lettuce.core.RedisURI;
 import java.util.Optional;
 import java.util.Set;
 
-import io.rmq.engine.RedisAccess;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.support.UriCredentials;
 
 /** Checks {@code redis-uri} values and masks the credentials they carry. Stateless. */

@@ -3,7 +3,7 @@ package io.rmq.connector.metrics;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
-import io.rmq.engine.Delivery;
+import io.rmq.engine.settlement.Delivery;
 
 /**
  * Measures one delivery: counts it when it is handed over (with its lateness, for timed topics), and

@@ -1,6 +1,6 @@
 package io.rmq.connector.metrics;
 
-import io.rmq.engine.Delivery;
+import io.rmq.engine.settlement.Delivery;
 
 /**
  * The meters of one incoming channel: {@code rmq.messages.delivered}, {@code .acked}, {@code .nacked},

@@ -2,7 +2,7 @@ package io.rmq.connector.metrics;
 
 import java.util.Objects;
 
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * The tags of one meter: the topic, and the channel for per-channel meters. Immutable.

@@ -9,10 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
-import io.rmq.engine.RedisAccess;
-import io.rmq.engine.EngineEvents;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * The metrics of one connector (see {@code docs/operations.md}, section Metrics): counters per channel

@@ -3,8 +3,8 @@ package io.rmq.connector.metrics;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.rmq.engine.RedisAccess;
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * The per-topic meters of one connector: the counters {@code rmq.messages.redelivered}, {@code .dead} and

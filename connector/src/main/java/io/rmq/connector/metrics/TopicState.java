@@ -6,9 +6,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.rmq.engine.RedisAccess;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.connector.i18n.RmqLogging;
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.TopicStats;
 
 /**

@@ -3,8 +3,8 @@ package io.rmq.connector.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import io.rmq.engine.ConsumerOptions;
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.topic.TopicDefinition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

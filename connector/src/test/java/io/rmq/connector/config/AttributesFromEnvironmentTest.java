@@ -3,7 +3,7 @@ package io.rmq.connector.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rmq.connector.i18n.RmqLogging;
-import io.rmq.engine.ConsumerOptions;
+import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.testing.LogRecorder;
 import io.smallrye.config.EnvConfigSource;
 import io.smallrye.config.PropertiesConfigSource;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.rmq.engine.ConsumerOptions;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicType;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -4,9 +4,9 @@ import static io.rmq.connector.config.TestConfigs.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.rmq.engine.ProducerOptions;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicType;
+import io.rmq.engine.produce.ProducerOptions;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

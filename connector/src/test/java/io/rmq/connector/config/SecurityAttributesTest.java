@@ -4,7 +4,7 @@ import static io.rmq.connector.config.TestConfigs.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rmq.engine.RedisAccess;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.coordination.CoordinationOptions;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -14,9 +14,9 @@ import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.RedisAccess;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicType;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.engine.admin.SlotStats;
 import io.rmq.engine.admin.TopicStats;
 

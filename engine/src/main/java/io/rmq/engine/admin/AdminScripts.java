@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 
-import io.rmq.engine.RedisScript;
-import io.rmq.engine.ScriptRunner;
-import io.rmq.engine.SlotKeys;
-import io.rmq.engine.TopicKeys;
+import io.rmq.engine.redis.RedisScript;
+import io.rmq.engine.redis.ScriptRunner;
+import io.rmq.engine.topic.SlotKeys;
+import io.rmq.engine.topic.TopicKeys;
 
 /**
  * The typed gateway to the admin scripts of one topic: one method per {@code .lua} file, building

@@ -12,7 +12,7 @@ import java.time.Instant;
  * @param deliveries  how many times it was delivered (1 + max-retries at the time), 0 when unknown
  *                    (written to the dead queue by another tool)
  * @param lastFailure the last failure, {@code <exception class>: <message>} as the consumer reported it,
- *                    truncated to {@value io.rmq.engine.Delivery#MAX_FAILURE_LENGTH} characters; empty when unknown
+ *                    truncated to {@value io.rmq.engine.settlement.Delivery#MAX_FAILURE_LENGTH} characters; empty when unknown
  */
 public record DeadMessage(int slot, byte[] content, Instant diedAt, int deliveries, String lastFailure) {
 

@@ -11,9 +11,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.rmq.engine.ScriptRunner;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicKeys;
+import io.rmq.engine.redis.ScriptRunner;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
 

@@ -2,7 +2,7 @@ package io.rmq.engine.admin;
 
 import java.util.List;
 
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * A topic's state: each slot's counts, and their totals. Each slot is read atomically; the slots

@@ -1,7 +1,7 @@
 /**
  * Serial consumption per slot across a cluster, coordinated through ZooKeeper (Apache Curator).
  *
- * <p>Each coordinated {@link io.rmq.engine.TopicConsumer} is a worker of its topic
+ * <p>Each coordinated {@link io.rmq.engine.consume.TopicConsumer} is a worker of its topic
  * ({@link io.rmq.engine.coordination.SlotCoordinator}); one elected worker leads
  * ({@link io.rmq.engine.coordination.SlotLeader}) and assigns every slot to exactly one live worker
  * ({@link io.rmq.engine.coordination.SlotBalancer}), writing a

@@ -8,12 +8,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
-import io.rmq.engine.ConsumerOptions;
-import io.rmq.engine.Delivery;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.TopicConsumer;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicKeys;
+import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
 
 /**
  * One application instance as the tests see it: its own {@link RmqEngine} (so its own ZooKeeper

@@ -5,7 +5,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
-import io.rmq.engine.ConsumerOptions;
+import io.rmq.engine.consume.ConsumerOptions;
 
 /**
  * An application instance in a process of its own, for {@link CrossProcessIT}: it starts coordinated

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.TopicConsumer;
+import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.testing.LogRecorder;
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;

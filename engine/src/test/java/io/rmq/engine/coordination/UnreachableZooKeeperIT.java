@@ -9,7 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.ConsumerOptions;
+import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.testing.Invariant;
 import io.rmq.testing.LogRecorder;
 import io.rmq.testing.RedisConnections;

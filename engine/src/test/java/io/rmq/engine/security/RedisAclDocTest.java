@@ -11,7 +11,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.RedisAcl;
+import io.rmq.engine.redis.RedisAcl;
 
 /**
  * The ACLs printed in {@code docs/security.md} are the ones {@link RedisAcl} builds and {@link RedisAclIT} (one

@@ -5,8 +5,8 @@ import java.util.Map;
 
 import io.rmq.connector.RedisRmqConnector;
 import io.rmq.connector.config.OutgoingChannelConfig;
-import io.rmq.engine.ConsumerOptions;
-import io.rmq.engine.TopicDefinition;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * The channel configurations of the benchmark's containers. Every container configures every channel

@@ -13,7 +13,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.rmq.engine.TopicKeys;
+import io.rmq.engine.topic.TopicKeys;
 
 /**
  * The scaling benchmark's own Lettuce connection (binary keys and values), to one Redis or to a

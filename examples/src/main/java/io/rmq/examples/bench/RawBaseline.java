@@ -21,8 +21,8 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.rmq.engine.RedisAccess;
-import io.rmq.engine.SlotRouter;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.topic.SlotRouter;
 
 /**
  * The bare Lettuce client the connector is measured against: the same Redis, key layout, payloads and

@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 import io.lettuce.core.cluster.SlotHash;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicKeys;
-import io.rmq.engine.TopicType;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.examples.bench.ScalingWorkloads.Rate;
 import io.rmq.examples.bench.ScalingWorkloads.Workload;
 import io.rmq.examples.support.Console;

@@ -40,14 +40,14 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.engine.ConsumerOptions;
+import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.SlotKeys;
-import io.rmq.engine.TopicConsumer;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicKeys;
-import io.rmq.engine.TopicProducer;
-import io.rmq.engine.TopicType;
+import io.rmq.engine.topic.SlotKeys;
+import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.Invariant;
 import io.rmq.testing.Prerequisites;
 
@@ -293,7 +293,7 @@ class DashboardBrowserIT {
     }
 
     private static int slotOf(String member) {
-        return io.rmq.engine.SlotRouter.slotOf(member, bytes(member), 4);
+        return io.rmq.engine.topic.SlotRouter.slotOf(member, bytes(member), 4);
     }
 
     // ---- set-up ------------------------------------------------------------------------------------------

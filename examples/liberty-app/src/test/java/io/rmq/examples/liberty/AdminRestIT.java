@@ -33,10 +33,10 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.rmq.engine.SlotRouter;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicKeys;
-import io.rmq.engine.TopicType;
+import io.rmq.engine.topic.SlotRouter;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.examples.story.OrderTimeouts;
 
 /**

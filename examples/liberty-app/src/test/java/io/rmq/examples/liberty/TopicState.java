@@ -10,12 +10,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.rmq.engine.ConsumerOptions;
+import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.SendResult;
-import io.rmq.engine.TopicConsumer;
-import io.rmq.engine.TopicDefinition;
-import io.rmq.engine.TopicKeys;
+import io.rmq.engine.produce.SendResult;
+import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
 
 /**
  * Builds a known state of a topic in the example's Redis through the engine, as applications do:

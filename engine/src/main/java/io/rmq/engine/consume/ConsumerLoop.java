@@ -1,0 +1,374 @@
+package io.rmq.engine.consume;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.rmq.engine.coordination.SlotOwnership;
+import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.redis.RmqClient;
+import io.rmq.engine.redis.WakeBus;
+import io.rmq.engine.scripts.TopicScripts;
+import io.rmq.engine.settlement.Delivery;
+import io.rmq.engine.settlement.HeldMessages;
+import io.rmq.engine.settlement.Settlement;
+import io.rmq.engine.support.DaemonThreads;
+
+/**
+ * The pump of one consumer, confined to its thread ({@code rmq-<name>}): decides when to pop which
+ * slot, hands popped messages to the listener strictly on demand, and sleeps until the earliest due
+ * time, a wake notice or the safety poll.
+ *
+ * <p><b>Back-pressure.</b> It pops only while the listener has outstanding demand, and holds at
+ * most {@code batchSize} popped-but-undelivered messages (the prefetch); a pop asks for at least
+ * half a batch, since pops of a few members would cost a round trip each.
+ *
+ * <p><b>Serial mode</b> (coordination): a slot's next message goes to the listener only after the
+ * previous one is settled ({@link #deliveredFinished}).
+ *
+ * <p>Lifecycle: {@link #start} once, {@link #stop} once; its stage completes on the loop thread when
+ * no pop is under way any more, with the messages that were never delivered. Every method may be
+ * called from any thread: it runs its work on the loop thread.
+ */
+final class ConsumerLoop implements WakeBus.Listener {
+
+    private static final EngineLogging LOG = EngineLogging.log;
+    private static final long HOLD_COMMITS_NANOS = TimeUnit.MILLISECONDS.toNanos(Settlement.HOLD_COMMITS_MILLIS);
+
+    private final String name;
+    private final TopicScripts scripts;
+    private final ConsumerOptions options;
+    private final RmqClient redis;
+    private final HeldMessages held;
+    private final Settlement settler;
+    private final ScheduledExecutorService loop;
+    private final boolean serial;
+    private volatile Thread loopThread;
+
+    // Confined to the loop thread.
+    private final SlotScheduler scheduler;
+    private final PrefetchBuffer prefetch;
+    private final SlotOwnershipTracker ownership;
+    private TopicConsumer.Listener listener;
+    private long demand;
+    private boolean draining;
+    private boolean stopping;
+    private int popsInFlight;
+    private CompletableFuture<List<Delivery>> popsDone;
+    private String workerId;
+    private final WakeTimer timer;
+
+    ConsumerLoop(String name, TopicScripts scripts, ConsumerOptions options, RmqClient redis, HeldMessages held,
+            Settlement settler, Clock clock) {
+        this.name = name;
+        this.scripts = scripts;
+        this.options = options;
+        this.redis = redis;
+        this.held = held;
+        this.settler = settler;
+        this.loop = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("rmq-" + name, t -> loopThread = t));
+        boolean coordinated = options.coordination().isPresent();
+        this.serial = coordinated;
+        int slotAmount = scripts.keys().topic().slotAmount();
+        this.timer = new WakeTimer(loop, this::popIfNeeded);
+        this.scheduler = new SlotScheduler(slotAmount, options.pollInterval(), !coordinated);
+        this.prefetch = new PrefetchBuffer(slotAmount, coordinated);
+        // a crashed owner's messages are swept within 1.5 prepare timeouts: a longer wait has another cause
+        this.ownership = new SlotOwnershipTracker(name, scripts.keys().topic(), scheduler, prefetch, held::release,
+                options.prepareTimeout().multipliedBy(2), clock);
+    }
+
+    void start(TopicConsumer.Listener listener) {
+        execute(() -> {
+            this.listener = listener;
+            popIfNeeded();
+        });
+    }
+
+    /** Redis became reachable, or the ownership may be applied: look for work. */
+    void poke() {
+        execute(this::popIfNeeded);
+    }
+
+    void request(long n) {
+        if (Thread.currentThread() == loopThread) {
+            addDemand(n);
+        } else {
+            execute(() -> addDemand(n));
+        }
+    }
+
+    void assign(int[] slots) {
+        execute(() -> {
+            scheduler.assign(slots);
+            popIfNeeded();
+        });
+    }
+
+    int[] assignedSlots() {
+        return scheduler.assignedSlots().clone();
+    }
+
+    /**
+     * The topic has {@code slotAmount} slots now (a growth began): without coordination the new slots are
+     * consumed at once; with coordination, once the leader assigns them.
+     */
+    void grow(int slotAmount) {
+        execute(() -> growNow(slotAmount));
+    }
+
+    private void growNow(int slotAmount) {
+        if (slotAmount <= scheduler.slotAmount()) {
+            return;
+        }
+        LOG.consumerGrows(name, scripts.keys().topic().name(), scheduler.slotAmount(), slotAmount);
+        scripts.grow(slotAmount);
+        settler.grow(slotAmount);
+        prefetch.grow(slotAmount);
+        ownership.grow(slotAmount);
+        scheduler.grow(slotAmount, !serial);
+        popIfNeeded();
+    }
+
+    /** The coordinator's report; applied on the loop thread. */
+    void ownershipChanged(SlotOwnership slots, String worker) {
+        execute(() -> {
+            if (!stopping) {
+                if (!slots.epochs().isEmpty() && slots.epochs().lastKey() >= scheduler.slotAmount()) {
+                    // assigned by a leader that learnt of a growth first
+                    growNow(Integer.highestOneBit(slots.epochs().lastKey()) * 2);
+                }
+                workerId = worker;
+                ownership.apply(slots);
+                popIfNeeded();
+            }
+        });
+    }
+
+    @Override
+    public void wake(int slot, long delayMillis) {
+        execute(() -> {
+            scheduler.wake(slot, delayMillis);
+            popIfNeeded();
+        });
+    }
+
+    @Override
+    public void reconnected() {
+        execute(() -> {
+            scheduler.wakeAll();
+            popIfNeeded();
+        });
+    }
+
+    /** A delivered message was settled: in serial mode its slot's next message may go. */
+    void deliveredFinished(Delivery d) {
+        if (!serial) {
+            return;
+        }
+        if (Thread.currentThread() == loopThread) {
+            slotFree(d);
+        } else {
+            execute(() -> slotFree(d));
+        }
+    }
+
+    private void slotFree(Delivery d) {
+        if (prefetch.finished(d)) {
+            drain();
+        }
+    }
+
+    /**
+     * Stops popping and delivering. Completes, once no pop is under way any more, with the popped
+     * messages that were never delivered (taken out of the prefetch).
+     */
+    CompletionStage<List<Delivery>> stop() {
+        CompletableFuture<List<Delivery>> done = new CompletableFuture<>();
+        if (!execute(() -> {
+            stopping = true;
+            timer.cancel();
+            popsDone = done;
+            completeIfPopsDone();
+        })) {
+            done.complete(List.of());
+        }
+        return done;
+    }
+
+    /** Ends the loop thread; call after {@link #stop}'s stage completed. */
+    void shutdown() {
+        loop.shutdown();
+    }
+
+    private void completeIfPopsDone() {
+        if (popsDone != null && popsInFlight == 0) {
+            popsDone.complete(prefetch.removeAll());
+        }
+    }
+
+    private void addDemand(long n) {
+        demand = demand + n < 0 ? Long.MAX_VALUE : demand + n;
+        drain();
+    }
+
+    private void drain() {
+        if (draining) {
+            return;
+        }
+        draining = true;
+        // the commits the listener makes here travel together, sent when the pass ends or after 1 ms (Settlement)
+        settler.holdCommits();
+        long holdingSince = System.nanoTime();
+        try {
+            while (demand > 0 && !stopping && listener != null) {
+                Delivery d = prefetch.poll();
+                if (d == null) {
+                    break;
+                }
+                if (!d.markDelivered()) {
+                    continue;
+                }
+                prefetch.delivered(d);
+                held.delivered();
+                demand--;
+                try {
+                    listener.onDelivery(d);
+                } catch (RuntimeException e) {
+                    LOG.listenerFailed(name, d, e);
+                    settler.rollback(d, e);
+                }
+                long now = System.nanoTime();
+                if (now - holdingSince >= HOLD_COMMITS_NANOS) {
+                    settler.sendHeldCommits();
+                    settler.holdCommits();
+                    holdingSince = now;
+                }
+            }
+        } finally {
+            settler.sendHeldCommits();
+            draining = false;
+        }
+        popIfNeeded();
+    }
+
+    /** Claims newly owned slots, then pops from due slots while there is demand and room in the prefetch. */
+    private void popIfNeeded() {
+        if (stopping || listener == null || !redis.wasReached()) {
+            return;
+        }
+        for (int slot = scheduler.nextUnclaimedSlot(); slot >= 0; slot = scheduler.nextUnclaimedSlot()) {
+            startPop(slot, 0);
+        }
+        while (demand > 0) {
+            int room = roomToPop();
+            if (room == 0) {
+                break;
+            }
+            int slot = scheduler.nextDueSlot(System.nanoTime());
+            if (slot < 0) {
+                checkParked();
+                break;
+            }
+            startPop(slot, room);
+        }
+        armTimer();
+    }
+
+    /** The safety poll of the slots that had nothing waiting: one existence check for them all. */
+    private void checkParked() {
+        int[] slots = scheduler.parkedDue(System.nanoTime());
+        if (slots.length == 0) {
+            return;
+        }
+        CompletionStage<Long> check;
+        try {
+            check = scripts.countPending(slots);
+        } catch (RuntimeException e) { // thrown rather than returned: a failed check, retried like one
+            check = CompletableFuture.failedFuture(e);
+        }
+        check.whenCompleteAsync((pending, failure) -> {
+            if (failure != null) {
+                scheduler.checkFailed(slots, System.nanoTime());
+                LOG.idleCheckFailed(redis.isConnected(), slots.length, scripts.keys().topic().name(), name,
+                        RmqClient.rootMessage(failure));
+            } else {
+                scheduler.checkDone(slots, pending > 0, System.nanoTime());
+            }
+            popIfNeeded();
+        }, loop);
+    }
+
+    private void startPop(int slot, int count) {
+        long epoch = scheduler.epoch(slot);
+        scheduler.popStarted(slot, count);
+        popsInFlight++;
+        CompletionStage<TopicScripts.PopReply> pop;
+        try {
+            pop = scripts.pop(slot, count, options.prepareTimeout().toMillis(), epoch, workerId);
+        } catch (RuntimeException e) {
+            // thrown rather than returned: still a failed pop, or the slot would count as popping for good
+            pop = CompletableFuture.failedFuture(e);
+        }
+        pop.whenCompleteAsync((popped, failure) -> onPopped(slot, count, epoch, popped, failure), loop);
+    }
+
+    private void onPopped(int slot, int count, long epoch, TopicScripts.PopReply popped, Throwable failure) {
+        popsInFlight--;
+        long now = System.nanoTime();
+        if (failure != null) {
+            scheduler.popFailed(slot, count, now);
+            LOG.popFailed(redis.isConnected(), slot, scripts.keys().topic().name(), name, RmqClient.rootMessage(failure));
+        } else {
+            SlotOwnershipTracker.Outcome outcome = ownership.popped(slot, epoch, popped);
+            scheduler.popDone(slot, count, popped.nextDelayMillis(), now);
+            List<Delivery> deliveries = Delivery.of(settler, scripts.keys().topic().name(), slot, popped.members());
+            if (!deliveries.isEmpty()) {
+                held.addAll(deliveries);
+                if (outcome == SlotOwnershipTracker.Outcome.RELEASE) {
+                    held.release(slot, deliveries); // the slot moved while this pop was under way
+                } else {
+                    prefetch.addAll(deliveries);
+                }
+            }
+        }
+        completeIfPopsDone();
+        drain();
+    }
+
+    /** How many members the next pop may ask for: the room left in the prefetch, or 0 while it is more than half full. */
+    private int roomToPop() {
+        int batch = options.batchSize();
+        int buffered = prefetch.size() + scheduler.popping();
+        int room = batch - buffered;
+        return room <= 0 || (buffered > 0 && room < (batch + 1) / 2) ? 0 : room;
+    }
+
+    private void armTimer() {
+        // Without demand, or without room (a pop under way re-runs popIfNeeded when it returns, and
+        // deliveries make room), a timer for a slot that is already due would fire at once in a loop.
+        if (demand <= 0 || stopping || roomToPop() == 0) {
+            return;
+        }
+        long at = scheduler.earliestDue();
+        if (at != Long.MAX_VALUE) {
+            timer.arm(at);
+        }
+    }
+
+    /** Runs a task on the loop thread; false when the loop has ended. */
+    private boolean execute(Runnable task) {
+        try {
+            loop.execute(task);
+            return true;
+        } catch (RejectedExecutionException e) {
+            LOG.consumerClosedDroppedTask(name);
+            return false;
+        }
+    }
+}

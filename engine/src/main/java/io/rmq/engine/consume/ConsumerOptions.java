@@ -1,0 +1,236 @@
+package io.rmq.engine.consume;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+import io.rmq.engine.coordination.CoordinationOptions;
+
+/**
+ * How a {@link TopicConsumer} pops, retries, shuts down and, optionally, coordinates with the other
+ * consumers of its topic. Immutable; build with {@link #builder()}, copy with {@link #toBuilder()}.
+ */
+public final class ConsumerOptions {
+
+    /** Retries before the dead queue: a message is delivered at most {@code 1 + maxRetries} times. */
+    public static final int DEFAULT_MAX_RETRIES = 16;
+    /** How long a popped message may stay unacknowledged before it is rolled back. */
+    public static final Duration DEFAULT_PREPARE_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * Most members one pop script call may move, also the most messages a consumer holds popped but not yet
+     * delivered: enough for one consumer to keep Redis busy (the pop of the next batch overlaps the delivery
+     * of this one), small enough that a consumer takes few messages ahead of its peers.
+     */
+    public static final int DEFAULT_BATCH_SIZE = 128;
+    /** Delay before the first retry of a RANGE_MERGE or FIXED_TIME message; doubles per retry. */
+    public static final Duration DEFAULT_RETRY_BACKOFF = Duration.ofSeconds(1);
+    /** The cap of the retry backoff. */
+    public static final Duration DEFAULT_RETRY_BACKOFF_MAX = Duration.ofSeconds(60);
+    /** The safety poll of an idle slot, in case a wake notice was missed. */
+    public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(5);
+    /** How long a stopping consumer waits for the messages the application is processing. */
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+    /** Most messages a slot's dead queue keeps; the oldest deaths beyond are deleted. */
+    public static final int DEFAULT_DEAD_MAX_COUNT = 10_000;
+    /** How long a dead message is kept. */
+    public static final Duration DEFAULT_DEAD_MAX_AGE = Duration.ofDays(180);
+
+    private final int maxRetries;
+    private final Duration prepareTimeout;
+    private final int batchSize;
+    private final Duration retryBackoff;
+    private final Duration retryBackoffMax;
+    private final Duration pollInterval;
+    private final Duration shutdownTimeout;
+    private final int deadMaxCount;
+    private final Duration deadMaxAge;
+    private final CoordinationOptions coordination;
+
+    private ConsumerOptions(Builder b) {
+        this.maxRetries = b.maxRetries;
+        this.prepareTimeout = b.prepareTimeout;
+        this.batchSize = b.batchSize;
+        this.retryBackoff = b.retryBackoff;
+        this.retryBackoffMax = b.retryBackoffMax;
+        this.pollInterval = b.pollInterval;
+        this.shutdownTimeout = b.shutdownTimeout;
+        this.deadMaxCount = b.deadMaxCount;
+        this.deadMaxAge = b.deadMaxAge;
+        this.coordination = b.coordination;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public static ConsumerOptions defaults() {
+        return builder().build();
+    }
+
+    public Builder toBuilder() {
+        return new Builder().maxRetries(maxRetries).prepareTimeout(prepareTimeout).batchSize(batchSize)
+                .retryBackoff(retryBackoff).retryBackoffMax(retryBackoffMax).pollInterval(pollInterval)
+                .shutdownTimeout(shutdownTimeout).deadMaxCount(deadMaxCount).deadMaxAge(deadMaxAge)
+                .coordination(coordination);
+    }
+
+    public int maxRetries() {
+        return maxRetries;
+    }
+
+    public Duration prepareTimeout() {
+        return prepareTimeout;
+    }
+
+    public int batchSize() {
+        return batchSize;
+    }
+
+    public Duration retryBackoff() {
+        return retryBackoff;
+    }
+
+    public Duration retryBackoffMax() {
+        return retryBackoffMax;
+    }
+
+    public Duration pollInterval() {
+        return pollInterval;
+    }
+
+    public Duration shutdownTimeout() {
+        return shutdownTimeout;
+    }
+
+    /** Most messages a slot's dead queue keeps (retention; see {@link ExpiredMessageSweeper}). */
+    public int deadMaxCount() {
+        return deadMaxCount;
+    }
+
+    /** How long a dead message is kept (retention; see {@link ExpiredMessageSweeper}). */
+    public Duration deadMaxAge() {
+        return deadMaxAge;
+    }
+
+    /**
+     * How the consumer coordinates through ZooKeeper so that each slot is consumed by one consumer at
+     * a time across the cluster; empty (the default) for competing consumers on every slot.
+     */
+    public Optional<CoordinationOptions> coordination() {
+        return Optional.ofNullable(coordination);
+    }
+
+    @Override
+    public String toString() {
+        return "ConsumerOptions[maxRetries=" + maxRetries + ", prepareTimeout=" + prepareTimeout + ", batchSize="
+                + batchSize + ", retryBackoff=" + retryBackoff + ", retryBackoffMax=" + retryBackoffMax
+                + ", pollInterval=" + pollInterval + ", shutdownTimeout=" + shutdownTimeout + ", deadMaxCount=" + deadMaxCount + ", deadMaxAge=" + deadMaxAge
+                + ", coordination="
+                + (coordination == null ? "none" : coordination) + "]";
+    }
+
+    /** Builds {@link ConsumerOptions}; every setter validates its argument. Not thread-safe. */
+    public static final class Builder {
+        private int maxRetries = DEFAULT_MAX_RETRIES;
+        private Duration prepareTimeout = DEFAULT_PREPARE_TIMEOUT;
+        private int batchSize = DEFAULT_BATCH_SIZE;
+        private Duration retryBackoff = DEFAULT_RETRY_BACKOFF;
+        private Duration retryBackoffMax = DEFAULT_RETRY_BACKOFF_MAX;
+        private Duration pollInterval = DEFAULT_POLL_INTERVAL;
+        private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+        private int deadMaxCount = DEFAULT_DEAD_MAX_COUNT;
+        private Duration deadMaxAge = DEFAULT_DEAD_MAX_AGE;
+        private CoordinationOptions coordination;
+
+        private Builder() {
+        }
+
+        /** Retries before the dead queue, {@code >= 0}. Default 16. */
+        public Builder maxRetries(int maxRetries) {
+            if (maxRetries < 0) {
+                throw new IllegalArgumentException("maxRetries must be >= 0, was " + maxRetries);
+            }
+            this.maxRetries = maxRetries;
+            return this;
+        }
+
+        /** Time a popped message may stay unacknowledged, at least 100 ms. Default 30 s. */
+        public Builder prepareTimeout(Duration prepareTimeout) {
+            this.prepareTimeout = atLeast("prepareTimeout", prepareTimeout, Duration.ofMillis(100));
+            return this;
+        }
+
+        /** Most members per pop, from 1 to 10000. Default 32. */
+        public Builder batchSize(int batchSize) {
+            if (batchSize < 1 || batchSize > 10_000) {
+                throw new IllegalArgumentException("batchSize must be from 1 to 10000, was " + batchSize);
+            }
+            this.batchSize = batchSize;
+            return this;
+        }
+
+        /** First retry delay of timed messages, {@code >= 0}. Default 1 s. */
+        public Builder retryBackoff(Duration retryBackoff) {
+            this.retryBackoff = atLeast("retryBackoff", retryBackoff, Duration.ZERO);
+            return this;
+        }
+
+        /** Cap of the retry delay, {@code >= 0}. Default 60 s. */
+        public Builder retryBackoffMax(Duration retryBackoffMax) {
+            this.retryBackoffMax = atLeast("retryBackoffMax", retryBackoffMax, Duration.ZERO);
+            return this;
+        }
+
+        /** Safety poll of an idle slot, at least 10 ms. Default 5 s. */
+        public Builder pollInterval(Duration pollInterval) {
+            this.pollInterval = atLeast("pollInterval", pollInterval, Duration.ofMillis(10));
+            return this;
+        }
+
+        /** Grace period for in-process messages at shutdown, {@code >= 0}. Default 10 s. */
+        public Builder shutdownTimeout(Duration shutdownTimeout) {
+            this.shutdownTimeout = atLeast("shutdownTimeout", shutdownTimeout, Duration.ZERO);
+            return this;
+        }
+
+        /** Most messages a slot's dead queue keeps, {@code >= 0}; the oldest deaths beyond are deleted. Default 10000. */
+        public Builder deadMaxCount(int deadMaxCount) {
+            if (deadMaxCount < 0) {
+                throw new IllegalArgumentException("deadMaxCount must be >= 0, was " + deadMaxCount);
+            }
+            this.deadMaxCount = deadMaxCount;
+            return this;
+        }
+
+        /** How long a dead message is kept, at least 1 s. Default 180 days. */
+        public Builder deadMaxAge(Duration deadMaxAge) {
+            this.deadMaxAge = atLeast("deadMaxAge", deadMaxAge, Duration.ofSeconds(1));
+            return this;
+        }
+
+        /**
+         * Serial consumption per slot across the cluster, coordinated through ZooKeeper; {@code null}
+         * (the default) for competing consumers on every slot. With coordination, the consumer also
+         * hands a slot's next message to its listener only once the previous one is committed or
+         * rolled back.
+         */
+        public Builder coordination(CoordinationOptions coordination) {
+            this.coordination = coordination;
+            return this;
+        }
+
+        public ConsumerOptions build() {
+            return new ConsumerOptions(this);
+        }
+
+        private static Duration atLeast(String name, Duration value, Duration min) {
+            Objects.requireNonNull(value, name);
+            if (value.compareTo(min) < 0) {
+                throw new IllegalArgumentException(name + " must be at least " + min.toMillis() + " ms, was "
+                        + value.toMillis() + " ms");
+            }
+            return value;
+        }
+
+    }
+}

@@ -1,0 +1,348 @@
+package io.rmq.engine.consume;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * Decides when each assigned slot of a consumer is popped next: at once after a full batch, at the
+ * earliest due time the pop script reported, on a wake notice, and otherwise after the safety poll
+ * interval. Slots are served round-robin. Times are {@link System#nanoTime()} values.
+ *
+ * <p>A slot whose last pop found nothing waiting at all is <em>parked</em>: its safety poll is not a pop
+ * but part of one {@code EXISTS} over the store queues of all parked slots that are due
+ * ({@link #parkedDue}); only when that finds a member are they popped again ({@link #checkDone}). A
+ * wake notice, a reconnection, a resume or a new assignment unparks a slot at once.
+ *
+ * <p>With coordination, each assigned slot carries the epoch it is owned under; a slot newly
+ * assigned (or under a new epoch) is first claimed (a pop of 0 members), and nothing is popped while
+ * the consumer is paused (its ZooKeeper connection is suspended). Without coordination every slot is
+ * assigned with epoch 0 and counts as claimed.
+ *
+ * <p>Confined to the consumer's loop thread, except {@link #assignedSlots()}, which returns a snapshot.
+ */
+final class SlotScheduler {
+
+    private static final long RETRY_AFTER_FAILURE_NANOS = Duration.ofSeconds(1).toNanos();
+
+    private final long pollNanos;
+    private long[] dueAt;
+    private boolean[] assigned;
+    private boolean[] popping;
+    /** A wake notice that arrived while the slot was being popped: applied when the pop returns. */
+    private long[] wokenAt;
+    private boolean[] woken;
+    private long[] epochs;
+    private boolean[] claimed;
+    /** The slot's last pop found nothing waiting: its safety poll is an existence check (see the class comment). */
+    private boolean[] parked;
+    private volatile int[] assignedSlots;
+    private boolean paused;
+    /** No unclaimed slot below this one: claims are found in one pass even over thousands of slots. */
+    private int claimScanFrom;
+    private int poppingCount;
+    private int next;
+
+    /** @param allSlots whether every slot starts assigned (no coordination) or none does */
+    SlotScheduler(int slotAmount, Duration pollInterval, boolean allSlots) {
+        this.pollNanos = pollInterval.toNanos();
+        this.dueAt = new long[slotAmount];
+        this.assigned = new boolean[slotAmount];
+        this.popping = new boolean[slotAmount];
+        this.wokenAt = new long[slotAmount];
+        this.woken = new boolean[slotAmount];
+        this.epochs = new long[slotAmount];
+        this.claimed = new boolean[slotAmount];
+        this.parked = new boolean[slotAmount];
+        int[] all = new int[allSlots ? slotAmount : 0];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = i;
+        }
+        assign(all);
+    }
+
+    /** The slots this scheduler can assign: the topic's amount, or what it grew to ({@link #grow}). */
+    int slotAmount() {
+        return dueAt.length;
+    }
+
+    /**
+     * The topic grew to {@code slotAmount} slots: the new ones can be assigned, and without coordination
+     * ({@code assignAll}) are assigned at once, due now.
+     */
+    void grow(int slotAmount, boolean assignAll) {
+        if (slotAmount <= dueAt.length) {
+            return;
+        }
+        int from = dueAt.length;
+        dueAt = Arrays.copyOf(dueAt, slotAmount);
+        wokenAt = Arrays.copyOf(wokenAt, slotAmount);
+        epochs = Arrays.copyOf(epochs, slotAmount);
+        assigned = Arrays.copyOf(assigned, slotAmount);
+        popping = Arrays.copyOf(popping, slotAmount);
+        woken = Arrays.copyOf(woken, slotAmount);
+        claimed = Arrays.copyOf(claimed, slotAmount);
+        parked = Arrays.copyOf(parked, slotAmount);
+        if (assignAll && assignedSlots.length == from) {
+            int[] all = new int[slotAmount];
+            for (int i = 0; i < slotAmount; i++) {
+                all[i] = i;
+            }
+            assign(all);
+        } else {
+            claimScanFrom = Math.min(claimScanFrom, from);
+        }
+    }
+
+    /** Assigns exactly these slots, without coordination (epoch 0). */
+    void assign(int[] slots) {
+        java.util.TreeMap<Integer, Long> epochless = new java.util.TreeMap<>();
+        for (int s : slots) {
+            epochless.put(s, 0L);
+        }
+        assign(epochless);
+    }
+
+    /** Assigns exactly these slots, each owned under its epoch (0: no coordination, nothing to claim). */
+    void assign(Map<Integer, Long> slotEpochs) {
+        long now = System.nanoTime();
+        boolean[] wanted = new boolean[assigned.length];
+        slotEpochs.keySet().forEach(s -> wanted[s] = true);
+        for (int s = 0; s < assigned.length; s++) {
+            long epoch = wanted[s] ? slotEpochs.get(s) : 0;
+            if (wanted[s] && (!assigned[s] || epochs[s] != epoch)) {
+                dueAt[s] = now;
+                claimed[s] = epoch == 0;
+                parked[s] = false;
+            }
+            assigned[s] = wanted[s];
+            epochs[s] = epoch;
+        }
+        claimScanFrom = 0;
+        int[] copy = slotEpochs.keySet().stream().mapToInt(Integer::intValue).toArray();
+        Arrays.sort(copy);
+        assignedSlots = copy;
+    }
+
+    /** Stops assigning one slot (it was found owned under a newer epoch). */
+    void unassign(int slot) {
+        if (!assigned[slot]) {
+            return;
+        }
+        assigned[slot] = false;
+        epochs[slot] = 0;
+        parked[slot] = false;
+        assignedSlots = Arrays.stream(assignedSlots).filter(s -> s != slot).toArray();
+    }
+
+    int[] assignedSlots() {
+        return assignedSlots;
+    }
+
+    boolean isAssigned(int slot) {
+        return assigned[slot];
+    }
+
+    /** The epoch the slot is owned under, 0 without coordination or when it is not assigned. */
+    long epoch(int slot) {
+        return epochs[slot];
+    }
+
+    /** Pauses or resumes popping (and claiming) altogether. */
+    void pause(boolean pause) {
+        if (paused && !pause) {
+            Arrays.fill(dueAt, System.nanoTime());
+            Arrays.fill(parked, false);
+            claimScanFrom = 0;
+        }
+        paused = pause;
+    }
+
+    boolean isPaused() {
+        return paused;
+    }
+
+    /** An assigned slot that still has to be claimed under its epoch and is not being popped, or -1. */
+    int nextUnclaimedSlot() {
+        if (paused) {
+            return -1;
+        }
+        for (int s = claimScanFrom; s < assigned.length; s++) {
+            if (assigned[s] && !claimed[s] && !popping[s]) {
+                claimScanFrom = s + 1;
+                return s;
+            }
+        }
+        claimScanFrom = assigned.length;
+        return -1;
+    }
+
+    /** The pop script accepted the slot's epoch (POPPED or HANDOVER). */
+    void claimed(int slot, long epoch) {
+        if (assigned[slot] && epochs[slot] == epoch) {
+            claimed[slot] = true;
+        }
+    }
+
+    /** Members requested by pops under way. */
+    int popping() {
+        return poppingCount;
+    }
+
+    /** The next assigned, claimed slot that is due, not parked and not being popped, or -1. */
+    int nextDueSlot(long now) {
+        if (paused) {
+            return -1;
+        }
+        int n = dueAt.length;
+        for (int i = 0; i < n; i++) {
+            int s = (next + i) % n;
+            if (assigned[s] && claimed[s] && !popping[s] && !parked[s] && dueAt[s] - now <= 0) {
+                next = (s + 1) % n;
+                return s;
+            }
+        }
+        return -1;
+    }
+
+    /** The earliest due time of an assigned slot that is not being popped, or {@code Long.MAX_VALUE}. */
+    long earliestDue() {
+        if (paused) {
+            return Long.MAX_VALUE;
+        }
+        long earliest = 0;
+        boolean any = false;
+        for (int s = 0; s < dueAt.length; s++) {
+            if (assigned[s] && claimed[s] && !popping[s] && (!any || dueAt[s] - earliest < 0)) {
+                earliest = dueAt[s];
+                any = true;
+            }
+        }
+        return any ? earliest : Long.MAX_VALUE;
+    }
+
+    /**
+     * When the safety poll of a parked slot is due, every parked slot (assigned, claimed, not being
+     * checked), due or not: they are checked together and stay in step from then on, so that slots
+     * parked at slightly different times cost one check per interval, not one each. They count as being
+     * popped (of 0 members) until {@link #checkDone} or {@link #checkFailed}. Empty while paused or
+     * when no parked slot is due.
+     */
+    int[] parkedDue(long now) {
+        if (paused) {
+            return new int[0];
+        }
+        int[] checked = new int[dueAt.length];
+        int n = 0;
+        boolean anyDue = false;
+        for (int s = 0; s < dueAt.length; s++) {
+            if (parked[s] && assigned[s] && claimed[s] && !popping[s]) {
+                checked[n++] = s;
+                anyDue |= dueAt[s] - now <= 0;
+            }
+        }
+        if (!anyDue) {
+            return new int[0];
+        }
+        for (int i = 0; i < n; i++) {
+            popping[checked[i]] = true;
+        }
+        return Arrays.copyOf(checked, n);
+    }
+
+    /** The existence check of {@link #parkedDue}'s slots returned: pop them all at once if it found a member. */
+    void checkDone(int[] slots, boolean anyPending, long now) {
+        for (int s : slots) {
+            popping[s] = false;
+            rescanIfUnclaimed(s);
+            if (anyPending) {
+                parked[s] = false;
+                dueAt[s] = now;
+            } else {
+                dueAt[s] = now + pollNanos;
+            }
+            applyWake(s);
+        }
+    }
+
+    /** The existence check failed: the slots stay parked and are checked again after a second. */
+    void checkFailed(int[] slots, long now) {
+        for (int s : slots) {
+            popFailed(s, 0, now);
+        }
+    }
+
+    void popStarted(int slot, int count) {
+        popping[slot] = true;
+        poppingCount += count;
+    }
+
+    /**
+     * @param nextDelayMillis from the pop script: 0 = more may be due, > 0 = ms until the next member
+     *                        is due, -1 = nothing waits
+     */
+    void popDone(int slot, int count, long nextDelayMillis, long now) {
+        popping[slot] = false;
+        rescanIfUnclaimed(slot);
+        poppingCount -= count;
+        parked[slot] = nextDelayMillis < 0;
+        if (nextDelayMillis == 0) {
+            dueAt[slot] = now;
+        } else if (nextDelayMillis > 0) {
+            dueAt[slot] = now + Math.min(Duration.ofMillis(nextDelayMillis).toNanos(), pollNanos);
+        } else {
+            dueAt[slot] = now + pollNanos;
+        }
+        applyWake(slot);
+    }
+
+    /** A claim that failed, or a pop under an epoch that changed meanwhile, leaves a claim to make. */
+    private void rescanIfUnclaimed(int slot) {
+        if (assigned[slot] && !claimed[slot]) {
+            claimScanFrom = Math.min(claimScanFrom, slot);
+        }
+    }
+
+    private void applyWake(int slot) {
+        if (woken[slot]) {
+            woken[slot] = false;
+            parked[slot] = false;
+            if (wokenAt[slot] - dueAt[slot] < 0) {
+                dueAt[slot] = wokenAt[slot];
+            }
+        }
+    }
+
+    void popFailed(int slot, int count, long now) {
+        popping[slot] = false;
+        rescanIfUnclaimed(slot);
+        poppingCount -= count;
+        dueAt[slot] = now + RETRY_AFTER_FAILURE_NANOS;
+        woken[slot] = false;
+    }
+
+    void wake(int slot, long delayMillis) {
+        if (slot < 0 || slot >= dueAt.length || !assigned[slot]) {
+            return;
+        }
+        long at = System.nanoTime() + Duration.ofMillis(Math.max(0, delayMillis)).toNanos();
+        if (popping[slot]) {
+            // The pop under way may have run before the write that sent this notice.
+            if (!woken[slot] || at - wokenAt[slot] < 0) {
+                wokenAt[slot] = at;
+                woken[slot] = true;
+            }
+        } else {
+            parked[slot] = false;
+            if (at - dueAt[slot] < 0) {
+                dueAt[slot] = at;
+            }
+        }
+    }
+
+    void wakeAll() {
+        long now = System.nanoTime();
+        Arrays.fill(dueAt, now);
+        Arrays.fill(parked, false);
+    }
+}

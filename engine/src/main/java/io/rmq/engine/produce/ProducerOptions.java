@@ -1,0 +1,126 @@
+package io.rmq.engine.produce;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import io.rmq.engine.RmqEngine;
+
+/**
+ * How a {@link TopicProducer} confirms its sends. By default a send completes once the master has stored
+ * or merged it. With {@link Builder#durableReplicas(int) durableReplicas} {@code n > 0}, a send completes
+ * only once Redis reports that at least {@code n} replicas have received the write ({@code WAIT n timeout}),
+ * and fails with {@link DurabilityException} (RMQ-0370) when they have not within
+ * {@link Builder#durabilityTimeout(Duration) durabilityTimeout}: the write itself may then be kept or not.
+ *
+ * <p>A durable producer writes on a connection of its own, since {@code WAIT} blocks the connection it runs
+ * on and covers every earlier write of that connection (on a Redis Cluster: a connection of its own to each
+ * master, where the {@code WAIT} runs on the node that took the writes); the sends that arrive while a
+ * {@code WAIT} is under way are confirmed together by the next one. Immutable and thread-safe.
+ */
+public final class ProducerOptions {
+
+    /** Default of {@link Builder#durableReplicas(int)}: 0, a send is confirmed by the master alone. */
+    public static final int DEFAULT_DURABLE_REPLICAS = 0;
+    /** Default of {@link Builder#durabilityTimeout(Duration)}: 1 s. */
+    public static final Duration DEFAULT_DURABILITY_TIMEOUT = Duration.ofSeconds(1);
+    /**
+     * The longest durability timeout: half the command timeout ({@link RmqEngine#DEFAULT_COMMAND_TIMEOUT}), so
+     * that a send queued behind a {@code WAIT} is not timed out by the client.
+     */
+    public static final Duration MAX_DURABILITY_TIMEOUT = RmqEngine.DEFAULT_COMMAND_TIMEOUT.dividedBy(2);
+    /** The largest number of replicas one may ask for. */
+    public static final int MAX_DURABLE_REPLICAS = 1000;
+
+    private static final ProducerOptions DEFAULTS = builder().build();
+
+    private final int durableReplicas;
+    private final Duration durabilityTimeout;
+
+    private ProducerOptions(Builder b) {
+        this.durableReplicas = b.durableReplicas;
+        this.durabilityTimeout = b.durabilityTimeout;
+    }
+
+    /** The defaults: sends confirmed by the master alone. */
+    public static ProducerOptions defaults() {
+        return DEFAULTS;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding these options. */
+    public Builder toBuilder() {
+        return builder().durableReplicas(durableReplicas).durabilityTimeout(durabilityTimeout);
+    }
+
+    /** Replicas that must have received a write before its send completes; 0: none. */
+    public int durableReplicas() {
+        return durableReplicas;
+    }
+
+    /** Whether sends wait for replicas ({@link #durableReplicas()} > 0). */
+    public boolean durable() {
+        return durableReplicas > 0;
+    }
+
+    /** How long a send waits for its replicas before it fails. */
+    public Duration durabilityTimeout() {
+        return durabilityTimeout;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ProducerOptions other && durableReplicas == other.durableReplicas
+                && durabilityTimeout.equals(other.durabilityTimeout);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(durableReplicas, durabilityTimeout);
+    }
+
+    @Override
+    public String toString() {
+        return durable() ? "ProducerOptions[durableReplicas=" + durableReplicas + ", durabilityTimeout="
+                + durabilityTimeout.toMillis() + " ms]" : "ProducerOptions[durableReplicas=0]";
+    }
+
+    /** Builds {@link ProducerOptions}; each setter checks its argument. Not thread-safe. */
+    public static final class Builder {
+        private int durableReplicas = DEFAULT_DURABLE_REPLICAS;
+        private Duration durabilityTimeout = DEFAULT_DURABILITY_TIMEOUT;
+
+        private Builder() {
+        }
+
+        /**
+         * Replicas that must have received a write before its send completes, from 0 to
+         * {@value #MAX_DURABLE_REPLICAS}. Default {@value #DEFAULT_DURABLE_REPLICAS}.
+         */
+        public Builder durableReplicas(int replicas) {
+            if (replicas < 0 || replicas > MAX_DURABLE_REPLICAS) {
+                throw new IllegalArgumentException("a number of replicas from 0 to " + MAX_DURABLE_REPLICAS
+                        + " is required, not " + replicas);
+            }
+            this.durableReplicas = replicas;
+            return this;
+        }
+
+        /** How long a send waits for its replicas, from 1 ms to 5 s ({@link #MAX_DURABILITY_TIMEOUT}). Default 1 s. */
+        public Builder durabilityTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.toMillis() < 1 || timeout.compareTo(MAX_DURABILITY_TIMEOUT) > 0) {
+                throw new IllegalArgumentException("a timeout from 1 to " + MAX_DURABILITY_TIMEOUT.toMillis()
+                        + " ms is required, not " + timeout.toMillis() + " ms");
+            }
+            this.durabilityTimeout = timeout;
+            return this;
+        }
+
+        public ProducerOptions build() {
+            return new ProducerOptions(this);
+        }
+    }
+}

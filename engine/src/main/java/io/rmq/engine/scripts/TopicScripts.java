@@ -1,0 +1,475 @@
+package io.rmq.engine.scripts;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.produce.SendResult;
+import io.rmq.engine.redis.KeyTypes;
+import io.rmq.engine.redis.RedisScript;
+import io.rmq.engine.redis.RmqClient;
+import io.rmq.engine.redis.ScriptRunner;
+import io.rmq.engine.settlement.Delivery;
+import io.rmq.engine.topic.SlotKeys;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicGrowthState;
+import io.rmq.engine.topic.TopicKeys;
+
+/**
+ * The typed gateway to the scripts of one topic: one method per {@code .lua} file, each building
+ * the script's KEYS and ARGV as its header documents them and returning a record that mirrors the
+ * script's reply. No other class builds script arguments. Also the few plain reads the engine makes
+ * of a topic's keys ({@link #highestEpoch()}, and the {@code EXISTS} checks that spare idle slots a script call).
+ *
+ * <p>Every method fails its stage (it never throws) when Redis was never reached or the call fails; a
+ * call that fails because a key holds the wrong kind of value fails with RMQ-0340 naming the key
+ * ({@link KeyTypes}).
+ * Stateless apart from precomputed key and argument bytes and the slot amount it consumes, which only grows
+ * ({@link #grow}, when the topic grew: see {@code docs/topic-growth.md}); thread-safe.
+ */
+public final class TopicScripts {
+
+    private static final byte[] MEMBERS = RmqClient.bytes("members");
+    private static final byte[] EXPIRED = RmqClient.bytes("expired");
+    private static final byte[] EPOCH_FIELD = RmqClient.bytes("epoch");
+    /** Elements of a pop reply before the popped triples: status, now, next, detail. */
+    private static final int POP_HEADER = 4;
+    /** Indexes into {@link #slotKeys}: the slot's keys, and its number as an argument. */
+    private static final int STORE = 0;
+    private static final int PREPARE = 1;
+    private static final int ATTEMPTS = 2;
+    private static final int ORIGIN = 3;
+    private static final int DEAD = 4;
+    private static final int OWNER = 5;
+    private static final int FAILURES = 6;
+    private static final int PAUSED = 7;
+    private static final int SLOT = 8;
+    private static final int COUNTERS = 9;
+
+    private final Supplier<ScriptRunner> scripts;
+    private final TopicKeys keys;
+    private final byte[] type;
+    private final byte[] wakeChannel;
+    /** Per slot, up to the capacity built so far (at least {@link #slotAmount}): grown by copy, never changed in place. */
+    private volatile byte[][] shardedWakeChannels;
+    private volatile byte[][][] slotKeys;
+    /** The slots consumed, swept and counted: the definition's amount, or more once the topic grew. */
+    private volatile int slotAmount;
+
+    /** How a rolled-back member is retried: {@code rollback.lua}'s ARGV[2..4]. */
+    public record RetryRule(int maxRetries, long backoffMillis, long backoffMaxMillis) {
+        public static RetryRule of(ConsumerOptions options) {
+            return new RetryRule(options.maxRetries(), options.retryBackoff().toMillis(),
+                    options.retryBackoffMax().toMillis());
+        }
+    }
+
+    /** One member moved to the prepare queue: its content, its store score as Redis wrote it, its delivery number. */
+    public record PoppedMember(byte[] content, byte[] rawScore, int attempt) {
+    }
+
+    /**
+     * What {@code pop.lua} returned.
+     *
+     * @param redisNow        the Redis clock in ms
+     * @param nextDelayMillis 0: more may be due; > 0: ms until the next member is due; -1: nothing waits
+     * @param detail          POPPED: the epoch checked (0 without coordination); HANDOVER: members of
+     *                        earlier owners still in the prepare queue; FENCED: the epoch the slot is owned under
+     */
+    public record PopReply(PopStatus status, long redisNow, long nextDelayMillis, long detail, List<PoppedMember> members) {
+    }
+
+    /** What {@code rollback.lua} did. */
+    public record RollbackReply(long requeued, long merged, long dead) {
+        public long total() {
+            return requeued + merged + dead;
+        }
+    }
+
+    public TopicScripts(Supplier<ScriptRunner> scripts, TopicKeys keys) {
+        this.scripts = scripts;
+        this.keys = keys;
+        this.type = RmqClient.bytes(keys.topic().type().name());
+        this.wakeChannel = RmqClient.bytes(keys.wakeChannel());
+        this.slotKeys = new byte[0][][];
+        this.shardedWakeChannels = new byte[0][];
+        this.slotAmount = keys.topic().slotAmount();
+        buildUpTo(slotAmount);
+    }
+
+    public TopicKeys keys() {
+        return keys;
+    }
+
+    /** The slots consumed: the topic definition's amount, or the amount it grew to since ({@link #grow}). */
+    public int slotAmount() {
+        return slotAmount;
+    }
+
+    /** The topic has {@code amount} slots now (a growth began or ended); a smaller amount changes nothing. */
+    public synchronized void grow(int amount) {
+        if (amount > slotAmount) {
+            buildUpTo(amount);
+            slotAmount = amount;
+        }
+    }
+
+    private synchronized void buildUpTo(int capacity) {
+        int from = slotKeys.length;
+        if (capacity <= from) {
+            return;
+        }
+        byte[][][] k = java.util.Arrays.copyOf(slotKeys, capacity);
+        byte[][] channels = java.util.Arrays.copyOf(shardedWakeChannels, capacity);
+        for (int s = from; s < capacity; s++) {
+            channels[s] = bytes(keys.shardedWakeChannel(s));
+            SlotKeys sk = keys.slot(s);
+            k[s] = new byte[][] { bytes(sk.store()), bytes(sk.prepare()), bytes(sk.attempts()), bytes(sk.origin()),
+                    bytes(sk.dead()), bytes(sk.owner()), bytes(sk.failures()), bytes(sk.paused()), number(s),
+                    bytes(sk.counters()) };
+        }
+        shardedWakeChannels = channels;
+        slotKeys = k;
+    }
+
+    /** The key and argument bytes of a slot; a slot beyond those built so far (a producer routing by a grown amount) builds them. */
+    private byte[][] k(int slot) {
+        byte[][][] built = slotKeys;
+        if (slot < built.length) {
+            return built[slot];
+        }
+        buildUpTo(Integer.highestOneBit(slot) * 2);
+        return k(slot);
+    }
+
+    /** {@code register_topic.lua}: the definition recorded for the topic (its own when new or agreeing). */
+    public CompletionStage<String> registerTopic() {
+        TopicDefinition topic = keys.topic();
+        return this.<byte[]>run(RedisScript.REGISTER_TOPIC, new byte[][] { bytes(TopicKeys.registryKey(topic.keyPrefix())) },
+                bytes(topic.name()), bytes(topic.registryValue()))
+                .thenApply(recorded -> new String(recorded, StandardCharsets.UTF_8));
+    }
+
+    /** One message to send: the type's value (a time range in ms, a priority, or a delivery time in ms) and the member. */
+    public record Send(String value, byte[] member) {
+    }
+
+    /**
+     * {@code send.lua}: stores each message in {@code slot}, or merges it into a pending duplicate,
+     * in the order given; one result per message.
+     */
+    public CompletionStage<List<SendResult>> send(int slot, List<Send> sends) {
+        return send(slot, keys.topic().slotAmount(), sends);
+    }
+
+    /**
+     * {@code send.lua}, routed by {@code routedBy} slots: refused with {@code RMQ_SPLIT} (see {@link #refusedAsSplit})
+     * once the slot was split by a growth to {@code 2 * routedBy}.
+     */
+    public CompletionStage<List<SendResult>> send(int slot, int routedBy, List<Send> sends) {
+        byte[][] k = k(slot);
+        byte[][] args = new byte[3 + 2 * sends.size()][];
+        args[0] = type;
+        args[1] = bytes(sends.get(0).value());
+        args[2] = sends.get(0).member();
+        args[3] = wakeChannel(slot);
+        args[4] = k[SLOT];
+        for (int i = 1; i < sends.size(); i++) {
+            args[3 + 2 * i] = bytes(sends.get(i).value());
+            args[4 + 2 * i] = sends.get(i).member();
+        }
+        byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
+        return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker }, args)
+                .thenApply(reply -> {
+                    List<SendResult> results = new ArrayList<>(sends.size());
+                    for (int i = 0; i + 1 < reply.size(); i += 2) {
+                        results.add(new SendResult((Long) reply.get(i) == 1L, slot,
+                                Double.parseDouble(new String((byte[]) reply.get(i + 1), StandardCharsets.US_ASCII))));
+                    }
+                    return results;
+                });
+    }
+
+    /**
+     * What {@code merge_pending.lua} returned: whether the old slot still holds pre-split members, and per
+     * message its result in the old slot, or {@code null} when it merged into nothing there.
+     */
+    public record MergeReply(boolean held, List<SendResult> results) {
+    }
+
+    /**
+     * {@code merge_pending.lua} on old slot {@code slot} of a growth to {@code targetAmount}: merges each message
+     * into its pending pre-split copy there, if it has one.
+     */
+    public CompletionStage<MergeReply> mergePending(int slot, int targetAmount, List<Send> sends) {
+        byte[][] k = k(slot);
+        byte[][] args = new byte[3 + 2 * sends.size()][];
+        args[0] = type;
+        args[1] = wakeChannel(slot);
+        args[2] = k[SLOT];
+        for (int i = 0; i < sends.size(); i++) {
+            args[3 + 2 * i] = bytes(sends.get(i).value());
+            args[4 + 2 * i] = sends.get(i).member();
+        }
+        byte[] presplit = bytes(keys.presplit(slot, targetAmount));
+        return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { k[STORE], presplit, k[COUNTERS] }, args)
+                .thenApply(reply -> {
+                    List<SendResult> results = new ArrayList<>(sends.size());
+                    for (int i = 1; i + 1 < reply.size(); i += 2) {
+                        results.add((Long) reply.get(i) == 1L ? new SendResult(false, slot,
+                                Double.parseDouble(new String((byte[]) reply.get(i + 1), StandardCharsets.US_ASCII)))
+                                : null);
+                    }
+                    return new MergeReply((Long) reply.get(0) == 1L, results);
+                });
+    }
+
+    /**
+     * Whether a send was refused because its slot was split by a growth ({@code RMQ_SPLIT <split marker>}, see
+     * {@link #send(int, int, List)}): nothing was stored, and the messages are to be routed by twice the amount.
+     */
+    public static boolean refusedAsSplit(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            String message = t.getMessage();
+            if (message != null && message.startsWith("RMQ_SPLIT ")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * {@code grow_topic.lua} read: the topic's recorded definition ({@code <TYPE>:<amount>}, {@code null} when
+     * none) and the amount it is growing to (0 when no growth is under way).
+     */
+    public CompletionStage<TopicGrowthState> growthState() {
+        return this.<List<Object>>run(RedisScript.GROW_TOPIC, growthKeys(), bytes(keys.topic().name()), bytes("read"))
+                .thenApply(TopicGrowthState::of);
+    }
+
+    /** The keys of {@code grow_topic.lua}: the registry and the growth hash. */
+    byte[][] growthKeys() {
+        String prefix = keys.topic().keyPrefix();
+        return new byte[][] { bytes(TopicKeys.registryKey(prefix)), bytes(TopicKeys.growthKey(prefix)) };
+    }
+
+    /**
+     * {@code pop.lua}: moves up to {@code count} due members to the prepare queue (0: only the
+     * ownership step, a claim).
+     *
+     * @param epoch  the caller's ownership epoch of the slot, 0 without coordination
+     * @param worker the caller's worker id, recorded with a new epoch; ignored when epoch is 0
+     */
+    public CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker) {
+        byte[][] k = k(slot);
+        return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED],
+                k[COUNTERS] },
+                type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker))
+                .thenApply(TopicScripts::popReply);
+    }
+
+    /** Reads a pop reply; package-private for its benchmark. */
+    public static PopReply popReply(List<Object> reply) {
+        List<PoppedMember> members = new ArrayList<>((reply.size() - POP_HEADER) / 3);
+        for (int i = POP_HEADER; i + 2 < reply.size(); i += 3) {
+            members.add(new PoppedMember((byte[]) reply.get(i), (byte[]) reply.get(i + 1),
+                    ((Long) reply.get(i + 2)).intValue()));
+        }
+        return new PopReply(PopStatus.of((Long) reply.get(0)), (Long) reply.get(1), (Long) reply.get(2),
+                (Long) reply.get(3), members);
+    }
+
+    /** {@code commit.lua}: removes these members from the prepare queue; the number removed. */
+    public CompletionStage<Long> commit(int slot, List<byte[]> members) {
+        byte[][] k = k(slot);
+        byte[][] args = new byte[2 + members.size()][];
+        args[0] = wakeChannel(slot);
+        args[1] = k[SLOT];
+        for (int i = 0; i < members.size(); i++) {
+            args[2 + i] = members.get(i);
+        }
+        return run(RedisScript.COMMIT, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES],
+                k[COUNTERS] }, args);
+    }
+
+    /**
+     * {@code rollback.lua} on these members: retried by {@code rule}, or moved to the dead queue.
+     *
+     * @param failure why they failed, recorded as their last failure (see {@link Delivery#failureText})
+     */
+    public CompletionStage<RollbackReply> rollback(int slot, RetryRule rule, String failure, List<byte[]> members) {
+        byte[][] args = rollbackArgs(slot, rule, MEMBERS, 0, failure, members.size());
+        for (int i = 0; i < members.size(); i++) {
+            args[9 + i] = members.get(i);
+        }
+        return runRollback(slot, args);
+    }
+
+    /** {@code rollback.lua} on up to {@code limit} members whose prepare deadline has passed. */
+    public CompletionStage<RollbackReply> rollbackExpired(int slot, RetryRule rule, String failure, int limit) {
+        return runRollback(slot, rollbackArgs(slot, rule, EXPIRED, limit, failure, 0));
+    }
+
+    private byte[][] rollbackArgs(int slot, RetryRule rule, byte[] selection, int limit, String failure, int members) {
+        byte[][] args = new byte[9 + members][];
+        args[0] = type;
+        args[1] = number(rule.maxRetries());
+        args[2] = number(rule.backoffMillis());
+        args[3] = number(rule.backoffMaxMillis());
+        args[4] = wakeChannel(slot);
+        args[5] = k(slot)[SLOT];
+        args[6] = selection;
+        args[7] = number(limit);
+        args[8] = bytes(failure);
+        return args;
+    }
+
+    private CompletionStage<RollbackReply> runRollback(int slot, byte[][] args) {
+        byte[][] k = k(slot);
+        return this.<List<Object>>run(RedisScript.ROLLBACK,
+                new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES],
+                        k[COUNTERS] }, args)
+                .thenApply(r -> new RollbackReply((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
+    }
+
+    /**
+     * {@code release.lua}: returns never-delivered members to the store queue with the score they
+     * were popped with, no attempt counted; the number returned or merged.
+     */
+    public CompletionStage<Long> release(int slot, List<PoppedMember> members) {
+        byte[][] k = k(slot);
+        byte[][] args = new byte[2 + 2 * members.size()][];
+        args[0] = wakeChannel(slot);
+        args[1] = k[SLOT];
+        for (int i = 0; i < members.size(); i++) {
+            args[2 + 2 * i] = members.get(i).content();
+            args[3 + 2 * i] = members.get(i).rawScore();
+        }
+        return run(RedisScript.RELEASE, new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS] }, args);
+    }
+
+    /** {@code extend.lua}: deadline = now + prepare timeout for these members; the number extended. */
+    public CompletionStage<Long> extend(int slot, long prepareTimeoutMillis, List<byte[]> members) {
+        byte[][] args = new byte[1 + members.size()][];
+        args[0] = number(prepareTimeoutMillis);
+        for (int i = 0; i < members.size(); i++) {
+            args[1 + i] = members.get(i);
+        }
+        return run(RedisScript.EXTEND, new byte[][] { k(slot)[PREPARE] }, args);
+    }
+
+    /**
+     * {@code trim_dead.lua}: deletes dead members older than {@code maxAgeMillis}, then the oldest
+     * beyond {@code maxCount}, at most {@code limit}; how many were deleted.
+     */
+    public CompletionStage<Long> trimDead(int slot, long maxCount, long maxAgeMillis, int limit) {
+        byte[][] k = k(slot);
+        return this.<List<Object>>run(RedisScript.TRIM_DEAD, new byte[][] { k[DEAD], k[ATTEMPTS], k[FAILURES], k[COUNTERS] },
+                number(maxCount), number(maxAgeMillis), number(limit))
+                .thenApply(r -> (Long) r.get(0) + (Long) r.get(1));
+    }
+
+    /**
+     * The highest ownership epoch recorded in the owner hashes of the topic's slots (0 when none),
+     * so that epochs handed out by a fresh assignment keep growing.
+     */
+    public CompletionStage<Long> highestEpoch() {
+        List<CompletableFuture<byte[]>> reads = new ArrayList<>(slotAmount);
+        try {
+            ScriptRunner runner = scripts.get();
+            for (int slot = 0; slot < slotAmount; slot++) {
+                byte[][] k = k(slot);
+                reads.add(runner.commands().hget(k[OWNER], EPOCH_FIELD).toCompletableFuture());
+            }
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            long highest = 0;
+            for (CompletableFuture<byte[]> read : reads) {
+                byte[] value = read.join();
+                if (value != null) {
+                    // a value that is not a number (written by hand) counts as no epoch: the next claim replaces it
+                    try {
+                        highest = Math.max(highest, Long.parseLong(new String(value, StandardCharsets.US_ASCII)));
+                    } catch (NumberFormatException e) {
+                        // counts as 0
+                    }
+                }
+            }
+            return highest;
+        });
+    }
+
+    /**
+     * How many of these slots' store queues hold members (a sorted set that empties is deleted): one
+     * {@code EXISTS} on one server. The safety poll of slots that had nothing waiting.
+     */
+    public CompletionStage<Long> countPending(int[] slots) {
+        byte[][] k = new byte[slots.length][];
+        for (int i = 0; i < slots.length; i++) {
+            k[i] = k(slots[i])[STORE];
+        }
+        return countExisting(k);
+    }
+
+    /** How many of the topic's prepare queues hold members: whether the sweeper has anything to look at. */
+    public CompletionStage<Long> countPrepared() {
+        return countExisting(everySlot(PREPARE));
+    }
+
+    /** How many of the topic's dead queues hold members: whether the retention has anything to trim. */
+    public CompletionStage<Long> countDead() {
+        return countExisting(everySlot(DEAD));
+    }
+
+    private byte[][] everySlot(int key) {
+        byte[][] k = new byte[slotAmount][];
+        for (int slot = 0; slot < k.length; slot++) {
+            k[slot] = k(slot)[key];
+        }
+        return k;
+    }
+
+    private CompletionStage<Long> countExisting(byte[][] k) {
+        try {
+            return scripts.get().countExisting(k);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** The channel the slot's scripts publish wake notices on: sharded per slot on a Redis Cluster. */
+    private byte[] wakeChannel(int slot) {
+        try {
+            if (!scripts.get().shardedWakeChannels()) {
+                return wakeChannel;
+            }
+            k(slot);
+            return shardedWakeChannels[slot];
+        } catch (RuntimeException notConnected) {
+            return wakeChannel; // the call fails anyway, in run()
+        }
+    }
+
+    private <T> CompletionStage<T> run(RedisScript script, byte[][] scriptKeys, byte[]... args) {
+        try {
+            ScriptRunner runner = scripts.get();
+            return KeyTypes.nameWrongKeys(runner.run(script, scriptKeys, args), runner.commands(), script, scriptKeys);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] number(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+}

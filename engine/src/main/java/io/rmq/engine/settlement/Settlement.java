@@ -1,0 +1,195 @@
+package io.rmq.engine.settlement;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Consumer;
+
+import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.redis.RmqClient;
+import io.rmq.engine.scripts.TopicScripts;
+import io.rmq.engine.support.SlotBatcher;
+
+/**
+ * How one consumer's deliveries end: {@link Delivery#commit()} and {@link Delivery#rollback} land
+ * here. The first of the two wins; a commit returns at once and joins its slot's
+ * {@link SlotBatcher}, a rollback completes once Redis has retried or buried the message.
+ *
+ * <p>The commits the listener makes on the consumer's loop thread while the loop hands messages over
+ * are held ({@link #holdCommits()}) until the loop ends that pass or has held them for
+ * {@value #HOLD_COMMITS_MILLIS} ms ({@link #sendHeldCommits()}): a listener that acks as it receives
+ * (as SmallRye's {@code @Incoming} methods do) then costs one commit call per slot and pass, instead of
+ * one for its first ack and more for those that arrived during that call's round trip.
+ *
+ * <p>Thread-safe: called from any thread the application settles on.
+ */
+public final class Settlement implements Delivery.Settler {
+
+    private final TopicScripts scripts;
+    private final HeldMessages held;
+    private final SettlementRetries retries;
+    private final Consumer<Delivery> deliveredFinished;
+    /** Most commits one script call carries. */
+    private static final int COMMITS_PER_CALL = 1024;
+    /**
+     * What a commit returns: completed, shared. A {@code CompletionStage} without the completion methods
+     * ({@link CompletableFuture#completedStage}), so no caller can change it for the others.
+     */
+    private static final CompletionStage<Void> DONE = CompletableFuture.completedStage(null);
+
+    /** Longest the consumer loop holds the commits of its hand-over pass (checked after each hand-over). */
+    public static final long HOLD_COMMITS_MILLIS = 1;
+
+    /**
+     * The commit batcher of each slot, created with the slot's first commit; replaced by a longer copy when
+     * the topic grows ({@link #grow}), so batchers are created and copied under this object's lock.
+     */
+    private volatile AtomicReferenceArray<SlotBatcher<Delivery>> commits;
+    /**
+     * The loop thread while it holds its commits, else null. Only that thread can find itself here, so
+     * other threads reading a stale value behave alike: a plain field does.
+     */
+    private Thread holder;
+    /** The slots with held commits, each once; confined to the holder. */
+    private int[] heldSlots;
+    private boolean[] slotHeld;
+    private int heldSlotCount;
+    private final Set<CompletableFuture<Void>> rollbacks = ConcurrentHashMap.newKeySet();
+
+    /** @param deliveredFinished told when a message that was in the listener's hands is settled */
+    public Settlement(TopicScripts scripts, HeldMessages held, SettlementRetries retries, Consumer<Delivery> deliveredFinished) {
+        this.scripts = scripts;
+        this.held = held;
+        this.retries = retries;
+        this.deliveredFinished = deliveredFinished;
+        int slots = scripts.keys().topic().slotAmount();
+        this.commits = new AtomicReferenceArray<>(slots);
+        this.heldSlots = new int[slots];
+        this.slotHeld = new boolean[slots];
+    }
+
+    @Override
+    public CompletionStage<Void> commit(Delivery d) {
+        int left = d.finish();
+        if (left >= 0) {
+            // queued before the delivery counts as settled: a stopping consumer flushes it before it closes
+            if (Thread.currentThread() == holder) {
+                commits(d.slot()).hold(d);
+                if (!slotHeld[d.slot()]) {
+                    slotHeld[d.slot()] = true;
+                    heldSlots[heldSlotCount++] = d.slot();
+                }
+            } else {
+                commits(d.slot()).add(d);
+            }
+            settled(d, left);
+        }
+        return DONE;
+    }
+
+    /**
+     * The topic grew to {@code slotAmount} slots; called on the consumer loop's thread, between hand-over passes,
+     * before any message of a new slot is popped.
+     */
+    public void grow(int slotAmount) {
+        synchronized (this) {
+            AtomicReferenceArray<SlotBatcher<Delivery>> old = commits;
+            if (slotAmount <= old.length()) {
+                return;
+            }
+            AtomicReferenceArray<SlotBatcher<Delivery>> longer = new AtomicReferenceArray<>(slotAmount);
+            for (int slot = 0; slot < old.length(); slot++) {
+                longer.set(slot, old.get(slot));
+            }
+            commits = longer;
+        }
+        heldSlots = java.util.Arrays.copyOf(heldSlots, slotAmount);
+        slotHeld = java.util.Arrays.copyOf(slotHeld, slotAmount);
+    }
+
+    /** Called by the consumer loop before it hands messages over: the commits it makes meanwhile wait. */
+    public void holdCommits() {
+        holder = Thread.currentThread();
+    }
+
+    /** Called by the consumer loop (the holder): sends the held commits, and holds no more. */
+    public void sendHeldCommits() {
+        holder = null;
+        for (int i = 0; i < heldSlotCount; i++) {
+            int slot = heldSlots[i];
+            slotHeld[slot] = false;
+            commits.get(slot).send();
+        }
+        heldSlotCount = 0;
+    }
+
+    private SlotBatcher<Delivery> commits(int slot) {
+        SlotBatcher<Delivery> batcher = commits.get(slot);
+        if (batcher == null) {
+            synchronized (this) { // not while grow() copies the batchers
+                batcher = commits.get(slot);
+                if (batcher == null) {
+                    batcher = new SlotBatcher<>(COMMITS_PER_CALL, batch -> commitNow(slot, batch));
+                    commits.set(slot, batcher);
+                }
+            }
+        }
+        return batcher;
+    }
+
+    @Override
+    public CompletionStage<Void> rollback(Delivery d, Throwable reason) {
+        int left = d.finish();
+        if (left < 0) {
+            return DONE;
+        }
+        CompletableFuture<Void> done = held.rollback(d, reason).toCompletableFuture();
+        rollbacks.add(done);
+        done.whenComplete((v, f) -> rollbacks.remove(done));
+        settled(d, left);
+        return done;
+    }
+
+    /**
+     * One commit call. One that fails because Redis is unreachable is kept and sent again once it answers
+     * ({@link SettlementRetries}); any other failure leaves the messages to be redelivered after their deadline
+     * (at least once).
+     */
+    private CompletionStage<Void> commitNow(int slot, List<Delivery> batch) {
+        List<byte[]> members = new ArrayList<>(batch.size());
+        batch.forEach(d -> members.add(d.content()));
+        return scripts.commit(slot, members).handle((n, failure) -> {
+            if (failure != null && !retries.keepCommit(slot, members, failure)) {
+                EngineLogging.log.commitFailed(batch.size(), slot, scripts.keys().topic().name(),
+                        RmqClient.rootMessage(failure));
+            }
+            held.committed(batch);
+            return null;
+        });
+    }
+
+    /** A delivery was finished, leaving state {@code left}: one in the listener's hands frees its place. */
+    private void settled(Delivery d, int left) {
+        if (left == Delivery.DELIVERED) {
+            held.deliveredSettled();
+            deliveredFinished.accept(d);
+        }
+    }
+
+    /** Completes when every commit and rollback made so far has been answered. */
+    public CompletionStage<Void> flushed() {
+        List<CompletableFuture<?>> all = new ArrayList<>(rollbacks);
+        AtomicReferenceArray<SlotBatcher<Delivery>> batchers = commits;
+        for (int slot = 0; slot < batchers.length(); slot++) {
+            SlotBatcher<Delivery> c = batchers.get(slot);
+            if (c != null) {
+                all.add(c.flushed().toCompletableFuture());
+            }
+        }
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+    }
+}

@@ -1,0 +1,38 @@
+package io.rmq.engine.topic;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The Redis keys of one slot of a topic. All share the hash tag {@code {<prefix><topic>_<slot>}}
+ * (the store key hashes to the same cluster slot as its whole name), so every script works on one
+ * Redis Cluster hash slot.
+ *
+ * <ul>
+ * <li>store queue (pending messages): {@code <prefix><topic>_<slot>}</li>
+ * <li>prepare queue (messages being consumed): {@code prepare{<prefix><topic>_<slot>}}</li>
+ * <li>dead queue (retries used up): {@code dead{<prefix><topic>_<slot>}}</li>
+ * <li>attempts hash (member to failed deliveries): {@code attempts{<prefix><topic>_<slot>}}</li>
+ * <li>origin hash (member to its priority while in flight): {@code origin{<prefix><topic>_<slot>}}</li>
+ * <li>owner hash (coordination: the slot's ownership epoch, worker, since, handover):
+ * {@code owner{<prefix><topic>_<slot>}}</li>
+ * <li>failures hash (member to {@code <deliveries>\t<priority>\t<last failure>}, while it is retried or
+ * dead): {@code failures{<prefix><topic>_<slot>}}</li>
+ * <li>pause flag (exists while consumption is paused): {@code paused{<prefix><topic>_<slot>}}</li>
+ * <li>counters hash (cumulative counts for operators: sent, merged, delivered, acked, nacked, dead, released,
+ * requeued, purged, trimmed; one {@code HINCRBY} per script call and outcome): {@code counters{<prefix><topic>_<slot>}}</li>
+ * </ul>
+ */
+public record SlotKeys(int slot, String store, String prepare, String dead, String attempts, String origin,
+        String owner, String failures, String paused, String counters) {
+
+    static SlotKeys of(TopicDefinition topic, int slot) {
+        String base = topic.keyPrefix() + topic.name() + "_" + slot;
+        return new SlotKeys(slot, base, "prepare{" + base + "}", "dead{" + base + "}",
+                "attempts{" + base + "}", "origin{" + base + "}", "owner{" + base + "}", "failures{" + base + "}",
+                "paused{" + base + "}", "counters{" + base + "}");
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

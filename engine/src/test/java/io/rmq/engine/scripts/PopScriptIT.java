@@ -1,0 +1,324 @@
+package io.rmq.engine.scripts;
+
+import static io.rmq.testing.Bytes.text;
+import static io.rmq.testing.Bytes.utf8;
+import static io.rmq.testing.Bytes.utf8Array;
+import static io.rmq.testing.Futures.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.lettuce.core.api.sync.RedisCommands;
+import io.rmq.engine.redis.RedisScript;
+import io.rmq.engine.redis.ScriptRunner;
+import io.rmq.engine.scripts.PopStatus;
+import io.rmq.engine.topic.SlotKeys;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.topic.TopicType;
+import io.rmq.testing.RedisConnections;
+import io.rmq.testing.RedisTest;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** {@code pop.lua}: the prepare phase, against a real Redis. */
+@RedisTest
+class PopScriptIT {
+
+    private static final int SLOT = 3;
+    /** The key names do not depend on the type, which each call passes to the script. */
+    private static final TopicKeys TOPIC = new TopicKeys(new TopicDefinition("price", 8, TopicType.FIXED_TIME));
+    private static final SlotKeys KEYS = TOPIC.slot(SLOT);
+    private static final long TIMEOUT = 30_000;
+
+    private RedisConnections redis;
+    private RedisCommands<String, String> sync;
+    private ScriptRunner scripts;
+
+    @BeforeEach
+    void setUp(RedisConnections redis) {
+        this.redis = redis;
+        this.sync = redis.sync();
+        this.scripts = new ScriptRunner(redis.binary().async());
+    }
+
+    // --- what is popped, in which order ------------------------------------------------------
+
+    @ParameterizedTest
+    @EnumSource(value = TopicType.class, names = {"RANGE_MERGE", "FIXED_TIME"})
+    void timedTypesPopOnlyDueMembersOldestFirstUpToCount(TopicType type) {
+        long now = redis.redisTimeMillis();
+        sync.zadd(KEYS.store(), now - 1_000.0, "c");
+        sync.zadd(KEYS.store(), now - 3_000.0, "a");
+        sync.zadd(KEYS.store(), now + 60_000.0, "future");
+        sync.zadd(KEYS.store(), now - 2_000.0, "b");
+
+        Popped first = pop(type, 2);
+        Popped second = pop(type, 10);
+
+        assertThat(first.members()).containsExactly("a", "b");
+        assertThat(first.scores()).containsExactly(now - 3_000.0, now - 2_000.0);
+        assertThat(second.members()).containsExactly("c");
+        assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("future");
+        assertThat(sync.zrange(KEYS.prepare(), 0, -1)).containsExactlyInAnyOrder("a", "b", "c");
+    }
+
+    @Test
+    void priorityPopsTheHighestFirstWhateverTheScore() {
+        sync.zadd(KEYS.store(), 1.0, "low");
+        sync.zadd(KEYS.store(), 10.0, "high");
+        sync.zadd(KEYS.store(), -3.0, "negative");
+        sync.zadd(KEYS.store(), 2.5, "fraction");
+        sync.zadd(KEYS.store(), 4_102_444_800_000.0, "looks-like-a-future-time");
+
+        Popped first = pop(TopicType.PRIORITY, 3);
+        Popped second = pop(TopicType.PRIORITY, 10);
+
+        assertThat(first.members()).containsExactly("looks-like-a-future-time", "high", "fraction");
+        assertThat(first.scores()).containsExactly(4_102_444_800_000.0, 10.0, 2.5);
+        assertThat(second.members()).containsExactly("low", "negative");
+        assertThat(second.scores()).containsExactly(1.0, -3.0);
+        assertThat(sync.exists(KEYS.store())).isZero();
+    }
+
+    @Test
+    void aMemberAddedWithPlainZaddIsPopped() {
+        long now = redis.redisTimeMillis();
+        // as `redis-cli ZADD price_3 <score> <content>` would, with the documented key names
+        sync.zadd("price_3", now - 1.0, "{\"sku\":42}");
+
+        Popped popped = pop(TopicType.FIXED_TIME, 10);
+
+        assertThat(popped.members()).containsExactly("{\"sku\":42}");
+        assertThat(sync.zscore("prepare{price_3}", "{\"sku\":42}")).isNotNull();
+        assertThat(sync.exists("price_3")).isZero();
+    }
+
+    @Test
+    void aPriorityMemberAddedWithPlainZaddIsPopped() {
+        sync.zadd("price_3", 7.0, "hello");
+
+        Popped popped = pop(TopicType.PRIORITY, 10);
+
+        assertThat(popped.members()).containsExactly("hello");
+        assertThat(popped.scores()).containsExactly(7.0);
+    }
+
+    // --- the prepare queue -------------------------------------------------------------------
+
+    @ParameterizedTest
+    @EnumSource(TopicType.class)
+    void poppedMembersGetTheDeadlineNowPlusTimeout(TopicType type) {
+        long before = redis.redisTimeMillis();
+        sync.zadd(KEYS.store(), before - 1.0, "a");
+        sync.zadd(KEYS.store(), before - 2.0, "b");
+
+        Popped popped = pop(type, 10, TIMEOUT);
+        long after = redis.redisTimeMillis();
+
+        assertThat(popped.now()).isBetween(before, after);
+        assertThat(sync.zscore(KEYS.prepare(), "a")).isEqualTo((double) popped.now() + TIMEOUT);
+        assertThat(sync.zscore(KEYS.prepare(), "b")).isEqualTo((double) popped.now() + TIMEOUT);
+    }
+
+    @Test
+    void priorityRecordsTheOriginalPriorityOfEachPoppedMember() {
+        sync.zadd(KEYS.store(), 2.5, "a");
+        sync.zadd(KEYS.store(), -7.0, "b");
+
+        pop(TopicType.PRIORITY, 10);
+
+        assertThat(Double.parseDouble(sync.hget(KEYS.origin(), "a"))).isEqualTo(2.5);
+        assertThat(Double.parseDouble(sync.hget(KEYS.origin(), "b"))).isEqualTo(-7.0);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = TopicType.class, names = {"RANGE_MERGE", "FIXED_TIME"})
+    void timedTypesRecordNoOrigin(TopicType type) {
+        sync.zadd(KEYS.store(), redis.redisTimeMillis() - 1.0, "a");
+
+        pop(type, 10);
+
+        assertThat(sync.exists(KEYS.origin())).isZero();
+    }
+
+    // --- attempts ----------------------------------------------------------------------------
+
+    @Test
+    void theFirstDeliveryIsAttemptOneAndLaterOnesFollowTheFailureCount() {
+        long now = redis.redisTimeMillis();
+        sync.zadd(KEYS.store(), now - 2.0, "fresh");
+        sync.zadd(KEYS.store(), now - 1.0, "retried");
+        sync.hset(KEYS.attempts(), "retried", "2");
+
+        Popped popped = pop(TopicType.FIXED_TIME, 10);
+
+        assertThat(popped.entries()).containsExactly(
+                new Entry("fresh", now - 2.0, 1),
+                new Entry("retried", now - 1.0, 3));
+        assertThat(sync.hget(KEYS.attempts(), "retried")).as("pop does not count failures").isEqualTo("2");
+    }
+
+    // --- next --------------------------------------------------------------------------------
+
+    @ParameterizedTest
+    @EnumSource(TopicType.class)
+    void nextIsZeroOnAFullBatch(TopicType type) {
+        long now = redis.redisTimeMillis();
+        sync.zadd(KEYS.store(), now - 2.0, "a");
+        sync.zadd(KEYS.store(), now - 1.0, "b");
+
+        Popped popped = pop(type, 2);
+
+        assertThat(popped.members()).hasSize(2);
+        assertThat(popped.next()).isZero();
+    }
+
+    @Test
+    void nextIsTheTimeUntilTheEarliestFutureMember() {
+        long now = redis.redisTimeMillis();
+        sync.zadd(KEYS.store(), now - 1.0, "due");
+        sync.zadd(KEYS.store(), now + 90_000.0, "later");
+        sync.zadd(KEYS.store(), now + 60_000.0, "soon");
+
+        Popped popped = pop(TopicType.FIXED_TIME, 10);
+
+        assertThat(popped.members()).containsExactly("due");
+        assertThat(popped.next()).isEqualTo(now + 60_000 - popped.now());
+        assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("soon", "later");
+    }
+
+    @Test
+    void nextIsTheTimeUntilTheEarliestFutureMemberEvenWhenNothingIsDue() {
+        long now = redis.redisTimeMillis();
+        sync.zadd(KEYS.store(), now + 60_000.0, "soon");
+
+        Popped popped = pop(TopicType.RANGE_MERGE, 10);
+
+        assertThat(popped.entries()).isEmpty();
+        assertThat(popped.next()).isEqualTo(now + 60_000 - popped.now());
+    }
+
+    @ParameterizedTest
+    @EnumSource(TopicType.class)
+    void nextIsMinusOneWhenNothingWaits(TopicType type) {
+        sync.zadd(KEYS.store(), redis.redisTimeMillis() - 1.0, "a");
+
+        Popped popped = pop(type, 10);
+        Popped empty = pop(type, 10);
+
+        assertThat(popped.members()).containsExactly("a");
+        assertThat(popped.next()).isEqualTo(-1);
+        assertThat(empty.entries()).isEmpty();
+        assertThat(empty.next()).isEqualTo(-1);
+        assertThat(empty.now()).isPositive();
+    }
+
+    // --- members blocked by a copy in the prepare queue --------------------------------------
+
+    @ParameterizedTest
+    @EnumSource(TopicType.class)
+    void aMemberWithACopyInThePrepareQueueStaysInTheStoreAndOthersArePopped(TopicType type) {
+        long now = redis.redisTimeMillis();
+        // blocked ranks first in every order: the oldest due time and the highest priority
+        sync.zadd(KEYS.store(), type.isTimed() ? now - 3.0 : 30.0, "blocked");
+        sync.zadd(KEYS.store(), type.isTimed() ? now - 2.0 : 20.0, "b");
+        sync.zadd(KEYS.store(), type.isTimed() ? now - 1.0 : 10.0, "c");
+        sync.zadd(KEYS.prepare(), 1234.0, "blocked");
+
+        Popped popped = pop(type, 1);
+        Popped rest = pop(type, 10);
+
+        assertThat(popped.members()).containsExactly("b");
+        assertThat(rest.members()).containsExactly("c");
+        assertThat(rest.next()).as("the blocked copy is woken by its commit or rollback").isEqualTo(-1);
+        assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("blocked");
+        assertThat(sync.zscore(KEYS.prepare(), "blocked")).as("the copy in flight keeps its deadline").isEqualTo(1234.0);
+    }
+
+    @Test
+    void severalBlockedMembersAreSkippedToFillTheBatch() {
+        long now = redis.redisTimeMillis();
+        for (int i = 0; i < 3; i++) {
+            sync.zadd(KEYS.store(), now - 100.0 + i, "blocked" + i);
+            sync.zadd(KEYS.prepare(), now + TIMEOUT, "blocked" + i);
+        }
+        sync.zadd(KEYS.store(), now - 10.0, "x");
+        sync.zadd(KEYS.store(), now - 9.0, "y");
+        sync.zadd(KEYS.store(), now - 8.0, "z");
+
+        Popped popped = pop(TopicType.FIXED_TIME, 2);
+
+        assertThat(popped.members()).containsExactly("x", "y");
+        assertThat(popped.next()).isZero();
+        assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("blocked0", "blocked1", "blocked2", "z");
+    }
+
+    @Test
+    void withoutCoordinationAnOwnerRecordIsIgnoredAndLeftAlone() {
+        sync.zadd(KEYS.store(), redis.redisTimeMillis() - 1.0, "a");
+        sync.hset(KEYS.owner(), "epoch", "9");
+        sync.hset(KEYS.owner(), "handover", "1");
+        sync.zadd(KEYS.prepare(), 1234.0, "in-flight");
+
+        Popped popped = pop(TopicType.FIXED_TIME, 10);
+
+        assertThat(popped.members()).containsExactly("a");
+        assertThat(sync.hgetall(KEYS.owner())).containsOnlyKeys("epoch", "handover").containsEntry("epoch", "9");
+    }
+
+    // --- helpers ---------------------------------------------------------------------------
+
+    private record Entry(String member, double score, long attempt) {
+    }
+
+    private record Popped(long now, long next, List<Entry> entries) {
+
+        List<String> members() {
+            return entries.stream().map(Entry::member).toList();
+        }
+
+        List<Double> scores() {
+            return entries.stream().map(Entry::score).toList();
+        }
+    }
+
+    @Test
+    void aPausedSlotPopsNothingAndIsPolledAgainInASecondUntilItResumes() {
+        long now = redis.redisTimeMillis();
+        sync.zadd(KEYS.store(), now - 1_000.0, "a");
+        sync.set(KEYS.paused(), "1");
+
+        List<Object> reply = await(scripts.run(RedisScript.POP,
+                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner(), KEYS.paused()),
+                utf8("FIXED_TIME"), utf8("10"), utf8(Long.toString(TIMEOUT)), utf8("0"), utf8("")));
+
+        assertThat(PopStatus.of((Long) reply.get(0))).isEqualTo(PopStatus.PAUSED);
+        assertThat(reply).as("nothing popped").hasSize(4);
+        assertThat(reply.get(2)).as("poll again in 1 s").isEqualTo(1000L);
+        assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("a");
+        sync.del(KEYS.paused());
+        assertThat(pop(TopicType.FIXED_TIME, 10).members()).containsExactly("a");
+    }
+
+    private Popped pop(TopicType type, int count) {
+        return pop(type, count, TIMEOUT);
+    }
+
+    private Popped pop(TopicType type, int count, long timeout) {
+        List<Object> reply = await(scripts.run(RedisScript.POP,
+                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner(), KEYS.paused()),
+                utf8(type.name()), utf8(Integer.toString(count)), utf8(Long.toString(timeout)), utf8("0"), utf8("")));
+        assertThat(reply.size() % 3).as("{status, now, next, detail, then triples}: %s", reply).isEqualTo(1);
+        assertThat(PopStatus.of((Long) reply.get(0))).as("without coordination every pop may pop").isEqualTo(PopStatus.POPPED);
+        assertThat(reply.get(3)).as("detail: epoch 0 without coordination").isEqualTo(0L);
+        List<Entry> entries = new ArrayList<>();
+        for (int i = 4; i < reply.size(); i += 3) {
+            entries.add(new Entry(text(reply.get(i)), Double.parseDouble(text(reply.get(i + 1))), (Long) reply.get(i + 2)));
+        }
+        return new Popped((Long) reply.get(1), (Long) reply.get(2), entries);
+    }
+}
