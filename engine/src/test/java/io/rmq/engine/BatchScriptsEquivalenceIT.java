@@ -240,7 +240,7 @@ class BatchScriptsEquivalenceIT {
         private final String scripts;
         private final SlotKeys keys;
         private final String wakes;
-        /** The SHA of each script as loaded, its clock and publish replaced. */
+        /** The SHA of each script as loaded, its clock and publish (its own, or lib/wake.lua's) replaced. */
         private final Map<String, String> loaded = new java.util.HashMap<>();
 
         Slot(String scripts, TopicKeys topic) {
@@ -264,7 +264,8 @@ class BatchScriptsEquivalenceIT {
             }
             String sha = loaded.computeIfAbsent(step.script(), script -> sync.scriptLoad(source(scripts + script)
                     .replace("redis.call('TIME')", "redis.call('HMGET', '" + CLOCK + "', 'seconds', 'micros')")
-                    .replace("redis.call(publishCommand, wakeChannel,", "redis.call('RPUSH', '" + wakes + "',")));
+                    .replace("redis.call(publishCommand, wakeChannel,", "redis.call('RPUSH', '" + wakes + "',")
+                    .replace("redis.call(command, channel,", "redis.call('RPUSH', '" + wakes + "',")));
             sync.hset(CLOCK, Map.of("seconds", Long.toString(clock / 1000), "micros", Long.toString(clock % 1000 * 1000)));
             try {
                 Object reply = sync.evalsha(sha, step.output(), k.toArray(String[]::new),

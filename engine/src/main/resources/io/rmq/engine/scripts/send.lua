@@ -58,11 +58,10 @@ end
 
 local wakeChannel = ARGV[4]
 local slot        = ARGV[5]
--- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
-local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
+-- #include lib/clock.lua: redisNow()
+-- #include lib/wake.lua: publishWake(channel, slot, delay)
 
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = redisNow()
 
 local timed = topicType ~= 'PRIORITY'
 if topicType ~= 'RANGE_MERGE' and topicType ~= 'FIXED_TIME' and topicType ~= 'PRIORITY' then
@@ -312,7 +311,7 @@ for i, member in ipairs(members) do
 end
 flush()
 if wakeDelay ~= nil then
-  redis.call(publishCommand, wakeChannel, slot .. ':' .. string.format('%d', wakeDelay))
+  publishWake(wakeChannel, slot, wakeDelay)
 end
 if countersKey then
   local sent = #members
