@@ -160,16 +160,7 @@ final class TopicScripts {
      */
     CompletionStage<List<SendResult>> send(int slot, int routedBy, List<Send> sends) {
         byte[][] k = k(slot);
-        byte[][] args = new byte[3 + 2 * sends.size()][];
-        args[0] = type;
-        args[1] = bytes(sends.get(0).value());
-        args[2] = sends.get(0).member();
-        args[3] = wakeChannel(slot);
-        args[4] = k[SLOT];
-        for (int i = 1; i < sends.size(); i++) {
-            args[3 + 2 * i] = bytes(sends.get(i).value());
-            args[4 + 2 * i] = sends.get(i).member();
-        }
+        byte[][] args = messageArgs(slot, sends);
         byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
         return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker }, args)
                 .thenApply(reply -> {
@@ -195,16 +186,9 @@ final class TopicScripts {
      */
     CompletionStage<MergeReply> mergePending(int slot, int targetAmount, List<Send> sends) {
         byte[][] k = k(slot);
-        byte[][] args = new byte[3 + 2 * sends.size()][];
-        args[0] = type;
-        args[1] = wakeChannel(slot);
-        args[2] = k[SLOT];
-        for (int i = 0; i < sends.size(); i++) {
-            args[3 + 2 * i] = bytes(sends.get(i).value());
-            args[4 + 2 * i] = sends.get(i).member();
-        }
         byte[] presplit = bytes(keys.presplit(slot, targetAmount));
-        return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { k[STORE], presplit, k[COUNTERS] }, args)
+        return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { k[STORE], presplit, k[COUNTERS] },
+                messageArgs(slot, sends))
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 1; i + 1 < reply.size(); i += 2) {
@@ -214,6 +198,19 @@ final class TopicScripts {
                     }
                     return new MergeReply((Long) reply.get(0) == 1L, results);
                 });
+    }
+
+    /** The ARGV of {@code send.lua} and {@code merge_pending.lua}: type, wake channel, slot, then value and member per message. */
+    private byte[][] messageArgs(int slot, List<Send> sends) {
+        byte[][] args = new byte[3 + 2 * sends.size()][];
+        args[0] = type;
+        args[1] = wakeChannel(slot);
+        args[2] = k(slot)[SLOT];
+        for (int i = 0; i < sends.size(); i++) {
+            args[3 + 2 * i] = bytes(sends.get(i).value());
+            args[4 + 2 * i] = sends.get(i).member();
+        }
+        return args;
     }
 
     /**

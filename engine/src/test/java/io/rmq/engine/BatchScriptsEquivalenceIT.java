@@ -104,14 +104,10 @@ class BatchScriptsEquivalenceIT {
                 String member = member(random);
                 setUp.add(new Step("ZADD", null, k -> List.of(k.prepare()), List.of("1", member), "in flight " + member));
             }
-            List<String> args = new ArrayList<>(List.of(type.name()));
+            List<String> args = new ArrayList<>(List.of(type.name(), "WAKE", "0"));
             for (int i = 1 + random.nextInt(12); i > 0; i--) {
                 args.add(random.nextInt(3) == 0 ? extreme(random, type) : value(random, type));
                 args.add(member(random));
-                if (args.size() == 3) {
-                    args.add("WAKE");
-                    args.add("0");
-                }
             }
             Step send = new Step("send.lua", ScriptOutputType.MULTI, k -> List.of(k.store(), k.prepare(), k.counters()),
                     args, "send " + args);
@@ -143,15 +139,11 @@ class BatchScriptsEquivalenceIT {
             return new Step(null, null, k -> List.of(), List.of(), "clock +" + clock);
         }
         if (kind < 40) {
-            List<String> args = new ArrayList<>(List.of(type.name()));
+            List<String> args = new ArrayList<>(List.of(type.name(), "WAKE", "0"));
             int messages = 1 + random.nextInt(random.nextBoolean() ? 3 : 12);
             for (int i = 0; i < messages; i++) {
                 args.add(value(random, type));
                 args.add(member(random));
-                if (i == 0) {
-                    args.add("WAKE");
-                    args.add("0");
-                }
             }
             return new Step("send.lua", ScriptOutputType.MULTI, k -> List.of(k.store(), k.prepare(), k.counters()), args,
                     "send " + args);

@@ -28,13 +28,13 @@
                            topic (see split_slot.lua), and the call is then refused
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
-  ARGV[2]  value           RANGE_MERGE: time range in ms (> 0); PRIORITY: the priority;
-                           FIXED_TIME: delivery time in ms since the epoch (Redis clock)
-  ARGV[3]  member          the message content
-  ARGV[4]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
+  ARGV[2]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
-  ARGV[5]  slot            the slot number, echoed in the wake notice
-  ARGV[6..] pairs          further messages: value, member, value, member, ...
+  ARGV[3]  slot            the slot number, echoed in the wake notice
+  ARGV[4..] pairs          the messages: value, member, value, member, ...
+           value           RANGE_MERGE: time range in ms (> 0); PRIORITY: the priority;
+                           FIXED_TIME: delivery time in ms since the epoch (Redis clock)
+           member          the message content
 
   Returns  { status1, score1, status2, score2, ... }, one pair per message in the order given
            status  1 = stored as a new message, 0 = merged into a pending duplicate
@@ -56,8 +56,8 @@ if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then
   return redis.error_reply('RMQ_SPLIT ' .. KEYS[4])
 end
 
-local wakeChannel = ARGV[4]
-local slot        = ARGV[5]
+local wakeChannel = ARGV[2]
+local slot        = ARGV[3]
 -- #include lib/clock.lua: redisNow()
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 
@@ -68,34 +68,21 @@ if topicType ~= 'RANGE_MERGE' and topicType ~= 'FIXED_TIME' and topicType ~= 'PR
   return redis.error_reply('RMQ_BAD_TYPE ' .. tostring(topicType))
 end
 
--- Multi-member commands take at most this many arguments after the key: Lua's unpack is bounded.
-local CHUNK = 1000
-
--- The replies of `command key items...` for a list of items, one after the other.
-local function readAll(command, key, items)
-  local replies = {}
-  for from = 1, #items, CHUNK do
-    local part = redis.call(command, key, unpack(items, from, math.min(from + CHUNK - 1, #items)))
-    for i = 1, #part do replies[#replies + 1] = part[i] end
-  end
-  return replies
-end
+-- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 
 local members, scores = {}, {}
-for i = 2, #ARGV, 2 do
-  if i ~= 4 then -- ARGV[4] and ARGV[5] are the wake channel and the slot
-    local value = tonumber(ARGV[i])
-    if value == nil then return redis.error_reply('RMQ_BAD_VALUE ' .. tostring(ARGV[i])) end
-    members[#members + 1] = ARGV[i + 1]
-    scores[#scores + 1] = topicType == 'RANGE_MERGE' and now + value or value
-  end
+for i = 4, #ARGV, 2 do
+  local value = tonumber(ARGV[i])
+  if value == nil then return redis.error_reply('RMQ_BAD_VALUE ' .. tostring(ARGV[i])) end
+  members[#members + 1] = ARGV[i + 1]
+  scores[#scores + 1] = topicType == 'RANGE_MERGE' and now + value or value
 end
 
 -- A key of the wrong type (written by another client) must fail the call before anything is
 -- stored, or a message would be stored and reported as failed: the store queue is read here, the
 -- prepare queue before the first write (checkPrepare), the counters hash written last.
 local current = {}  -- member -> its score in the store queue as this call's writes leave it; false: absent
-local found = readAll('ZMSCORE', storeKey, members)
+local found = callAll('ZMSCORE', storeKey, members)
 for i, member in ipairs(members) do
   if current[member] == nil then current[member] = found[i] and tonumber(found[i]) or false end
 end
@@ -117,7 +104,7 @@ local function inPrepare(member)
       for _, m in ipairs(members) do
         if not seen[m] then seen[m] = true; distinct[#distinct + 1] = m end
       end
-      local scoresThere = readAll('ZMSCORE', prepareKey, distinct)
+      local scoresThere = callAll('ZMSCORE', prepareKey, distinct)
       for i, m in ipairs(distinct) do inFlight[m] = scoresThere[i] and true or false end
     end
     if inFlight[member] == nil then inFlight[member] = redis.call('ZSCORE', prepareKey, member) and true or false end
