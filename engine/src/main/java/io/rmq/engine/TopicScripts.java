@@ -155,7 +155,7 @@ final class TopicScripts {
     }
 
     /**
-     * {@code send.lua}, routed by {@code routedBy} slots: refused with {@code RMQ_SPLIT} (see {@link #refusedAsSplit})
+     * {@code send.lua}, routed by {@code routedBy} slots: refused with {@link ScriptError#SPLIT} (see {@link #refusedAsSplit})
      * once the slot was split by a growth to {@code 2 * routedBy}.
      */
     CompletionStage<List<SendResult>> send(int slot, int routedBy, List<Send> sends) {
@@ -214,17 +214,11 @@ final class TopicScripts {
     }
 
     /**
-     * Whether a send was refused because its slot was split by a growth ({@code RMQ_SPLIT <split marker>}, see
+     * Whether a send was refused because its slot was split by a growth ({@link ScriptError#SPLIT}, see
      * {@link #send(int, int, List)}): nothing was stored, and the messages are to be routed by twice the amount.
      */
     static boolean refusedAsSplit(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            String message = t.getMessage();
-            if (message != null && message.startsWith("RMQ_SPLIT ")) {
-                return true;
-            }
-        }
-        return false;
+        return ScriptError.SPLIT.reportedIn(failure);
     }
 
     /**

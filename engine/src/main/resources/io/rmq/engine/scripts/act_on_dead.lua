@@ -27,6 +27,7 @@
   Returns  { acted, merged }
            acted   members requeued, purged or (count) selected, at most `limit`
            merged  of those requeued, how many merged into a pending copy
+  Errors   "RMQ_BAD_SELECTION <selection>" (lib/errors.lua) for an unknown selection; nothing changes
 ]]
 local storeKey    = KEYS[1]
 local deadKey     = KEYS[2]
@@ -40,6 +41,7 @@ local slot        = ARGV[4]
 local limit       = tonumber(ARGV[5])
 local selection   = ARGV[6]
 local argument    = ARGV[7]
+-- #include lib/errors.lua: ERRORS (the error codes) and fail(code, detail)
 -- #include lib/clock.lua: redisNow()
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 
@@ -59,7 +61,7 @@ elseif selection == 'contains' then
     if string.find(member, argument, 1, true) then selected[#selected + 1] = member end
   end
 else
-  return redis.error_reply('RMQ_BAD_SELECTION ' .. tostring(selection))
+  return fail(ERRORS.BAD_SELECTION, selection)
 end
 if action == 'count' then
   return { #selected, 0 }

@@ -39,12 +39,14 @@
   Returns  { status1, score1, status2, score2, ... }, one pair per message in the order given
            status  1 = stored as a new message, 0 = merged into a pending duplicate
            score   the member's score after its write, as a string
-  Errors   "RMQ_BAD_TYPE <type>" (error code RMQ_BAD_TYPE) for an unknown topic type;
-           "RMQ_BAD_VALUE <value>" (error code RMQ_BAD_VALUE) for a value that is not a number;
+  Errors   (codes in lib/errors.lua)
+           "RMQ_BAD_TYPE <type>" for an unknown topic type;
+           "RMQ_BAD_VALUE <value>" for a value that is not a number;
            "RMQ_SPLIT <split marker>" when KEYS[4] exists: route again by twice the amount;
            nothing is stored
 ]]
 if redis.replicate_commands then redis.replicate_commands() end
+-- #include lib/errors.lua: ERRORS (the error codes) and fail(code, detail)
 
 local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
@@ -53,7 +55,7 @@ local topicType   = ARGV[1]
 
 -- growth: the slot was split, the caller routes by an amount that is no longer the topic's
 if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then
-  return redis.error_reply('RMQ_SPLIT ' .. KEYS[4])
+  return fail(ERRORS.SPLIT, KEYS[4])
 end
 
 local wakeChannel = ARGV[2]
@@ -65,7 +67,7 @@ local now = redisNow()
 
 local timed = topicType ~= 'PRIORITY'
 if topicType ~= 'RANGE_MERGE' and topicType ~= 'FIXED_TIME' and topicType ~= 'PRIORITY' then
-  return redis.error_reply('RMQ_BAD_TYPE ' .. tostring(topicType))
+  return fail(ERRORS.BAD_TYPE, topicType)
 end
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
@@ -73,7 +75,7 @@ end
 local members, scores = {}, {}
 for i = 4, #ARGV, 2 do
   local value = tonumber(ARGV[i])
-  if value == nil then return redis.error_reply('RMQ_BAD_VALUE ' .. tostring(ARGV[i])) end
+  if value == nil then return fail(ERRORS.BAD_VALUE, ARGV[i]) end
   members[#members + 1] = ARGV[i + 1]
   scores[#scores + 1] = topicType == 'RANGE_MERGE' and now + value or value
 end
