@@ -1,5 +1,7 @@
 package io.rmq.engine.admin;
 
+import io.rmq.engine.i18n.EngineArguments;
+
 /**
  * Where a page of dead messages starts: a slot and an offset in its dead queue. Messages that die
  * or leave meanwhile shift later pages a little: paging is for looking, selections are for acting.
@@ -14,7 +16,7 @@ public record DeadCursor(int slot, long offset) {
 
     public DeadCursor {
         if (slot < 0 || offset < 0) {
-            throw new IllegalArgumentException("a dead-queue cursor needs slot >= 0 and offset >= 0, was " + slot + "/" + offset);
+            throw EngineArguments.arg.negativeDeadCursor(slot, offset);
         }
     }
 
@@ -30,7 +32,7 @@ public record DeadCursor(int slot, long offset) {
         try {
             return new DeadCursor(Integer.parseInt(text.substring(0, colon)), Long.parseLong(text.substring(colon + 1)));
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("a dead-queue cursor is <slot>:<offset>, e.g. 3:100, was '" + text + "'");
+            throw EngineArguments.arg.malformedDeadCursor(text);
         }
     }
 }

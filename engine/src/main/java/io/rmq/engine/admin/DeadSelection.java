@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
+import io.rmq.engine.i18n.EngineArguments;
+
 /**
  * Which dead messages an operation acts on. Immutable.
  */
@@ -27,7 +29,7 @@ public sealed interface DeadSelection {
     /** Messages whose content contains {@code text} (UTF-8 bytes, case-sensitive). */
     static DeadSelection contentContains(String text) {
         if (text == null || text.isEmpty()) {
-            throw new IllegalArgumentException("a content selection needs a non-empty text");
+            throw EngineArguments.arg.emptyContentSelection();
         }
         return new ContentContains(text);
     }

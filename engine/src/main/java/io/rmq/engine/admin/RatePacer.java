@@ -2,6 +2,8 @@ package io.rmq.engine.admin;
 
 import java.util.concurrent.TimeUnit;
 
+import io.rmq.engine.i18n.EngineExceptions;
+
 /**
  * Keeps a long-running operation at or below a rate (a redrive velocity): before each batch it says
  * how many messages may go now, waiting when the rate's budget is spent. Not thread-safe: one
@@ -34,7 +36,7 @@ final class RatePacer {
                 TimeUnit.NANOSECONDS.sleep(waitNanos); // pacing is the point: nothing to wait for but time
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while pacing a requeue", e);
+                throw EngineExceptions.ex.requeuePacingInterrupted(e);
             }
         }
     }

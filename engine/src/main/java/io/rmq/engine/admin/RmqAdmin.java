@@ -31,6 +31,7 @@ import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.topic.SlotRouter;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.i18n.EngineArguments;
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.support.ClientShutdown;
 
@@ -191,7 +192,7 @@ public final class RmqAdmin implements AutoCloseable {
      */
     public DeadPage dead(TopicDefinition topic, DeadCursor cursor, int limit) {
         if (limit < 1) {
-            throw new IllegalArgumentException("a page needs a limit of at least 1, was " + limit);
+            throw EngineArguments.arg.pageLimitBelowOne(limit);
         }
         AdminScripts admin = scripts(topic);
         List<DeadMessage> page = new ArrayList<>();
@@ -348,7 +349,7 @@ public final class RmqAdmin implements AutoCloseable {
             throw EngineExceptions.ex.adminTimedOut(operation, displayUri, DEFAULT_TIMEOUT.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException(operation + " was interrupted", e);
+            throw EngineExceptions.ex.adminInterrupted(operation, e);
         }
     }
 

@@ -160,7 +160,7 @@ final class TopicGrowth {
             Thread.sleep(d.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("the growth was interrupted; grow the topic again to resume it", e);
+            throw EngineExceptions.ex.growthInterrupted(e);
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 import io.rmq.engine.coordination.CoordinationOptions;
+import io.rmq.engine.i18n.EngineArguments;
 
 /**
  * How a {@link TopicConsumer} pops, retries, shuts down and, optionally, coordinates with the other
@@ -148,7 +149,7 @@ public final class ConsumerOptions {
         /** Retries before the dead queue, {@code >= 0}. Default 16. */
         public Builder maxRetries(int maxRetries) {
             if (maxRetries < 0) {
-                throw new IllegalArgumentException("maxRetries must be >= 0, was " + maxRetries);
+                throw EngineArguments.arg.negativeCount("maxRetries", maxRetries);
             }
             this.maxRetries = maxRetries;
             return this;
@@ -163,7 +164,7 @@ public final class ConsumerOptions {
         /** Most members per pop, from 1 to 10000. Default 32. */
         public Builder batchSize(int batchSize) {
             if (batchSize < 1 || batchSize > 10_000) {
-                throw new IllegalArgumentException("batchSize must be from 1 to 10000, was " + batchSize);
+                throw EngineArguments.arg.batchSizeOutOfRange(batchSize, 10_000);
             }
             this.batchSize = batchSize;
             return this;
@@ -196,7 +197,7 @@ public final class ConsumerOptions {
         /** Most messages a slot's dead queue keeps, {@code >= 0}; the oldest deaths beyond are deleted. Default 10000. */
         public Builder deadMaxCount(int deadMaxCount) {
             if (deadMaxCount < 0) {
-                throw new IllegalArgumentException("deadMaxCount must be >= 0, was " + deadMaxCount);
+                throw EngineArguments.arg.negativeCount("deadMaxCount", deadMaxCount);
             }
             this.deadMaxCount = deadMaxCount;
             return this;
@@ -226,8 +227,7 @@ public final class ConsumerOptions {
         private static Duration atLeast(String name, Duration value, Duration min) {
             Objects.requireNonNull(value, name);
             if (value.compareTo(min) < 0) {
-                throw new IllegalArgumentException(name + " must be at least " + min.toMillis() + " ms, was "
-                        + value.toMillis() + " ms");
+                throw EngineArguments.arg.durationTooShort(name, min.toMillis(), value.toMillis());
             }
             return value;
         }

@@ -2,6 +2,8 @@ package io.rmq.engine.coordination;
 
 import java.util.Objects;
 
+import io.rmq.engine.i18n.EngineArguments;
+
 /**
  * What the coordination needs to know of a topic: its key prefix and name (which place it in
  * ZooKeeper) and its slot amount (what the leader assigns). Immutable.
@@ -16,7 +18,7 @@ public record CoordinatedTopic(String keyPrefix, String name, int slotAmount) {
         Objects.requireNonNull(keyPrefix, "keyPrefix");
         Objects.requireNonNull(name, "name");
         if (slotAmount < 1) {
-            throw new IllegalArgumentException("slotAmount must be at least 1, was " + slotAmount);
+            throw EngineArguments.arg.coordinatedSlotAmountBelowOne(slotAmount);
         }
     }
 }

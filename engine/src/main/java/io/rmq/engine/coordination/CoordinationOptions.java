@@ -7,6 +7,8 @@ import java.util.Optional;
 
 import org.apache.zookeeper.common.PathUtils;
 
+import io.rmq.engine.i18n.EngineArguments;
+
 /**
  * How consumers coordinate through ZooKeeper so that each slot of a topic is consumed by one
  * consumer at a time across the cluster (serial consumption per slot basis). Immutable; build with
@@ -147,13 +149,12 @@ public final class CoordinationOptions {
         public Builder root(String root) {
             Objects.requireNonNull(root, "root");
             if (root.equals("/")) {
-                throw new IllegalArgumentException("root must be a path below '/', e.g. " + DEFAULT_ROOT);
+                throw EngineArguments.arg.rootIsSlash(DEFAULT_ROOT);
             }
             try {
                 PathUtils.validatePath(root);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("root must be an absolute ZooKeeper path such as " + DEFAULT_ROOT
-                        + ": " + e.getMessage(), e);
+                throw EngineArguments.arg.rootNotAPath(DEFAULT_ROOT, e);
             }
             this.root = root;
             return this;
@@ -185,10 +186,10 @@ public final class CoordinationOptions {
          */
         public Builder digestCredentials(String username, String password) {
             if ((username == null) != (password == null)) {
-                throw new IllegalArgumentException("a ZooKeeper user name and password are required together");
+                throw EngineArguments.arg.zooKeeperCredentialsNotTogether();
             }
             if (username != null && (username.isEmpty() || username.contains(":"))) {
-                throw new IllegalArgumentException("a ZooKeeper user name must be non-empty and without ':'");
+                throw EngineArguments.arg.badZooKeeperUserName();
             }
             this.digestUsername = username;
             this.digestPassword = password;
@@ -202,16 +203,14 @@ public final class CoordinationOptions {
         private static Duration millisBetween(String name, Duration value, long minMillis) {
             Objects.requireNonNull(value, name);
             if (value.toMillis() < minMillis || value.toMillis() > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException(name + " must be from " + minMillis + " to " + Integer.MAX_VALUE
-                        + " ms, was " + value.toMillis() + " ms");
+                throw EngineArguments.arg.durationOutOfRange(name, minMillis, Integer.MAX_VALUE, value.toMillis());
             }
             return value;
         }
     }
 
     /** The requirement a connect string must meet, phrased to follow a colon. */
-    public static final String CONNECT_STRING_REQUIREMENT =
-            "a ZooKeeper connect string host:port[,host:port...][/chroot] is required";
+    public static final String CONNECT_STRING_REQUIREMENT = EngineArguments.CONNECT_STRING_REQUIREMENT;
 
     /**
      * Checks a connect string's form (not whether the hosts exist).
@@ -222,7 +221,7 @@ public final class CoordinationOptions {
         Objects.requireNonNull(connectString, "connectString");
         String s = connectString.trim();
         if (s.isEmpty() || s.chars().anyMatch(Character::isWhitespace)) {
-            throw new IllegalArgumentException(CONNECT_STRING_REQUIREMENT + " (without blanks)");
+            throw EngineArguments.arg.connectStringWithBlanks();
         }
         int chrootAt = s.indexOf('/');
         String hosts = chrootAt < 0 ? s : s.substring(0, chrootAt);
@@ -231,14 +230,13 @@ public final class CoordinationOptions {
             try {
                 PathUtils.validatePath(chroot);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(CONNECT_STRING_REQUIREMENT + "; the chroot '" + chroot
-                        + "' is not a valid path: " + e.getMessage(), e);
+                throw EngineArguments.arg.badChroot(chroot, e);
             }
         }
         for (String host : hosts.split(",", -1)) {
             String problem = hostProblem(host);
             if (problem != null) {
-                throw new IllegalArgumentException(CONNECT_STRING_REQUIREMENT + "; '" + host + "' " + problem);
+                throw EngineArguments.arg.badZooKeeperHost(host, problem);
             }
         }
         return s;

@@ -12,6 +12,8 @@ import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
+import io.rmq.engine.i18n.EngineArguments;
+
 /**
  * Who owns each slot of a topic, as the leader wrote it to ZooKeeper: per slot the owning worker
  * and the epoch since which it owns it. Immutable.
@@ -44,7 +46,7 @@ public final class SlotAssignment {
 
     SlotAssignment(long generation, String leader, Instant updatedAt, String[] owners, long[] epochs) {
         if (owners.length != epochs.length) {
-            throw new IllegalArgumentException("owners and epochs differ in length");
+            throw EngineArguments.arg.ownersAndEpochsDiffer();
         }
         this.generation = generation;
         this.leader = Objects.requireNonNull(leader, "leader");
@@ -173,7 +175,7 @@ public final class SlotAssignment {
     static SlotAssignment decode(byte[] data) {
         String[] lines = new String(data, StandardCharsets.UTF_8).split("\n");
         if (lines.length < 5 || !lines[0].equals(MAGIC)) {
-            throw new IllegalArgumentException("not an RMQ slot assignment (expected a first line '" + MAGIC + "')");
+            throw EngineArguments.arg.notASlotAssignment(MAGIC);
         }
         try {
             long generation = Long.parseLong(value(lines[1], "generation"));
@@ -196,13 +198,13 @@ public final class SlotAssignment {
             }
             return new SlotAssignment(generation, leader, updatedAt, owners, epochs);
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("malformed RMQ slot assignment: " + e.getMessage(), e);
+            throw EngineArguments.arg.malformedSlotAssignment(e);
         }
     }
 
     private static String value(String line, String key) {
         if (!line.startsWith(key + " ")) {
-            throw new IllegalArgumentException("expected '" + key + " ...', found '" + line + "'");
+            throw EngineArguments.arg.unexpectedAssignmentLine(key, line);
         }
         return line.substring(key.length() + 1);
     }

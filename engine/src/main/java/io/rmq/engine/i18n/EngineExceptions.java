@@ -1,14 +1,16 @@
 package io.rmq.engine.i18n;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
 /**
  * The engine's exception texts, each with a stable id ({@code RMQ-03xx}). A method returns the
  * exception for the caller to throw or to fail a stage with, or, for the engine's own exception
  * types (which this package cannot see), the message to build them with. Use the shared instance
  * {@link #ex}; thread-safe.
  *
- * <p>Not here: the argument checks of value types and option builders ({@code TopicDefinition},
- * {@code ConsumerOptions}, {@code CoordinationOptions}), whose texts say what is allowed and are
- * phrased to be embedded in the connector's configuration errors.
+ * <p>Not here: the argument checks of value types, option builders and the admin API, whose texts say what is
+ * allowed and are embedded in their callers' errors ({@link EngineArguments}).
  */
 public final class EngineExceptions {
 
@@ -146,6 +148,43 @@ public final class EngineExceptions {
         return "RMQ-0340 " + script + " failed because " + wrongKeys + "; the key was written by something other"
                 + " than this library: save what it holds, then rename or delete it, and the slot works again (the"
                 + " other slots are not affected). Redis said: " + redisError;
+    }
+
+    /** RMQ-0316: an interrupted thread gave up waiting for an admin call. */
+    public IllegalStateException adminInterrupted(String operation, InterruptedException cause) {
+        return new IllegalStateException("RMQ-0316 " + operation + " was interrupted", cause);
+    }
+
+    /** RMQ-0317: an interrupted thread gave up a growth between its steps; growing again resumes it. */
+    public IllegalStateException growthInterrupted(InterruptedException cause) {
+        return new IllegalStateException("RMQ-0317 The growth was interrupted; grow the topic again to resume it",
+                cause);
+    }
+
+    /** RMQ-0318: an interrupted thread gave up a paced requeue of dead messages. */
+    public IllegalStateException requeuePacingInterrupted(InterruptedException cause) {
+        return new IllegalStateException("RMQ-0318 Interrupted while pacing a requeue", cause);
+    }
+
+    /** RMQ-0380: a Lua script of the engine is not on the class path (a damaged jar). */
+    public IllegalStateException scriptMissing(String resource) {
+        return new IllegalStateException("RMQ-0380 The script resource " + resource
+                + " is missing from the class path");
+    }
+
+    /** RMQ-0381: a Lua script of the engine cannot be read. */
+    public UncheckedIOException scriptUnreadable(String resource, IOException cause) {
+        return new UncheckedIOException("RMQ-0381 Cannot read the script " + resource, cause);
+    }
+
+    /** RMQ-0382: the JVM offers no SHA-1, by which Redis knows the scripts. */
+    public IllegalStateException sha1Unavailable(Exception cause) {
+        return new IllegalStateException("RMQ-0382 SHA-1 is not available", cause);
+    }
+
+    /** RMQ-0383: {@code pop.lua} replied a status that {@code PopStatus} does not know (script and engine differ). */
+    public IllegalArgumentException unknownPopStatus(long status) {
+        return new IllegalArgumentException("RMQ-0383 pop.lua returned the unknown status " + status);
     }
 
     /** RMQ-0330: Redis refused the credentials of a connection. */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.i18n.EngineArguments;
 
 /**
  * How a {@link TopicProducer} confirms its sends. By default a send completes once the master has stored
@@ -101,8 +102,7 @@ public final class ProducerOptions {
          */
         public Builder durableReplicas(int replicas) {
             if (replicas < 0 || replicas > MAX_DURABLE_REPLICAS) {
-                throw new IllegalArgumentException("a number of replicas from 0 to " + MAX_DURABLE_REPLICAS
-                        + " is required, not " + replicas);
+                throw EngineArguments.arg.durableReplicasOutOfRange(replicas, MAX_DURABLE_REPLICAS);
             }
             this.durableReplicas = replicas;
             return this;
@@ -112,8 +112,7 @@ public final class ProducerOptions {
         public Builder durabilityTimeout(Duration timeout) {
             Objects.requireNonNull(timeout, "timeout");
             if (timeout.toMillis() < 1 || timeout.compareTo(MAX_DURABILITY_TIMEOUT) > 0) {
-                throw new IllegalArgumentException("a timeout from 1 to " + MAX_DURABILITY_TIMEOUT.toMillis()
-                        + " ms is required, not " + timeout.toMillis() + " ms");
+                throw EngineArguments.arg.durabilityTimeoutOutOfRange(timeout.toMillis(), MAX_DURABILITY_TIMEOUT.toMillis());
             }
             this.durabilityTimeout = timeout;
             return this;

@@ -9,6 +9,7 @@ import java.util.Optional;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
+import io.rmq.engine.i18n.EngineArguments;
 import io.rmq.engine.support.UriCredentials;
 
 /**
@@ -178,7 +179,7 @@ public final class RedisAccess {
                 for (String seed : seeds(uri)) {
                     reason = reason.replace(seed, UriCredentials.mask(seed));
                 }
-                throw new IllegalArgumentException("the Redis URI " + masked + " is malformed: " + reason);
+                throw EngineArguments.arg.malformedRedisUri(masked, reason);
             }
             this.uri = uri;
         }
@@ -213,11 +214,10 @@ public final class RedisAccess {
          */
         public RedisAccess build() {
             if (password != null && UriCredentials.hasUserInfo(uri)) {
-                throw new IllegalArgumentException("credentials are given both in the Redis URI and apart from it;"
-                        + " give them in one place");
+                throw EngineArguments.arg.credentialsGivenTwice();
             }
             if (username != null && password == null) {
-                throw new IllegalArgumentException("a user name is given without a password");
+                throw EngineArguments.arg.userWithoutPassword();
             }
             return new RedisAccess(this);
         }

@@ -2,7 +2,6 @@ package io.rmq.engine.redis;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -11,6 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.lettuce.core.ScriptOutputType;
+import io.rmq.engine.i18n.EngineExceptions;
 
 /**
  * The Lua scripts of the engine, one resource file per atomic operation under
@@ -132,11 +132,11 @@ public enum RedisScript {
     private static String read(String path) {
         try (InputStream in = RedisScript.class.getResourceAsStream(SCRIPTS_ROOT + path)) {
             if (in == null) {
-                throw new IllegalStateException("script resource io/rmq/engine/" + path + " is missing from the class path");
+                throw EngineExceptions.ex.scriptMissing("io/rmq/engine/" + path);
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read script io/rmq/engine/" + path, e);
+            throw EngineExceptions.ex.scriptUnreadable("io/rmq/engine/" + path, e);
         }
     }
 
@@ -144,7 +144,7 @@ public enum RedisScript {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
         } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-1 is not available", e);
+            throw EngineExceptions.ex.sha1Unavailable(e);
         }
     }
 

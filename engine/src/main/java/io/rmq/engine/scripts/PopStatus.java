@@ -1,5 +1,7 @@
 package io.rmq.engine.scripts;
 
+import io.rmq.engine.i18n.EngineExceptions;
+
 /**
  * The status a {@code pop.lua} call reports first in its reply, mirroring the script's codes.
  * Without coordination every pop is {@link #POPPED}.
@@ -39,6 +41,6 @@ public enum PopStatus {
                 return s;
             }
         }
-        throw new IllegalArgumentException("pop.lua returned the unknown status " + code);
+        throw EngineExceptions.ex.unknownPopStatus(code);
     }
 }

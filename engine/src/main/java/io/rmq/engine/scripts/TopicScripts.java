@@ -167,21 +167,12 @@ public final class TopicScripts {
     }
 
     /**
-     * {@code send.lua}, routed by {@code routedBy} slots: refused with {@code RMQ_SPLIT} (see {@link #refusedAsSplit})
+     * {@code send.lua}, routed by {@code routedBy} slots: refused with {@link ScriptError#SPLIT} (see {@link #refusedAsSplit})
      * once the slot was split by a growth to {@code 2 * routedBy}.
      */
     public CompletionStage<List<SendResult>> send(int slot, int routedBy, List<Send> sends) {
         byte[][] k = k(slot);
-        byte[][] args = new byte[3 + 2 * sends.size()][];
-        args[0] = type;
-        args[1] = bytes(sends.get(0).value());
-        args[2] = sends.get(0).member();
-        args[3] = wakeChannel(slot);
-        args[4] = k[SLOT];
-        for (int i = 1; i < sends.size(); i++) {
-            args[3 + 2 * i] = bytes(sends.get(i).value());
-            args[4 + 2 * i] = sends.get(i).member();
-        }
+        byte[][] args = messageArgs(slot, sends);
         byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
         return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker }, args)
                 .thenApply(reply -> {
@@ -207,16 +198,9 @@ public final class TopicScripts {
      */
     public CompletionStage<MergeReply> mergePending(int slot, int targetAmount, List<Send> sends) {
         byte[][] k = k(slot);
-        byte[][] args = new byte[3 + 2 * sends.size()][];
-        args[0] = type;
-        args[1] = wakeChannel(slot);
-        args[2] = k[SLOT];
-        for (int i = 0; i < sends.size(); i++) {
-            args[3 + 2 * i] = bytes(sends.get(i).value());
-            args[4 + 2 * i] = sends.get(i).member();
-        }
         byte[] presplit = bytes(keys.presplit(slot, targetAmount));
-        return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { k[STORE], presplit, k[COUNTERS] }, args)
+        return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { k[STORE], presplit, k[COUNTERS] },
+                messageArgs(slot, sends))
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 1; i + 1 < reply.size(); i += 2) {
@@ -228,18 +212,25 @@ public final class TopicScripts {
                 });
     }
 
+    /** The ARGV of {@code send.lua} and {@code merge_pending.lua}: type, wake channel, slot, then value and member per message. */
+    private byte[][] messageArgs(int slot, List<Send> sends) {
+        byte[][] args = new byte[3 + 2 * sends.size()][];
+        args[0] = type;
+        args[1] = wakeChannel(slot);
+        args[2] = k(slot)[SLOT];
+        for (int i = 0; i < sends.size(); i++) {
+            args[3 + 2 * i] = bytes(sends.get(i).value());
+            args[4 + 2 * i] = sends.get(i).member();
+        }
+        return args;
+    }
+
     /**
-     * Whether a send was refused because its slot was split by a growth ({@code RMQ_SPLIT <split marker>}, see
+     * Whether a send was refused because its slot was split by a growth ({@link ScriptError#SPLIT}, see
      * {@link #send(int, int, List)}): nothing was stored, and the messages are to be routed by twice the amount.
      */
     public static boolean refusedAsSplit(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            String message = t.getMessage();
-            if (message != null && message.startsWith("RMQ_SPLIT ")) {
-                return true;
-            }
-        }
-        return false;
+        return ScriptError.SPLIT.reportedIn(failure);
     }
 
     /**

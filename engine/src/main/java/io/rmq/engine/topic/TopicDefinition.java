@@ -6,6 +6,7 @@ import java.util.regex.Pattern;
 
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.coordination.CoordinatedTopic;
+import io.rmq.engine.i18n.EngineArguments;
 
 /**
  * A topic: its name, its number of slots and its type, plus the key prefix of the keyspace it
@@ -30,11 +31,10 @@ public record TopicDefinition(String name, int slotAmount, TopicType type, Strin
         Objects.requireNonNull(type, "type");
         keyPrefix = keyPrefix == null ? "" : keyPrefix;
         if (name == null || !NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("topic name '" + name + "' is invalid: use letters, digits and ._:- only");
+            throw EngineArguments.arg.badTopicName(name);
         }
         if (!isValidSlotAmount(slotAmount)) {
-            throw new IllegalArgumentException("slot amount " + slotAmount + " of topic '" + name
-                    + "' is invalid: it must be a power of two from 1 to " + MAX_SLOT_AMOUNT);
+            throw EngineArguments.arg.badSlotAmount(name, slotAmount, MAX_SLOT_AMOUNT);
         }
     }
 

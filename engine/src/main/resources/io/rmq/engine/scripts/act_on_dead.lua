@@ -27,6 +27,7 @@
   Returns  { acted, merged }
            acted   members requeued, purged or (count) selected, at most `limit`
            merged  of those requeued, how many merged into a pending copy
+  Errors   "RMQ_BAD_SELECTION <selection>" (lib/errors.lua) for an unknown selection; nothing changes
 ]]
 local storeKey    = KEYS[1]
 local deadKey     = KEYS[2]
@@ -40,8 +41,9 @@ local slot        = ARGV[4]
 local limit       = tonumber(ARGV[5])
 local selection   = ARGV[6]
 local argument    = ARGV[7]
--- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
-local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
+-- #include lib/errors.lua: ERRORS (the error codes) and fail(code, detail)
+-- #include lib/clock.lua: redisNow()
+-- #include lib/wake.lua: publishWake(channel, slot, delay)
 
 local selected = {}
 if selection == 'members' then
@@ -59,14 +61,13 @@ elseif selection == 'contains' then
     if string.find(member, argument, 1, true) then selected[#selected + 1] = member end
   end
 else
-  return redis.error_reply('RMQ_BAD_SELECTION ' .. tostring(selection))
+  return fail(ERRORS.BAD_SELECTION, selection)
 end
 if action == 'count' then
   return { #selected, 0 }
 end
 
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = redisNow()
 local merged = 0
 for _, member in ipairs(selected) do
   local info = redis.call('HGET', failuresKey, member)
@@ -90,6 +91,6 @@ if countersKey and #selected > 0 then
   redis.call('HINCRBY', countersKey, action == 'requeue' and 'requeued' or 'purged', #selected)
 end
 if action == 'requeue' and #selected > merged then
-  redis.call(publishCommand, wakeChannel, slot .. ':0')
+  publishWake(wakeChannel, slot, 0)
 end
 return { #selected, merged }

@@ -31,8 +31,7 @@ local failuresKey = KEYS[6]
 local countersKey = KEYS[7]
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
--- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
-local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
+-- #include lib/wake.lua: publishWake(channel, slot, delay)
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 
@@ -104,6 +103,6 @@ end
 if committedCount > 0 and not wake and handover and redis.call('ZCARD', prepareKey) == 0 then
   wake = true
 end
-if wake then redis.call(publishCommand, wakeChannel, slot .. ':0') end
+if wake then publishWake(wakeChannel, slot, 0) end
 if countersKey and committedCount > 0 then redis.call('HINCRBY', countersKey, 'acked', committedCount) end
 return committedCount

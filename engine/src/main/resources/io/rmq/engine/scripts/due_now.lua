@@ -18,8 +18,8 @@ local topicType   = ARGV[1]
 local member      = ARGV[2]
 local wakeChannel = ARGV[3]
 local slot        = ARGV[4]
--- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
-local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
+-- #include lib/clock.lua: redisNow()
+-- #include lib/wake.lua: publishWake(channel, slot, delay)
 
 local score = redis.call('ZSCORE', storeKey, member)
 if not score then
@@ -31,11 +31,10 @@ if topicType == 'PRIORITY' then
     redis.call('ZADD', storeKey, tonumber(highest[2]) + 1, member)
   end
 else
-  local time = redis.call('TIME')
-  local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  local now = redisNow()
   if tonumber(score) > now then
     redis.call('ZADD', storeKey, now, member)
   end
 end
-redis.call(publishCommand, wakeChannel, slot .. ':0')
+publishWake(wakeChannel, slot, 0)
 return 1

@@ -15,8 +15,8 @@ if redis.replicate_commands then redis.replicate_commands() end
 local prepareKey = KEYS[1]
 local timeout    = tonumber(ARGV[1])
 
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- #include lib/clock.lua: redisNow()
+local now = redisNow()
 local deadline = now + timeout
 
 -- Lua's unpack is bounded: at most 500 members per ZADD

@@ -20,7 +20,7 @@ local hold        = ARGV[1] == '1'
 local value       = ARGV[2]
 local wakeChannel = ARGV[3]
 local slot        = ARGV[4]
-local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
+-- #include lib/wake.lua: publishWake(channel, slot, delay)
 
 if hold then
   return redis.call('SET', pausedKey, value, 'NX') and 1 or 0
@@ -29,5 +29,5 @@ if redis.call('GET', pausedKey) ~= value then
   return 0
 end
 redis.call('DEL', pausedKey)
-redis.call(publishCommand, wakeChannel, slot .. ':0')
+publishWake(wakeChannel, slot, 0)
 return 1

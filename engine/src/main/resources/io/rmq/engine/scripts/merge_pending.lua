@@ -28,10 +28,10 @@ local countersKey = KEYS[3]
 local topicType   = ARGV[1]
 local wakeChannel = ARGV[2]
 local slot        = ARGV[3]
-local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
+-- #include lib/clock.lua: redisNow()
+-- #include lib/wake.lua: publishWake(channel, slot, delay)
 
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = redisNow()
 local held = redis.call('EXISTS', presplitKey)
 local result = { held }
 local merged = 0
@@ -54,7 +54,7 @@ for i = 4, #ARGV, 2 do
     result[#result + 1] = false
   end
 end
-if wake then redis.call(publishCommand, wakeChannel, slot .. ':0') end
+if wake then publishWake(wakeChannel, slot, 0) end
 if countersKey and merged > 0 then
   redis.call('HINCRBY', countersKey, 'sent', merged)
   redis.call('HINCRBY', countersKey, 'merged', merged)

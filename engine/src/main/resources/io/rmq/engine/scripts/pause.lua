@@ -17,8 +17,7 @@ local pausedKey   = KEYS[1]
 local pause       = ARGV[1] == '1'
 local wakeChannel = ARGV[2]
 local slot        = ARGV[3]
--- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
-local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
+-- #include lib/wake.lua: publishWake(channel, slot, delay)
 
 if pause then
   return redis.call('SET', pausedKey, '1', 'NX') and 1 or 0
@@ -34,5 +33,5 @@ if string.sub(value, 1, 7) == 'growth:' then
   return 0
 end
 redis.call('DEL', pausedKey)
-redis.call(publishCommand, wakeChannel, slot .. ':0')
+publishWake(wakeChannel, slot, 0)
 return 1

@@ -66,8 +66,8 @@ local worker      = ARGV[5] or ''
 
 local POPPED, HANDOVER, FENCED, PAUSED = 0, 1, -1, 2
 
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- #include lib/clock.lua: redisNow()
+local now = redisNow()
 local deadline = now + timeout
 -- one conversion of the deadline to a string, not one per member moved
 local deadlineArg = tostring(deadline)

@@ -27,8 +27,7 @@ local originKey   = KEYS[3]
 local countersKey = KEYS[4]
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
--- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
-local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
+-- #include lib/wake.lua: publishWake(channel, slot, delay)
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 
@@ -71,6 +70,6 @@ if #released > 0 then
 else
   redis.call('HEXISTS', originKey, '')
 end
-if #released > 0 then redis.call(publishCommand, wakeChannel, slot .. ':0') end
+if #released > 0 then publishWake(wakeChannel, slot, 0) end
 if countersKey and #released > 0 then redis.call('HINCRBY', countersKey, 'released', #released) end
 return #released

@@ -66,11 +66,10 @@ local slot        = ARGV[6]
 local selection   = ARGV[7]
 local limit       = tonumber(ARGV[8])
 local failure     = ARGV[9]
--- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
-local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
+-- #include lib/clock.lua: redisNow()
+-- #include lib/wake.lua: publishWake(channel, slot, delay)
 
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = redisNow()
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 
@@ -181,7 +180,7 @@ if requeued + merged + dead > 0 and handover and redis.call('ZCARD', prepareKey)
   wakeIn(0)
 end
 if wakeDelay ~= nil then
-  redis.call(publishCommand, wakeChannel, slot .. ':' .. string.format('%d', wakeDelay))
+  publishWake(wakeChannel, slot, wakeDelay)
 end
 if countersKey and requeued + merged + dead > 0 then
   redis.call('HINCRBY', countersKey, 'nacked', requeued + merged + dead)

@@ -28,23 +28,25 @@
                            topic (see split_slot.lua), and the call is then refused
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
-  ARGV[2]  value           RANGE_MERGE: time range in ms (> 0); PRIORITY: the priority;
-                           FIXED_TIME: delivery time in ms since the epoch (Redis clock)
-  ARGV[3]  member          the message content
-  ARGV[4]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
+  ARGV[2]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
-  ARGV[5]  slot            the slot number, echoed in the wake notice
-  ARGV[6..] pairs          further messages: value, member, value, member, ...
+  ARGV[3]  slot            the slot number, echoed in the wake notice
+  ARGV[4..] pairs          the messages: value, member, value, member, ...
+           value           RANGE_MERGE: time range in ms (> 0); PRIORITY: the priority;
+                           FIXED_TIME: delivery time in ms since the epoch (Redis clock)
+           member          the message content
 
   Returns  { status1, score1, status2, score2, ... }, one pair per message in the order given
            status  1 = stored as a new message, 0 = merged into a pending duplicate
            score   the member's score after its write, as a string
-  Errors   "RMQ_BAD_TYPE <type>" (error code RMQ_BAD_TYPE) for an unknown topic type;
-           "RMQ_BAD_VALUE <value>" (error code RMQ_BAD_VALUE) for a value that is not a number;
+  Errors   (codes in lib/errors.lua)
+           "RMQ_BAD_TYPE <type>" for an unknown topic type;
+           "RMQ_BAD_VALUE <value>" for a value that is not a number;
            "RMQ_SPLIT <split marker>" when KEYS[4] exists: route again by twice the amount;
            nothing is stored
 ]]
 if redis.replicate_commands then redis.replicate_commands() end
+-- #include lib/errors.lua: ERRORS (the error codes) and fail(code, detail)
 
 local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
@@ -53,50 +55,36 @@ local topicType   = ARGV[1]
 
 -- growth: the slot was split, the caller routes by an amount that is no longer the topic's
 if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then
-  return redis.error_reply('RMQ_SPLIT ' .. KEYS[4])
+  return fail(ERRORS.SPLIT, KEYS[4])
 end
 
-local wakeChannel = ARGV[4]
-local slot        = ARGV[5]
--- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
-local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
+local wakeChannel = ARGV[2]
+local slot        = ARGV[3]
+-- #include lib/clock.lua: redisNow()
+-- #include lib/wake.lua: publishWake(channel, slot, delay)
 
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local now = redisNow()
 
 local timed = topicType ~= 'PRIORITY'
 if topicType ~= 'RANGE_MERGE' and topicType ~= 'FIXED_TIME' and topicType ~= 'PRIORITY' then
-  return redis.error_reply('RMQ_BAD_TYPE ' .. tostring(topicType))
+  return fail(ERRORS.BAD_TYPE, topicType)
 end
 
--- Multi-member commands take at most this many arguments after the key: Lua's unpack is bounded.
-local CHUNK = 1000
-
--- The replies of `command key items...` for a list of items, one after the other.
-local function readAll(command, key, items)
-  local replies = {}
-  for from = 1, #items, CHUNK do
-    local part = redis.call(command, key, unpack(items, from, math.min(from + CHUNK - 1, #items)))
-    for i = 1, #part do replies[#replies + 1] = part[i] end
-  end
-  return replies
-end
+-- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 
 local members, scores = {}, {}
-for i = 2, #ARGV, 2 do
-  if i ~= 4 then -- ARGV[4] and ARGV[5] are the wake channel and the slot
-    local value = tonumber(ARGV[i])
-    if value == nil then return redis.error_reply('RMQ_BAD_VALUE ' .. tostring(ARGV[i])) end
-    members[#members + 1] = ARGV[i + 1]
-    scores[#scores + 1] = topicType == 'RANGE_MERGE' and now + value or value
-  end
+for i = 4, #ARGV, 2 do
+  local value = tonumber(ARGV[i])
+  if value == nil then return fail(ERRORS.BAD_VALUE, ARGV[i]) end
+  members[#members + 1] = ARGV[i + 1]
+  scores[#scores + 1] = topicType == 'RANGE_MERGE' and now + value or value
 end
 
 -- A key of the wrong type (written by another client) must fail the call before anything is
 -- stored, or a message would be stored and reported as failed: the store queue is read here, the
 -- prepare queue before the first write (checkPrepare), the counters hash written last.
 local current = {}  -- member -> its score in the store queue as this call's writes leave it; false: absent
-local found = readAll('ZMSCORE', storeKey, members)
+local found = callAll('ZMSCORE', storeKey, members)
 for i, member in ipairs(members) do
   if current[member] == nil then current[member] = found[i] and tonumber(found[i]) or false end
 end
@@ -118,7 +106,7 @@ local function inPrepare(member)
       for _, m in ipairs(members) do
         if not seen[m] then seen[m] = true; distinct[#distinct + 1] = m end
       end
-      local scoresThere = readAll('ZMSCORE', prepareKey, distinct)
+      local scoresThere = callAll('ZMSCORE', prepareKey, distinct)
       for i, m in ipairs(distinct) do inFlight[m] = scoresThere[i] and true or false end
     end
     if inFlight[member] == nil then inFlight[member] = redis.call('ZSCORE', prepareKey, member) and true or false end
@@ -312,7 +300,7 @@ for i, member in ipairs(members) do
 end
 flush()
 if wakeDelay ~= nil then
-  redis.call(publishCommand, wakeChannel, slot .. ':' .. string.format('%d', wakeDelay))
+  publishWake(wakeChannel, slot, wakeDelay)
 end
 if countersKey then
   local sent = #members

@@ -30,8 +30,8 @@ local pausedKey  = KEYS[5]
 local countersKey = KEYS[6]
 local topicType  = ARGV[1]
 
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- #include lib/clock.lua: redisNow()
+local now = redisNow()
 
 local pending = redis.call('ZCARD', storeKey)
 local due, oldestDueAge = pending, 0

@@ -22,8 +22,8 @@ local maxCount    = tonumber(ARGV[1])
 local maxAge      = tonumber(ARGV[2])
 local limit       = tonumber(ARGV[3])
 
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- #include lib/clock.lua: redisNow()
+local now = redisNow()
 
 local function delete(members)
   for _, member in ipairs(members) do

@@ -108,14 +108,10 @@ class BatchScriptsEquivalenceIT {
                 String member = member(random);
                 setUp.add(new Step("ZADD", null, k -> List.of(k.prepare()), List.of("1", member), "in flight " + member));
             }
-            List<String> args = new ArrayList<>(List.of(type.name()));
+            List<String> args = new ArrayList<>(List.of(type.name(), "WAKE", "0"));
             for (int i = 1 + random.nextInt(12); i > 0; i--) {
                 args.add(random.nextInt(3) == 0 ? extreme(random, type) : value(random, type));
                 args.add(member(random));
-                if (args.size() == 3) {
-                    args.add("WAKE");
-                    args.add("0");
-                }
             }
             Step send = new Step("send.lua", ScriptOutputType.MULTI, k -> List.of(k.store(), k.prepare(), k.counters()),
                     args, "send " + args);
@@ -147,15 +143,11 @@ class BatchScriptsEquivalenceIT {
             return new Step(null, null, k -> List.of(), List.of(), "clock +" + clock);
         }
         if (kind < 40) {
-            List<String> args = new ArrayList<>(List.of(type.name()));
+            List<String> args = new ArrayList<>(List.of(type.name(), "WAKE", "0"));
             int messages = 1 + random.nextInt(random.nextBoolean() ? 3 : 12);
             for (int i = 0; i < messages; i++) {
                 args.add(value(random, type));
                 args.add(member(random));
-                if (i == 0) {
-                    args.add("WAKE");
-                    args.add("0");
-                }
             }
             return new Step("send.lua", ScriptOutputType.MULTI, k -> List.of(k.store(), k.prepare(), k.counters()), args,
                     "send " + args);
@@ -244,7 +236,7 @@ class BatchScriptsEquivalenceIT {
         private final String scripts;
         private final SlotKeys keys;
         private final String wakes;
-        /** The SHA of each script as loaded, its clock and publish replaced. */
+        /** The SHA of each script as loaded, its clock and publish (its own, or lib/wake.lua's) replaced. */
         private final Map<String, String> loaded = new java.util.HashMap<>();
 
         Slot(String scripts, TopicKeys topic) {
@@ -268,7 +260,8 @@ class BatchScriptsEquivalenceIT {
             }
             String sha = loaded.computeIfAbsent(step.script(), script -> sync.scriptLoad(source(scripts + script)
                     .replace("redis.call('TIME')", "redis.call('HMGET', '" + CLOCK + "', 'seconds', 'micros')")
-                    .replace("redis.call(publishCommand, wakeChannel,", "redis.call('RPUSH', '" + wakes + "',")));
+                    .replace("redis.call(publishCommand, wakeChannel,", "redis.call('RPUSH', '" + wakes + "',")
+                    .replace("redis.call(command, channel,", "redis.call('RPUSH', '" + wakes + "',")));
             sync.hset(CLOCK, Map.of("seconds", Long.toString(clock / 1000), "micros", Long.toString(clock % 1000 * 1000)));
             try {
                 Object reply = sync.evalsha(sha, step.output(), k.toArray(String[]::new),

@@ -112,8 +112,8 @@ class ClusterScriptsIT {
         TopicKeys keys = new TopicKeys(new TopicDefinition("typo", 1, TopicType.PRIORITY));
         byte[][] k = { bytes(keys.slot(0).store()), bytes(keys.slot(0).prepare()) };
 
-        assertThatThrownBy(() -> scripts.run(RedisScript.SEND, k, bytes("NO_SUCH_TYPE"), bytes("1"), bytes("m"),
-                bytes(keys.shardedWakeChannel(0)), bytes("0")).toCompletableFuture().join())
+        assertThatThrownBy(() -> scripts.run(RedisScript.SEND, k, bytes("NO_SUCH_TYPE"), bytes(keys.shardedWakeChannel(0)),
+                bytes("0"), bytes("1"), bytes("m")).toCompletableFuture().join())
                 .isInstanceOf(CompletionException.class).hasMessageContaining("RMQ_BAD_TYPE");
     }
 

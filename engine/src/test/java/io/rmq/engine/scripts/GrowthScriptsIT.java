@@ -334,7 +334,7 @@ class GrowthScriptsIT {
 
     private void send(String marker, String member) {
         await(scripts.run(RedisScript.SEND, utf8Array(OLD.store(), OLD.prepare(), OLD.counters(), marker),
-                utf8Array("PRIORITY", "3", member, KEYS.wakeChannel(), "1")));
+                utf8Array("PRIORITY", KEYS.wakeChannel(), "1", "3", member)));
     }
 
     private static Throwable catchFailure(Runnable r) {

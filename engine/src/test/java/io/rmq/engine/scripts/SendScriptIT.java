@@ -318,8 +318,8 @@ class SendScriptIT {
     void severalMessagesInOneCallAreStoredOrMergedInOrderWithOneWakeNotice() {
         long now = redis.redisTimeMillis();
         List<Object> reply = await(scripts.run(RedisScript.SEND, utf8Array(KEYS.store(), KEYS.prepare()),
-                utf8("FIXED_TIME"), utf8(Long.toString(now + 50_000)), utf8("a"), utf8(TOPIC.wakeChannel()),
-                utf8(Integer.toString(SLOT)),
+                utf8("FIXED_TIME"), utf8(TOPIC.wakeChannel()), utf8(Integer.toString(SLOT)),
+                utf8(Long.toString(now + 50_000)), utf8("a"),
                 utf8(Long.toString(now + 20_000)), utf8("b"),
                 utf8(Long.toString(now + 30_000)), utf8("a")));
 
@@ -340,7 +340,7 @@ class SendScriptIT {
 
         // y finds the head a free (no notice); a moves up, then behind b, whose copy is in flight: x meets b
         List<Object> reply = await(scripts.run(RedisScript.SEND, utf8Array(KEYS.store(), KEYS.prepare()),
-                utf8("PRIORITY"), utf8("3"), utf8("y"), utf8(TOPIC.wakeChannel()), utf8(Integer.toString(SLOT)),
+                utf8("PRIORITY"), utf8(TOPIC.wakeChannel()), utf8(Integer.toString(SLOT)), utf8("3"), utf8("y"),
                 utf8("20"), utf8("a"), utf8("5"), utf8("a"), utf8("1"), utf8("x")));
 
         assertThat(List.of(reply.get(0), reply.get(2), reply.get(4), reply.get(6))).containsExactly(1L, 0L, 0L, 1L);
@@ -359,7 +359,7 @@ class SendScriptIT {
 
     private Reply send(String type, String value, String member) {
         List<Object> reply = await(scripts.run(RedisScript.SEND, utf8Array(KEYS.store(), KEYS.prepare()),
-                utf8(type), utf8(value), utf8(member), utf8(TOPIC.wakeChannel()), utf8(Integer.toString(SLOT))));
+                utf8(type), utf8(TOPIC.wakeChannel()), utf8(Integer.toString(SLOT)), utf8(value), utf8(member)));
         assertThat(reply).hasSize(2);
         return new Reply(((Long) reply.get(0)).intValue(), Double.parseDouble(text(reply.get(1))));
     }

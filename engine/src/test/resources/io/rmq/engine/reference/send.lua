@@ -6,8 +6,8 @@ local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
 local countersKey = KEYS[3]
 local topicType   = ARGV[1]
-local wakeChannel = ARGV[4]
-local slot        = ARGV[5]
+local wakeChannel = ARGV[2]
+local slot        = ARGV[3]
 -- a wake channel in the slot's hash tag is sharded (Redis Cluster): SPUBLISH keeps the notice on the slot's node
 local publishCommand = string.find(wakeChannel, '{', 1, true) and 'SPUBLISH' or 'PUBLISH'
 
@@ -89,8 +89,7 @@ local function sendAndReport(value, member)
   result[#result + 1] = status
   result[#result + 1] = redis.call('ZSCORE', storeKey, member)
 end
-sendAndReport(ARGV[2], ARGV[3])
-for i = 6, #ARGV, 2 do
+for i = 4, #ARGV, 2 do
   sendAndReport(ARGV[i], ARGV[i + 1])
 end
 if wakeDelay ~= nil then
