@@ -12,8 +12,10 @@ import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.BeforeDestroyed;
+import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Reception;
+import jakarta.enterprise.inject.Produces;
 
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -24,12 +26,13 @@ import org.eclipse.microprofile.reactive.streams.operators.PublisherBuilder;
 import org.eclipse.microprofile.reactive.streams.operators.ReactiveStreams;
 import org.eclipse.microprofile.reactive.streams.operators.SubscriberBuilder;
 
-import io.rmq.engine.RedisAccess;
 import io.rmq.connector.config.IncomingChannelConfig;
 import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.metrics.RmqMetrics;
+import io.rmq.engine.EngineEvents;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.TopicDefinition;
 
 /**
  * The {@code smallrye-redis-rmq} connector: reads a channel's configuration, creates an incoming or
@@ -144,6 +147,22 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
      */
     public RmqMetrics metrics() {
         return metrics;
+    }
+
+    /**
+     * What the admin tools running in the application tell the connector (the dead messages an operator
+     * requeued, counted in {@code rmq.messages.requeued}), as a bean of the engine's type: the admin
+     * endpoints ({@code rmq-admin-rest}) look up {@link EngineEvents} and need the engine only.
+     */
+    @Produces
+    @Dependent
+    EngineEvents operatorEvents() {
+        return new EngineEvents() {
+            @Override
+            public void requeued(TopicDefinition topic, long count) {
+                metrics.requeued(topic, count);
+            }
+        };
     }
 
     private static void join(List<CompletionStage<Void>> stops) {
