@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import io.rmq.engine.RedisAccess;
 import io.rmq.engine.TopicDefinition;
@@ -70,7 +71,7 @@ final class TopicStateReader implements AutoCloseable {
             e.shutdownNow();
             try {
                 // the read under way, if any, ends within RmqAdmin's own timeout
-                e.awaitTermination(RmqAdmin.DEFAULT_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                e.awaitTermination(RmqAdmin.DEFAULT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
             }
