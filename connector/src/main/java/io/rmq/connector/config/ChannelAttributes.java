@@ -93,7 +93,7 @@ final class ChannelAttributes {
     /** The attribute's value, trimmed; empty when it is not set or blank. */
     Optional<String> raw(RmqAttribute attribute) {
         if (!attribute.direction().appliesTo(direction)) {
-            throw new IllegalArgumentException(attribute + " does not apply to " + direction.label() + " channels");
+            throw RmqExceptions.ex.attributeNotForDirection(attribute.attributeName(), direction.label());
         }
         try {
             return config.getOptionalValue(attribute.attributeName(), String.class).map(String::trim)

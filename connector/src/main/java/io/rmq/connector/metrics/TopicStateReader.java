@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.engine.RedisAccess;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
@@ -35,7 +36,7 @@ final class TopicStateReader implements AutoCloseable {
         ExecutorService e;
         synchronized (this) {
             if (closed) {
-                return CompletableFuture.failedFuture(new IllegalStateException("closed"));
+                return CompletableFuture.failedFuture(RmqExceptions.ex.topicStateReaderClosed());
             }
             if (executor == null) {
                 executor = Executors.newSingleThreadExecutor(DaemonThreads.named(THREAD_NAME));
