@@ -20,13 +20,11 @@ import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.connector.metrics.OutgoingMetrics;
 import io.rmq.engine.DurabilityException;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.SendFailedException;
 import io.rmq.engine.SendResult;
 import io.rmq.engine.TopicKeys;
 import io.rmq.engine.TopicProducer;
 import io.rmq.engine.TopicType;
 import io.rmq.engine.WriteState;
-import io.rmq.engine.WrongKeyTypeException;
 import io.rmq.engine.topic.SendRules;
 
 /**
@@ -193,38 +191,8 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
                 }
                 metrics.sent(result);
             }
-            settle(message, cause == null ? null : sendFailure(cause));
+            settle(message, cause == null ? null : RmqSendException.nackReason(cause, config, redisDisplayUri));
         });
-    }
-
-    /**
-     * The reason a failed write is nacked with, saying whether the message may have been written
-     * ({@link WriteState}): replicas not reached by a durable send, with the channel's setting (RMQ-2040,
-     * written); a reply that was lost (RMQ-2105, may have been written); the engine's own errors (RMQ-0xxx,
-     * naming the key or the definitions) as they are; the client's other errors (not connected) with the channel,
-     * topic and Redis they concern (RMQ-2103, not written).
-     */
-    private Throwable sendFailure(Throwable cause) {
-        if (!(cause instanceof SendFailedException failed)) {
-            return cause; // failed before reaching for Redis: nothing written
-        }
-        String channel = config.channel();
-        String topic = config.topic().name();
-        if (failed instanceof DurabilityException notReplicated) {
-            return new RmqSendException(RmqExceptions.ex.sendNotReplicated(channel, topic, notReplicated.reached(),
-                    notReplicated.required(), config.producerOptions().durabilityTimeout().toMillis()), failed);
-        }
-        if (failed.writeState() == WriteState.MAYBE_WRITTEN && !(failed.getCause() instanceof WrongKeyTypeException)) {
-            String reason = failed.getCause() == null
-                    ? "none within 'durability-timeout' = " + config.producerOptions().durabilityTimeout().toMillis()
-                            + " ms"
-                    : String.valueOf(failed.getCause().getMessage());
-            return new RmqSendException(RmqExceptions.ex.sendReplyLost(channel, topic, redisDisplayUri, reason), failed);
-        }
-        if (String.valueOf(failed.getMessage()).startsWith("RMQ-")) {
-            return failed;
-        }
-        return new RmqSendException(RmqExceptions.ex.sendFailed(channel, topic, redisDisplayUri, failed), failed);
     }
 
     /** Acks the message, or nacks it when {@code failure} is set, then, once that is done, asks for the next one. */
