@@ -1,7 +1,6 @@
 package io.rmq.cdi;
 
 import java.util.LinkedHashSet;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -12,6 +11,7 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
 import org.eclipse.microprofile.config.spi.Converter;
 import org.eclipse.microprofile.reactive.messaging.spi.ConnectorFactory;
 
+import io.rmq.cdi.i18n.CdiExceptions;
 import io.rmq.connector.config.Direction;
 
 /**
@@ -42,7 +42,7 @@ final class ChannelConfigView implements Config {
      */
     ChannelConfigView(Config root, Direction direction, String channel, String connector) {
         if (direction == Direction.INCOMING_AND_OUTGOING) {
-            throw new IllegalArgumentException("a channel is either incoming or outgoing");
+            throw CdiExceptions.ex.channelOfBothDirections();
         }
         this.root = Objects.requireNonNull(root, "root");
         this.direction = direction;
@@ -78,9 +78,8 @@ final class ChannelConfigView implements Config {
     @Override
     public <T> T getValue(String propertyName, Class<T> propertyType) {
         return getOptionalValue(propertyName, propertyType)
-                .orElseThrow(() -> new NoSuchElementException("Channel '" + channel + "' has no attribute '"
-                        + propertyName + "' (neither " + channelPrefix + propertyName + " nor " + connectorPrefix
-                        + propertyName + " is set)"));
+                .orElseThrow(() -> CdiExceptions.ex.attributeNotSet(channel, propertyName, channelPrefix + propertyName,
+                        connectorPrefix + propertyName));
     }
 
     @Override
@@ -138,7 +137,7 @@ final class ChannelConfigView implements Config {
         }
         return root.getConverter(type)
                 .map(c -> c.convert(value))
-                .orElseThrow(() -> new IllegalArgumentException("No converter for " + type.getName()));
+                .orElseThrow(() -> CdiExceptions.ex.noConverter(type.getName()));
     }
 
     @Override

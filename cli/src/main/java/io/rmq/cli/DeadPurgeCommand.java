@@ -29,7 +29,7 @@ final class DeadPurgeCommand extends AdminCommand {
         TopicDefinition definition = admin.topic(topic, keyPrefix);
         DeadSelection chosen = selection.selection(Instant.now());
         long count = dryRun ? admin.countDead(definition, chosen) : admin.purgeDead(definition, chosen);
-        return new DeadActionReport(definition.name(), DeadActionReport.PURGE, DeadSelectionOptions.describe(chosen),
+        return new DeadActionReport(definition.name(), DeadActionReport.PURGE, chosen.describe(),
                 dryRun, count, null);
     }
 }

@@ -46,7 +46,7 @@ final class DeadRequeueCommand extends AdminCommand {
         TopicDefinition definition = admin.topic(topic, keyPrefix);
         DeadSelection chosen = selection.selection(Instant.now());
         long count = dryRun ? admin.countDead(definition, chosen) : admin.requeueDead(definition, chosen, rate);
-        return new DeadActionReport(definition.name(), DeadActionReport.REQUEUE, DeadSelectionOptions.describe(chosen),
+        return new DeadActionReport(definition.name(), DeadActionReport.REQUEUE, chosen.describe(),
                 dryRun, count, rate);
     }
 }

@@ -52,19 +52,6 @@ final class DeadSelectionOptions {
         return DeadSelection.all();
     }
 
-    /** The selection in words, for the report: {@code all}, {@code 2 members}, {@code died before <time>}, ... */
-    static String describe(DeadSelection selection) {
-        if (selection instanceof DeadSelection.Members m) {
-            return m.members().size() + (m.members().size() == 1 ? " member" : " members");
-        }
-        if (selection instanceof DeadSelection.DiedBefore b) {
-            return "died before " + b.time();
-        }
-        if (selection instanceof DeadSelection.ContentContains c) {
-            return "content contains '" + c.text() + "'";
-        }
-        return "all";
-    }
 
     /** Reads {@code --member-base64}; what is not Base64 is a usage error. */
     static final class Base64Converter implements ITypeConverter<byte[]> {

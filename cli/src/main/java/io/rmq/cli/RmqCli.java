@@ -62,7 +62,7 @@ public final class RmqCli {
     public static final String CA_FILE_ENV = "RMQ_REDIS_TLS_CA_FILE";
 
     /** The Redis URI when neither {@code --uri} nor {@code RMQ_REDIS_URI} gives one. */
-    public static final String DEFAULT_URI = "redis://localhost:6379";
+    public static final String DEFAULT_URI = RedisAccess.DEFAULT_URI;
 
     /** Logs of the libraries below the admin API, which would only repeat what the tool reports. */
     private static final Logger[] LIBRARY_LOGGERS = {Logger.getLogger("io.netty"), Logger.getLogger("io.lettuce"),

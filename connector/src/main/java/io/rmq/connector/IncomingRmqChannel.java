@@ -76,17 +76,17 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     /** The subscriber until it cancels or is sent {@code onError}; {@code null} before and after. */
     private volatile Subscriber<? super Message<?>> subscriber;
 
-    IncomingRmqChannel(IncomingChannelConfig config, RmqEngine client, IncomingMetrics metrics) {
+    IncomingRmqChannel(IncomingChannelConfig config, RmqEngine engine, IncomingMetrics metrics) {
         LOG.channelConfigured(config.channel(), config.toString());
         this.config = config;
         this.metrics = metrics;
         this.topicName = config.topic().name();
         this.signals = new SerialExecutor("incoming channel '" + config.channel() + "'");
-        this.registered = client.registerTopic(config.topic());
-        this.consumer = client.consumer(new TopicKeys(config.topic()), config.consumerOptions(), config.channel());
-        this.status = ChannelStatus.incoming(config.channel(), topicName, client, registered,
+        this.registered = engine.registerTopic(config.topic());
+        this.consumer = engine.consumer(new TopicKeys(config.topic()), config.consumerOptions(), config.channel());
+        this.status = ChannelStatus.incoming(config.channel(), topicName, engine, registered,
                 config.consumerOptions().coordination().isPresent(), consumer::isCoordinationConnected);
-        RmqConnectorSupport.failFastOnConflict(client, registered, config.channel());
+        RmqConnectorSupport.failFastOnConflict(engine, registered, config.channel());
     }
 
     String channel() {

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 
+import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.metrics.DeliveryMeter;
 import io.rmq.engine.settlement.Delivery;
 
@@ -64,7 +65,7 @@ final class IncomingRmqMessage implements Message<Object> {
     @Override
     public <M> Optional<M> getMetadata(Class<? extends M> clazz) {
         if (clazz == null) {
-            throw new IllegalArgumentException("`clazz` must not be `null`");
+            throw RmqExceptions.ex.nullArgument("clazz");
         }
         return clazz.isInstance(metadata) ? Optional.of(clazz.cast(metadata)) : Optional.empty();
     }
@@ -87,7 +88,7 @@ final class IncomingRmqMessage implements Message<Object> {
     @Override
     public CompletionStage<Void> nack(Throwable reason, Metadata ignored) {
         if (reason == null) {
-            throw new IllegalArgumentException("The reason must not be `null`");
+            throw RmqExceptions.ex.nullArgument("reason");
         }
         return meter == null ? delivery.rollback(reason) : meter.nack(reason);
     }

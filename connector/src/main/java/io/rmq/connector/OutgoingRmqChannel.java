@@ -1,8 +1,5 @@
 package io.rmq.connector;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -23,13 +20,12 @@ import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.connector.metrics.OutgoingMetrics;
 import io.rmq.engine.produce.DurabilityException;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.produce.SendFailedException;
 import io.rmq.engine.produce.SendResult;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.topic.TopicType;
 import io.rmq.engine.produce.WriteState;
-import io.rmq.engine.redis.WrongKeyTypeException;
+import io.rmq.engine.produce.SendRules;
 
 /**
  * An outgoing channel: a Reactive Streams {@link Subscriber} that writes each message to its slot.
@@ -62,6 +58,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     /** Completes when the latest send that waited for the registration was issued. */
     private CompletionStage<?> issueOrder;
     private final TopicProducer producer;
+    private final PayloadEncoder encoder;
     private final OutgoingMetrics metrics;
     private final SerialExecutor upstream;
     private final ChannelStatus status;
@@ -80,17 +77,18 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     /** Closed by the connector: messages still arriving are nacked. */
     private volatile boolean closed;
 
-    OutgoingRmqChannel(OutgoingChannelConfig config, RmqEngine client, OutgoingMetrics metrics) {
+    OutgoingRmqChannel(OutgoingChannelConfig config, RmqEngine engine, OutgoingMetrics metrics) {
         LOG.channelConfigured(config.channel(), config.toString());
         this.config = config;
         this.metrics = metrics;
         this.upstream = new SerialExecutor("outgoing channel '" + config.channel() + "'");
-        this.registered = client.registerTopic(config.topic());
+        this.registered = engine.registerTopic(config.topic());
         this.issueOrder = CompletableFuture.completedFuture(null);
-        this.producer = client.producer(new TopicKeys(config.topic()), config.producerOptions());
-        this.status = ChannelStatus.outgoing(config.channel(), config.topic().name(), client, registered);
-        this.redisDisplayUri = client.displayUri();
-        RmqConnectorSupport.failFastOnConflict(client, registered, config.channel());
+        this.producer = engine.producer(new TopicKeys(config.topic()), config.producerOptions());
+        this.encoder = new PayloadEncoder(config.codec(), config.channel(), config.topic().name());
+        this.status = ChannelStatus.outgoing(config.channel(), config.topic().name(), engine, registered);
+        this.redisDisplayUri = engine.displayUri();
+        RmqConnectorSupport.failFastOnConflict(engine, registered, config.channel());
         LOG.outgoingChannelStarted(config.channel(), config.topic().name(), config.topic().type().name(),
                 config.topic().slotAmount());
     }
@@ -157,9 +155,9 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         }
         byte[] content;
         try {
-            content = encode(message.getPayload());
+            content = encoder.encode(message.getPayload());
         } catch (RuntimeException unencodable) {
-            settle(message, unencodable); // logged by encode
+            settle(message, unencodable); // logged by the encoder
             return;
         }
         if (content.length > config.maxMessageSize()) {
@@ -193,38 +191,8 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
                 }
                 metrics.sent(result);
             }
-            settle(message, cause == null ? null : sendFailure(cause));
+            settle(message, cause == null ? null : RmqSendException.nackReason(cause, config, redisDisplayUri));
         });
-    }
-
-    /**
-     * The reason a failed write is nacked with, saying whether the message may have been written
-     * ({@link WriteState}): replicas not reached by a durable send, with the channel's setting (RMQ-2040,
-     * written); a reply that was lost (RMQ-2105, may have been written); the engine's own errors (RMQ-0xxx,
-     * naming the key or the definitions) as they are; the client's other errors (not connected) with the channel,
-     * topic and Redis they concern (RMQ-2103, not written).
-     */
-    private Throwable sendFailure(Throwable cause) {
-        if (!(cause instanceof SendFailedException failed)) {
-            return cause; // failed before reaching for Redis: nothing written
-        }
-        String channel = config.channel();
-        String topic = config.topic().name();
-        if (failed instanceof DurabilityException notReplicated) {
-            return new RmqSendException(RmqExceptions.ex.sendNotReplicated(channel, topic, notReplicated.reached(),
-                    notReplicated.required(), config.producerOptions().durabilityTimeout().toMillis()), failed);
-        }
-        if (failed.writeState() == WriteState.MAYBE_WRITTEN && !(failed.getCause() instanceof WrongKeyTypeException)) {
-            String reason = failed.getCause() == null
-                    ? "none within 'durability-timeout' = " + config.producerOptions().durabilityTimeout().toMillis()
-                            + " ms"
-                    : String.valueOf(failed.getCause().getMessage());
-            return new RmqSendException(RmqExceptions.ex.sendReplyLost(channel, topic, redisDisplayUri, reason), failed);
-        }
-        if (String.valueOf(failed.getMessage()).startsWith("RMQ-")) {
-            return failed;
-        }
-        return new RmqSendException(RmqExceptions.ex.sendFailed(channel, topic, redisDisplayUri, failed), failed);
     }
 
     /** Acks the message, or nacks it when {@code failure} is set, then, once that is done, asks for the next one. */
@@ -266,100 +234,30 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     }
 
     /**
-     * The write of one message, its metadata checked against the topic's type first; nothing is
-     * written until the write is run.
+     * The write of one message, its metadata checked against the topic's type first ({@link SendRules});
+     * nothing is written until the write is run.
      *
      * @throws IllegalArgumentException when the metadata does not fit the topic (RMQ-2004, RMQ-2005, RMQ-2010)
      */
     private Supplier<CompletionStage<SendResult>> writeOf(byte[] content, OutgoingRmqMetadata md) {
         TopicType type = config.topic().type();
-        String basis = md == null ? null : md.getSlotBasis().orElse(null);
-        switch (type) {
-            case RANGE_MERGE: {
-                rejectIfPresent(md != null && md.getPriority().isPresent(), "a priority");
-                rejectIfPresent(md != null && (md.getDeliverAt().isPresent() || md.getDelay().isPresent()),
-                        "a delivery time or delay");
-                Optional<Duration> range = md == null ? Optional.empty() : md.getTimeRange();
-                Duration r = range.or(config::defaultTimeRange)
-                        .orElseThrow(() -> RmqExceptions.ex.missingTimeRange(config.channel(), config.topic().name()));
-                return () -> producer.sendInRange(content, r, basis);
-            }
-            case PRIORITY: {
-                rejectIfPresent(md != null && md.getTimeRange().isPresent(), "a time range");
-                rejectIfPresent(md != null && (md.getDeliverAt().isPresent() || md.getDelay().isPresent()),
-                        "a delivery time or delay");
-                OptionalDouble p = md == null ? OptionalDouble.empty() : md.getPriority();
-                if (p.isEmpty()) {
-                    p = config.defaultPriority();
-                }
-                if (p.isEmpty()) {
-                    throw RmqExceptions.ex.missingPriority(config.channel(), config.topic().name());
-                }
-                double priority = p.getAsDouble();
-                return () -> producer.sendWithPriority(content, priority, basis);
-            }
-            case FIXED_TIME:
-            default: {
-                rejectIfPresent(md != null && md.getPriority().isPresent(), "a priority");
-                rejectIfPresent(md != null && md.getTimeRange().isPresent(), "a time range");
-                Optional<Instant> deliverAt = md == null ? Optional.empty() : md.getDeliverAt();
-                Optional<Duration> delay = md == null ? Optional.empty() : md.getDelay();
-                // Resolved when the write runs: a delay counts from when the message is sent.
-                return () -> producer.sendAt(content,
-                        deliverAt.orElseGet(() -> Instant.now().plus(delay.orElse(Duration.ZERO))), basis);
-            }
+        SendRules.Parameters given = md == null
+                ? new SendRules.Parameters(Optional.empty(), OptionalDouble.empty(), Optional.empty(), Optional.empty(), null)
+                : new SendRules.Parameters(md.getTimeRange(), md.getPriority(), md.getDeliverAt(), md.getDelay(),
+                        md.getSlotBasis().orElse(null));
+        Optional<SendRules.Parameter> misplaced = SendRules.misplaced(type, given);
+        if (misplaced.isPresent()) {
+            throw RmqExceptions.ex.metadataNotForTopicType(config.channel(), config.topic().name(), type.name(),
+                    misplaced.get().description());
         }
-    }
-
-    private void rejectIfPresent(boolean present, String what) {
-        if (present) {
-            throw RmqExceptions.ex.metadataNotForTopicType(config.channel(), config.topic().name(),
-                    config.topic().type().name(), what);
+        SendRules.Parameters parameters = given.orDefaults(config.defaultTimeRange(), config.defaultPriority());
+        Optional<SendRules.Parameter> missing = SendRules.missing(type, parameters);
+        if (missing.isPresent()) {
+            throw missing.get() == SendRules.Parameter.TIME_RANGE
+                    ? RmqExceptions.ex.missingTimeRange(config.channel(), config.topic().name())
+                    : RmqExceptions.ex.missingPriority(config.channel(), config.topic().name());
         }
-    }
-
-    /** The content of a payload; a payload that cannot be encoded is logged (RMQ-1011, RMQ-1015) and thrown. */
-    private byte[] encode(Object payload) {
-        if (config.codec().isPresent()) {
-            try {
-                return RmqConnectorSupport.callCodec(config.codec().get(), config.channel(), "encode",
-                        codec -> codec.encode(payload));
-            } catch (RuntimeException e) {
-                LOG.errorEncodingMessage(config.channel(), config.topic().name(), e);
-                throw e;
-            }
-        }
-        if (payload instanceof String s) {
-            int at = unpairedSurrogate(s);
-            if (at >= 0) {
-                // String.getBytes would write '?' in its place: the message would change without a word
-                LOG.messageNackedNotUnicode(config.channel(), config.topic().name(), at);
-                throw RmqExceptions.ex.payloadNotUnicode(config.channel(), config.topic().name(), at);
-            }
-            return s.getBytes(StandardCharsets.UTF_8);
-        }
-        if (payload instanceof byte[] b) {
-            return b;
-        }
-        Class<?> type = payload == null ? null : payload.getClass();
-        LOG.messageNackedUnsupportedPayloadType(config.channel(), type == null ? "null" : type.getName());
-        throw RmqExceptions.ex.unsupportedPayloadType(config.channel(), type);
-    }
-
-    /** The index of the first surrogate char of {@code s} that is not half of a pair, or -1. */
-    private static int unpairedSurrogate(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (Character.isSurrogate(c)) {
-                boolean paired = Character.isHighSurrogate(c) && i + 1 < s.length()
-                        && Character.isLowSurrogate(s.charAt(i + 1));
-                if (!paired) {
-                    return i;
-                }
-                i++;
-            }
-        }
-        return -1;
+        return SendRules.write(producer, type, content, parameters);
     }
 
     @Override

@@ -12,8 +12,10 @@ import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.BeforeDestroyed;
+import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.Reception;
+import jakarta.enterprise.inject.Produces;
 
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -24,22 +26,23 @@ import org.eclipse.microprofile.reactive.streams.operators.PublisherBuilder;
 import org.eclipse.microprofile.reactive.streams.operators.ReactiveStreams;
 import org.eclipse.microprofile.reactive.streams.operators.SubscriberBuilder;
 
-import io.rmq.engine.redis.RedisAccess;
 import io.rmq.connector.config.IncomingChannelConfig;
 import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.metrics.RmqMetrics;
+import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * The {@code smallrye-redis-rmq} connector: reads a channel's configuration, creates an incoming or
- * outgoing channel over the shared Redis client for its URI, and closes them all at shutdown:
- * incoming channels first, gracefully, then outgoing ones, then the clients.
+ * outgoing channel over the shared engine for its Redis, and closes them all at shutdown:
+ * incoming channels first, gracefully, then outgoing ones, then the engines.
  *
- * <p><b>Shared clients.</b> The connector owns one Redis client per distinct {@code redis-uri} and credentials
- * ({@link RedisClients}), shared by the channels that use it. Owning them, rather than sharing them
+ * <p><b>Shared engines.</b> The connector owns one engine ({@link RmqEngine}) per distinct {@code redis-uri} and credentials
+ * ({@link SharedEngines}), shared by the channels that use it. Owning them, rather than sharing them
  * with another bean, is what makes the shutdown order hold on every container: the channels stop
- * (committing what was processed, releasing what was prefetched) while the clients still work, even
+ * (committing what was processed, releasing what was prefetched) while the engines still work, even
  * where the container destroys beans in another order or does not fire {@code @BeforeDestroyed}
  * (Arquillian's Weld embedded container does not). After shutdown no connection and no thread of the
  * connector or of Lettuce is left.
@@ -50,7 +53,7 @@ import io.rmq.engine.RmqEngine;
  * <p><b>A failed deployment leaves nothing open.</b> When a channel cannot be created (its
  * configuration is invalid, its topic is recorded in Redis with another definition), the runtime
  * fails the deployment, and a container may then never stop the application's beans (Weld SE does
- * not). So the connector closes at once the channels and clients it already opened and refuses
+ * not). So the connector closes at once the channels and engines it already opened and refuses
  * further channels, before rethrowing the failure.
  *
  * <p><b>Health.</b> {@link #channelSnapshots()} tells how each channel stands (connected to Redis and
@@ -67,7 +70,7 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
     /** The connector name used in {@code mp.messaging.*.connector}. */
     public static final String CONNECTOR_NAME = "smallrye-redis-rmq";
 
-    private final RedisClients clients = new RedisClients();
+    private final SharedEngines engines = new SharedEngines();
     private final RmqMetrics metrics = RmqMetrics.discover();
     private final List<IncomingRmqChannel> incoming = new CopyOnWriteArrayList<>();
     private final List<OutgoingRmqChannel> outgoing = new CopyOnWriteArrayList<>();
@@ -77,7 +80,7 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
     public PublisherBuilder<? extends Message<?>> getPublisherBuilder(Config config) {
         IncomingRmqChannel channel = open(() -> {
             IncomingChannelConfig c = IncomingChannelConfig.from(config);
-            RmqEngine engine = clients.acquire(c.redisAccess());
+            RmqEngine engine = engines.acquire(c.redisAccess());
             return new IncomingRmqChannel(c, engine, metrics.incoming(c.channel(), c.topic(), engine, c.redisAccess()));
         });
         incoming.add(channel);
@@ -88,7 +91,7 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
     public SubscriberBuilder<? extends Message<?>, Void> getSubscriberBuilder(Config config) {
         OutgoingRmqChannel channel = open(() -> {
             OutgoingChannelConfig c = OutgoingChannelConfig.from(config);
-            RmqEngine engine = clients.acquire(c.redisAccess());
+            RmqEngine engine = engines.acquire(c.redisAccess());
             return new OutgoingRmqChannel(c, engine, metrics.outgoing(c.channel(), c.topic(), engine, c.redisAccess()));
         });
         outgoing.add(channel);
@@ -124,7 +127,7 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
 
     /**
      * Stops every channel (incoming ones gracefully: see {@code shutdown-timeout}), then closes the
-     * Redis clients; later calls do nothing, and no channel can be created afterwards. Called by the
+     * engines; later calls do nothing, and no channel can be created afterwards. Called by the
      * container when the application stops.
      */
     @PreDestroy
@@ -134,7 +137,7 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
         }
         join(incoming.stream().map(IncomingRmqChannel::close).toList());
         join(outgoing.stream().map(OutgoingRmqChannel::close).toList());
-        clients.close();
+        engines.close();
         metrics.close();
     }
 
@@ -144,6 +147,22 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
      */
     public RmqMetrics metrics() {
         return metrics;
+    }
+
+    /**
+     * What the admin tools running in the application tell the connector (the dead messages an operator
+     * requeued, counted in {@code rmq.messages.requeued}), as a bean of the engine's type: the admin
+     * endpoints ({@code rmq-admin-rest}) look up {@link EngineEvents} and need the engine only.
+     */
+    @Produces
+    @Dependent
+    EngineEvents operatorEvents() {
+        return new EngineEvents() {
+            @Override
+            public void requeued(TopicDefinition topic, long count) {
+                metrics.requeued(topic, count);
+            }
+        };
     }
 
     private static void join(List<CompletionStage<Void>> stops) {

@@ -32,11 +32,11 @@ final class RmqConnectorSupport {
      * unreachable, the deployment goes on (the client keeps retrying and logs each attempt) and the
      * channel fails later, if at all, when the registration completes.
      */
-    static void failFastOnConflict(RmqEngine client, CompletionStage<?> registration, String channel) {
+    static void failFastOnConflict(RmqEngine engine, CompletionStage<?> registration, String channel) {
         try {
-            Boolean connected = client.firstConnectionAttempt().toCompletableFuture()
+            Boolean connected = engine.firstConnectionAttempt().toCompletableFuture()
                     .get(CONNECTION_WAIT_MILLIS, TimeUnit.MILLISECONDS);
-            if (Boolean.TRUE.equals(connected) || client.isConnected()) {
+            if (Boolean.TRUE.equals(connected) || engine.isConnected()) {
                 registration.toCompletableFuture().get(REGISTRATION_WAIT_MILLIS, TimeUnit.MILLISECONDS);
             }
         } catch (ExecutionException e) {

@@ -26,13 +26,13 @@ class BadConfigurationTest {
 
     @Test
     void anUnknownTopicTypeIsRefused() {
-        assertThat(incomingProblems("orders", "topic-type", "FIFO")).isEqualTo("RMQ-2001: Channel 'orders' (incoming):"
+        assertThat(incomingProblems("orders", "topic-type", "FIFO")).isEqualTo("RMQ-2001 Channel 'orders' (incoming):"
                 + " attribute 'topic-type' = 'FIFO' is invalid: one of RANGE_MERGE, PRIORITY, FIXED_TIME is required");
     }
 
     @Test
     void aMissingTopicTypeIsRefused() {
-        assertThat(outgoingProblems("orders")).isEqualTo("RMQ-2001: Channel 'orders' (outgoing): attribute"
+        assertThat(outgoingProblems("orders")).isEqualTo("RMQ-2001 Channel 'orders' (outgoing): attribute"
                 + " 'topic-type' is missing: one of RANGE_MERGE, PRIORITY, FIXED_TIME is required");
     }
 
@@ -107,7 +107,7 @@ class BadConfigurationTest {
     @Test
     void aDurabilityThatIsNotNoneOrReplicasIsRefused() {
         assertThat(outgoingProblems("orders", "topic-type", "PRIORITY", "durability", "replicas:0",
-                "durability-timeout", "10000")).isEqualTo("RMQ-2001: Channel 'orders' (outgoing): attribute 'durability'"
+                "durability-timeout", "10000")).isEqualTo("RMQ-2001 Channel 'orders' (outgoing): attribute 'durability'"
                         + " = 'replicas:0' is invalid: 'none' or 'replicas:<n>' with n from 1 to 1000 is required;"
                         + " attribute 'durability-timeout' = '10000' is invalid: a whole number of milliseconds from 1"
                         + " to 5000 is required");
@@ -117,7 +117,7 @@ class BadConfigurationTest {
     void aChannelWithoutTopicWhoseNameIsNoTopicNameIsRefused() {
         // the topic defaults to the channel name, which may hold characters a topic name may not
         assertThat(outgoingProblems("orders/eu", "topic-type", "FIXED_TIME"))
-                .startsWith("RMQ-2001: Channel 'orders/eu' (outgoing): attribute 'topic' = 'orders/eu' is invalid:"
+                .startsWith("RMQ-2001 Channel 'orders/eu' (outgoing): attribute 'topic' = 'orders/eu' is invalid:"
                         + " a name of letters, digits and ._:- only is required");
     }
 
@@ -172,9 +172,9 @@ class BadConfigurationTest {
             IncomingChannelConfig.from(config("orders", "topic-type", "PRIORITY", "prepare-timout", "60000",
                     "connector", "smallrye-redis-rmq", "max-message-size", "1024", "colour", "blue"));
             assertThat(log.messagesContaining("RMQ-1080")).containsExactly(
-                    "RMQ-1080: Channel 'orders' (incoming): property 'colour' is not an attribute of the smallrye-redis-rmq"
+                    "RMQ-1080 Channel 'orders' (incoming): property 'colour' is not an attribute of the smallrye-redis-rmq"
                             + " connector and is ignored. The attributes are listed in docs/configuration.md",
-                    "RMQ-1080: Channel 'orders' (incoming): property 'prepare-timout' is not an attribute of the"
+                    "RMQ-1080 Channel 'orders' (incoming): property 'prepare-timout' is not an attribute of the"
                             + " smallrye-redis-rmq connector and is ignored; did you mean 'prepare-timeout'? The attributes"
                             + " are listed in docs/configuration.md");
         }

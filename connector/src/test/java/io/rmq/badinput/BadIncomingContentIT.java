@@ -89,11 +89,11 @@ class BadIncomingContentIT {
         connections.binary().sync().zadd(bytes("t_0"), 1, bytes("good"));
 
         await().atMost(WAIT).until(() -> receiver().texts().contains("good"));
-        keptInTheDeadQueue(connections, NOT_UTF8, "RMQ-2101: Channel 'in' cannot deliver a message of topic 't' slot 0"
+        keptInTheDeadQueue(connections, NOT_UTF8, "RMQ-2101 Channel 'in' cannot deliver a message of topic 't' slot 0"
                 + " as a String: its content (5 bytes) is not valid UTF-8 (first malformed byte at offset 3); channel"
                 + " attribute 'payload-type' is 'string': set it to 'bytes', or set a 'codec', to receive such content");
         assertThat(receiver().payloads()).containsExactly("good"); // never delivered with replacement characters
-        assertThat(log.messagesContaining("RMQ-1101: Channel 'in' rolls back a message of topic 't' slot 0")).hasSize(2);
+        assertThat(log.messagesContaining("RMQ-1101 Channel 'in' rolls back a message of topic 't' slot 0")).hasSize(2);
         assertThat(log.messagesContaining("RMQ-0105")).hasSize(1); // moved to the dead queue, on its last delivery
     }
 
@@ -132,14 +132,14 @@ class BadIncomingContentIT {
     @Test
     void aCodecThatThrowsOnReceiveRollsTheMessageBackToTheDeadQueue(RedisTestServer redis,
             RedisConnections connections) {
-        codecFailsOnReceive(redis, connections, "boom", "RMQ-2007: Codec " + BadInputBeans.FailingCodec.class.getName()
+        codecFailsOnReceive(redis, connections, "boom", "RMQ-2007 Codec " + BadInputBeans.FailingCodec.class.getName()
                 + " of channel 'in' failed to decode: java.lang.IllegalStateException: cannot decode boom");
     }
 
     @Test
     void aCodecThatReturnsNullOnReceiveRollsTheMessageBackToTheDeadQueue(RedisTestServer redis,
             RedisConnections connections) {
-        codecFailsOnReceive(redis, connections, "null", "RMQ-2008: Codec " + BadInputBeans.FailingCodec.class.getName()
+        codecFailsOnReceive(redis, connections, "null", "RMQ-2008 Codec " + BadInputBeans.FailingCodec.class.getName()
                 + " of channel 'in' returned null from decode");
     }
 
@@ -151,7 +151,7 @@ class BadIncomingContentIT {
 
         await().atMost(WAIT).until(() -> receiver().texts().contains("good"));
         keptInTheDeadQueue(connections, bytes(content), failure);
-        assertThat(log.messagesContaining("RMQ-1013: Channel 'in' could not decode a message of topic 't' slot 0"))
+        assertThat(log.messagesContaining("RMQ-1013 Channel 'in' could not decode a message of topic 't' slot 0"))
                 .hasSize(2);
         assertThat(receiver().payloads()).containsExactly("good");
     }

@@ -22,37 +22,37 @@ class BadMetadataTest {
     void aZeroOrNegativeTimeRangeIsRefused() {
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withTimeRange(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("RMQ-2002: Metadata property 'timeRange' = 'PT0S' is invalid: a duration from 1 to "
+                .hasMessage("RMQ-2002 Metadata property 'timeRange' = 'PT0S' is invalid: a duration from 1 to "
                         + "253402300799999 ms is required");
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withTimeRange(Duration.ofSeconds(-30)))
-                .hasMessageStartingWith("RMQ-2002: Metadata property 'timeRange' = 'PT-30S' is invalid");
+                .hasMessageStartingWith("RMQ-2002 Metadata property 'timeRange' = 'PT-30S' is invalid");
     }
 
     @Test
     void aTimeRangeBeyondTheYear9999IsRefused() {
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withTimeRange(Duration.ofDays(4_000_000)))
-                .hasMessageStartingWith("RMQ-2002: Metadata property 'timeRange' = 'PT96000000H' is invalid");
+                .hasMessageStartingWith("RMQ-2002 Metadata property 'timeRange' = 'PT96000000H' is invalid");
     }
 
     @Test
     void aNaNOrInfinitePriorityIsRefused() {
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withPriority(Double.NaN))
-                .hasMessage("RMQ-2002: Metadata property 'priority' = 'NaN' is invalid: a finite number is required");
+                .hasMessage("RMQ-2002 Metadata property 'priority' = 'NaN' is invalid: a finite number is required");
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withPriority(Double.NEGATIVE_INFINITY))
-                .hasMessage("RMQ-2002: Metadata property 'priority' = '-Infinity' is invalid: a finite number is required");
+                .hasMessage("RMQ-2002 Metadata property 'priority' = '-Infinity' is invalid: a finite number is required");
     }
 
     @Test
     void aNegativeDelayIsRefused() {
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withDelay(Duration.ofMillis(-1)))
-                .hasMessage("RMQ-2002: Metadata property 'delay' = 'PT-0.001S' is invalid: a duration from 0 to "
+                .hasMessage("RMQ-2002 Metadata property 'delay' = 'PT-0.001S' is invalid: a duration from 0 to "
                         + "253402300799999 ms is required");
     }
 
     @Test
     void aDeliveryTimeFarInTheFutureIsRefused() {
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withDeliverAt(Instant.parse("+10000-01-01T00:00:00Z")))
-                .hasMessage("RMQ-2002: Metadata property 'deliverAt' = '+10000-01-01T00:00:00Z' is invalid: a time not"
+                .hasMessage("RMQ-2002 Metadata property 'deliverAt' = '+10000-01-01T00:00:00Z' is invalid: a time not"
                         + " after 9999-12-31T23:59:59.999Z is required");
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withDeliverAt(Instant.MAX))
                 .hasMessageContaining("a time representable in epoch milliseconds is required");
@@ -73,7 +73,7 @@ class BadMetadataTest {
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withDeliverAt(Instant.parse("2030-01-01T00:00:00Z"))
                 .withDelay(Duration.ofMinutes(5)).build())
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("RMQ-2003: Metadata gives both deliverAt (2030-01-01T00:00:00Z) and delay (PT5M): set one"
+                .hasMessage("RMQ-2003 Metadata gives both deliverAt (2030-01-01T00:00:00Z) and delay (PT5M): set one"
                         + " of them");
     }
 
@@ -81,7 +81,7 @@ class BadMetadataTest {
     void anEmptySlotBasisIsRefused() {
         // usually a missing id: it would route every such message to one slot
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withSlotBasis(""))
-                .hasMessage("RMQ-2002: Metadata property 'slotBasis' = '' is invalid: a string of 1 to 1024 characters"
+                .hasMessage("RMQ-2002 Metadata property 'slotBasis' = '' is invalid: a string of 1 to 1024 characters"
                         + " is required; leave it unset to route by the content");
     }
 
@@ -89,7 +89,7 @@ class BadMetadataTest {
     void aSlotBasisLongerThan1024CharactersIsRefusedAndNotEchoedWhole() {
         String basis = "x".repeat(5000);
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withSlotBasis(basis))
-                .hasMessage("RMQ-2002: Metadata property 'slotBasis' = '" + "x".repeat(64) + "... (5000 characters)'"
+                .hasMessage("RMQ-2002 Metadata property 'slotBasis' = '" + "x".repeat(64) + "... (5000 characters)'"
                         + " is invalid: a string of 1 to 1024 characters is required; leave it unset to route by the"
                         + " content");
         assertThat(OutgoingRmqMetadata.builder().withSlotBasis("x".repeat(1024)).build().getSlotBasis()).isPresent();
@@ -98,8 +98,8 @@ class BadMetadataTest {
     @Test
     void aNullValueIsRefused() {
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withSlotBasis(null))
-                .hasMessage("RMQ-2002: Metadata property 'slotBasis' = 'null' is invalid: a non-null value is required");
+                .hasMessage("RMQ-2002 Metadata property 'slotBasis' = 'null' is invalid: a non-null value is required");
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withDeliverAt(null))
-                .hasMessageStartingWith("RMQ-2002: Metadata property 'deliverAt' = 'null' is invalid");
+                .hasMessageStartingWith("RMQ-2002 Metadata property 'deliverAt' = 'null' is invalid");
     }
 }

@@ -85,7 +85,7 @@ class BadOutgoingMessageIT {
         start(redis, "FIXED_TIME");
         Throwable reason = nackReason(sender().send("close:1", OutgoingRmqMetadata.builder().withPriority(5).build()));
 
-        assertThat(reason).hasMessage("RMQ-2010: Channel 'out' cannot send a message with a priority to FIXED_TIME"
+        assertThat(reason).hasMessage("RMQ-2010 Channel 'out' cannot send a message with a priority to FIXED_TIME"
                 + " topic 't': FIXED_TIME messages do not use it");
         assertThat(connections.sync().zcard("t_0")).isZero();
         goodMessageStillFlows("close:2");
@@ -96,7 +96,7 @@ class BadOutgoingMessageIT {
         start(redis, "RANGE_MERGE");
         Throwable reason = nackReason(sender().send("price:1"));
 
-        assertThat(reason).hasMessageStartingWith("RMQ-2004: Channel 'out' cannot send to RANGE_MERGE topic 't'"
+        assertThat(reason).hasMessageStartingWith("RMQ-2004 Channel 'out' cannot send to RANGE_MERGE topic 't'"
                 + " without a time range").hasMessageContaining("the channel attribute 'time-range'");
         goodMessageStillFlows("price:2", OutgoingRmqMetadata.builder().withTimeRange(Duration.ofMillis(1)).build());
     }
@@ -109,7 +109,7 @@ class BadOutgoingMessageIT {
         IncomingRmqMetadata foreign = new IncomingRmqMetadata("in", "t", 0, 1, 9.0);
         Throwable reason = nackReason(sender().send("task:1", foreign, "a string as metadata"));
 
-        assertThat(reason).hasMessageStartingWith("RMQ-2005: Channel 'out' cannot send to PRIORITY topic 't' without"
+        assertThat(reason).hasMessageStartingWith("RMQ-2005 Channel 'out' cannot send to PRIORITY topic 't' without"
                 + " a priority: set OutgoingRmqMetadata.withPriority(...) on the message or the channel attribute"
                 + " 'priority'");
         goodMessageStillFlows("task:2", OutgoingRmqMetadata.builder().withPriority(1).build());
@@ -120,7 +120,7 @@ class BadOutgoingMessageIT {
         start(redis, "FIXED_TIME");
         Throwable reason = nackReason(sender().send(42));
 
-        assertThat(reason).hasMessage("RMQ-2006: Channel 'out' cannot send a payload of type java.lang.Integer:"
+        assertThat(reason).hasMessage("RMQ-2006 Channel 'out' cannot send a payload of type java.lang.Integer:"
                 + " without a codec only String (sent as UTF-8) and byte[] are supported; set the channel attribute"
                 + " 'codec'");
         goodMessageStillFlows("close:2");
@@ -131,7 +131,7 @@ class BadOutgoingMessageIT {
         start(redis, "FIXED_TIME");
         Throwable reason = nackReason(sender().send(null));
 
-        assertThat(reason).hasMessageStartingWith("RMQ-2006: Channel 'out' cannot send a payload of type null");
+        assertThat(reason).hasMessageStartingWith("RMQ-2006 Channel 'out' cannot send a payload of type null");
         goodMessageStillFlows("close:2");
     }
 
@@ -141,7 +141,7 @@ class BadOutgoingMessageIT {
         start(redis, "FIXED_TIME");
         Throwable reason = nackReason(sender().send("order-\uD83D")); // half of an emoji: String.getBytes would write '?'
 
-        assertThat(reason).hasMessage("RMQ-2104: Channel 'out' cannot send a String payload to topic 't' that is not"
+        assertThat(reason).hasMessage("RMQ-2104 Channel 'out' cannot send a String payload to topic 't' that is not"
                 + " valid Unicode (an unpaired surrogate at index 6): UTF-8 cannot encode it without altering the"
                 + " message; nothing was written (send a byte[] to send any bytes)");
         assertThat(connections.sync().zcard("t_0")).isZero();
@@ -166,7 +166,7 @@ class BadOutgoingMessageIT {
         start(redis, "FIXED_TIME", "max-message-size", 1024);
         Throwable reason = nackReason(sender().send("x".repeat(1025)));
 
-        assertThat(reason).hasMessage("RMQ-2100: Channel 'out' cannot send a message of 1025 bytes to topic 't':"
+        assertThat(reason).hasMessage("RMQ-2100 Channel 'out' cannot send a message of 1025 bytes to topic 't':"
                 + " the most is 1024 bytes (channel attribute 'max-message-size'); nothing was written");
         assertThat(connections.sync().zcard("t_0")).isZero();
         goodMessageStillFlows("x".repeat(1024)); // the limit itself is allowed
@@ -202,10 +202,10 @@ class BadOutgoingMessageIT {
     void aCodecThatThrowsOrReturnsNullOnSendNacksTheMessage(RedisTestServer redis) throws Exception {
         start(redis, "FIXED_TIME", "codec", BadInputBeans.FailingCodec.class.getName());
 
-        assertThat(nackReason(sender().send("boom"))).hasMessage("RMQ-2007: Codec "
+        assertThat(nackReason(sender().send("boom"))).hasMessage("RMQ-2007 Codec "
                 + BadInputBeans.FailingCodec.class.getName() + " of channel 'out' failed to encode:"
                 + " java.lang.IllegalStateException: cannot encode boom");
-        assertThat(nackReason(sender().send("null"))).hasMessage("RMQ-2008: Codec "
+        assertThat(nackReason(sender().send("null"))).hasMessage("RMQ-2008 Codec "
                 + BadInputBeans.FailingCodec.class.getName() + " of channel 'out' returned null from encode; a codec"
                 + " must return a value");
         goodMessageStillFlows("close:2");

@@ -210,7 +210,7 @@ class BadRedisStateIT {
     void aTopicRecordedWithAnotherSlotAmountFailsTheDeploymentNamingBothDefinitions(RedisTestServer server) {
         redis.hset("rmq:topics", "s", "FIXED_TIME:8"); // another application got there first
         assertThatThrownBy(app(server)::start)
-                .hasStackTraceContaining("RMQ-2014: Channel '")
+                .hasStackTraceContaining("RMQ-2014 Channel '")
                 .hasStackTraceContaining("RMQ-0304 Topic 's' is recorded in Redis as type FIXED_TIME with"
                         + " slot-amount 8 but is used here as type FIXED_TIME with slot-amount 2");
         assertThat(redis.keys("s_*")).isEmpty();
@@ -220,7 +220,7 @@ class BadRedisStateIT {
     void aTopicRegistryOfTheWrongTypeFailsTheDeploymentNamingTheKey(RedisTestServer server) {
         redis.set("rmq:topics", "written by hand");
         assertThatThrownBy(app(server)::start)
-                .hasStackTraceContaining("RMQ-2102: Channel '")
+                .hasStackTraceContaining("RMQ-2102 Channel '")
                 .hasStackTraceContaining("RMQ-0340 register_topic.lua failed because key 'rmq:topics' (the topic"
                         + " registry) holds a string where a hash is expected");
         assertThat(redis.get("rmq:topics")).isEqualTo("written by hand"); // left for the operator to look at

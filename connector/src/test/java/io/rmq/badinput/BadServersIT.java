@@ -130,9 +130,9 @@ class BadServersIT {
             nack = e;
         }
         assertThat(nack).as("a send while Redis is down is nacked, not left in doubt").isNotNull();
-        assertThat(nack.getCause()).hasMessageStartingWith("RMQ-2103: Channel 'out' could not send a message to topic"
+        assertThat(nack.getCause()).hasMessageStartingWith("RMQ-2103 Channel 'out' could not send a message to topic"
                 + " 't' at Redis " + redis.uri() + " (channel attribute 'redis-uri'): ");
-        assertThat(log.messagesContaining("RMQ-1012: Channel 'out' failed to send a message to topic 't'")).hasSize(1);
+        assertThat(log.messagesContaining("RMQ-1012 Channel 'out' failed to send a message to topic 't'")).hasSize(1);
 
         redis.start(); // empty: this test server keeps no data
         awaitStates(State.UP, State.UP);

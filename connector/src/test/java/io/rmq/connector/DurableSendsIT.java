@@ -72,11 +72,11 @@ class DurableSendsIT {
                 assertThat(WriteState.of(reason).mayHaveBeenWritten()).isTrue();
                 if (((RmqSendException) reason).writeState() == WriteState.MAYBE_WRITTEN) {
                     // written behind a WAIT, its reply came after its deadline on a busy machine: RMQ-2105
-                    assertThat(reason).hasMessageStartingWith("RMQ-2105: Channel 'out' wrote a message to topic 't'");
+                    assertThat(reason).hasMessageStartingWith("RMQ-2105 Channel 'out' wrote a message to topic 't'");
                     continue;
                 }
                 notReplicated++;
-                assertThat(reason).hasMessage("RMQ-2040: Channel 'out' sent a message to topic 't' that reached 0 of"
+                assertThat(reason).hasMessage("RMQ-2040 Channel 'out' sent a message to topic 't' that reached 0 of"
                         + " the 1 replica(s) required (channel attribute 'durability' = 'replicas:1') within 300 ms"
                         + " ('durability-timeout'): the master stored it, but it may be lost if the master fails now;"
                         + " check that enough replicas are connected, or lower 'durability' or raise"
@@ -107,7 +107,7 @@ class DurableSendsIT {
                 assertThat(sender.acked()).containsExactly("after");
                 // the nacked message was stored all the same, and reached the replica with its first sync
                 assertThat(totalPending(replica)).isEqualTo(2);
-                assertThat(log.messagesContaining("RMQ-1041")).containsExactly("RMQ-1041: Channel 'out': sends to topic"
+                assertThat(log.messagesContaining("RMQ-1041")).containsExactly("RMQ-1041 Channel 'out': sends to topic"
                         + " 't' are confirmed by 1 replica(s) again");
             }
         }

@@ -115,7 +115,7 @@ class OutgoingRmqMetadataTest {
                 .withDelay(Duration.ofSeconds(1));
 
         assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class)
-                .hasMessageStartingWith("RMQ-2003: ").hasMessageContaining("deliverAt").hasMessageContaining("delay");
+                .hasMessageStartingWith("RMQ-2003 ").hasMessageContaining("deliverAt").hasMessageContaining("delay");
         assertThatThrownBy(() -> WITH_DELIVER_AT.toBuilder().withDelay(Duration.ZERO).build())
                 .isInstanceOf(IllegalStateException.class);
     }
@@ -125,7 +125,7 @@ class OutgoingRmqMetadataTest {
     void aPriorityMustBeFinite(double priority) {
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withPriority(priority))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("RMQ-2002: Metadata property 'priority' = '" + priority
+                .hasMessage("RMQ-2002 Metadata property 'priority' = '" + priority
                         + "' is invalid: a finite number is required");
     }
 
@@ -134,7 +134,7 @@ class OutgoingRmqMetadataTest {
         for (Duration bad : List.of(Duration.ZERO, Duration.ofNanos(999_999), Duration.ofMillis(-5))) {
             assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withTimeRange(bad))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("RMQ-2002: Metadata property 'timeRange' = '" + bad
+                    .hasMessage("RMQ-2002 Metadata property 'timeRange' = '" + bad
                             + "' is invalid: a duration from 1 to 253402300799999 ms is required");
         }
         assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withTimeRange(Duration.ofSeconds(Long.MAX_VALUE)))
@@ -161,7 +161,7 @@ class OutgoingRmqMetadataTest {
         OutgoingRmqMetadata.Builder builder = OutgoingRmqMetadata.builder();
 
         assertThatThrownBy(() -> builder.withDeliverAt(null)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("RMQ-2002: Metadata property 'deliverAt' = 'null' is invalid: a non-null value is required");
+                .hasMessage("RMQ-2002 Metadata property 'deliverAt' = 'null' is invalid: a non-null value is required");
         assertThatThrownBy(() -> builder.withDelay(null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> builder.withTimeRange(null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> builder.withSlotBasis(null)).isInstanceOf(IllegalArgumentException.class);

@@ -90,7 +90,7 @@ class TopicGrowthChannelsIT {
         }
 
         assertThatThrownBy(() -> start(redis, 8))
-                .hasStackTraceContaining("RMQ-2014: Channel '")
+                .hasStackTraceContaining("RMQ-2014 Channel '")
                 .hasStackTraceContaining("RMQ-0410 Topic 'jobs' has 4 slots in Redis but is used here with slot-amount 8");
     }
 }

@@ -10,6 +10,7 @@ import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRegistration;
 import jakarta.servlet.ServletSecurityElement;
+import jakarta.servlet.annotation.ServletSecurity.TransportGuarantee;
 
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -49,7 +50,7 @@ public final class DashboardInitializer implements ServletContainerInitializer {
         servlet.addMapping(settings.path(), settings.path() + "/*");
         servlet.setLoadOnStartup(1);
         servlet.setServletSecurity(new ServletSecurityElement(new HttpConstraintElement(
-                jakarta.servlet.annotation.ServletSecurity.TransportGuarantee.NONE, RmqAdminApplication.ROLE)));
+                TransportGuarantee.NONE, RmqAdminApplication.ROLE)));
         context.declareRoles(RmqAdminApplication.ROLE);
         log.serving(root(context.getContextPath()) + settings.path(), RmqAdminApplication.ROLE, settings.sample().toSeconds(),
                 settings.history().toMinutes());

@@ -65,8 +65,8 @@ import com.tngtech.archunit.core.importer.ImportOption;
  */
 public final class MessageCatalogues {
 
-    /** The default id: {@code RMQ-} and four digits, then a non-digit or the end. */
-    public static final Pattern ID = Pattern.compile("^(RMQ-\\d{4})(?!\\d)");
+    /** The id as every message starts with it: {@code RMQ-} and four digits, then a blank and the text. */
+    public static final Pattern ID = Pattern.compile("^(RMQ-\\d{4}) \\S");
     /** A string literal that starts with an id: how a message built outside a catalogue shows in the source. */
     private static final Pattern ID_LITERAL = Pattern.compile("\"RMQ-\\d{4}");
     private static final Path MAIN_SOURCES = Path.of("src", "main", "java");

@@ -5,7 +5,6 @@ import java.util.Optional;
 
 import org.eclipse.microprofile.config.Config;
 
-import io.rmq.connector.config.RmqAttribute;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.support.UriCredentials;
 
@@ -19,7 +18,7 @@ import io.rmq.engine.support.UriCredentials;
  *   <tr><th>property</th><th>default</th></tr>
  *   <tr><td>{@value #ENABLED}</td><td>{@code false}: every endpoint answers 404</td></tr>
  *   <tr><td>{@value #REDIS_URI}</td><td>the connector's {@code mp.messaging.connector.smallrye-redis-rmq.redis-uri},
- *       else {@code redis://localhost:6379}</td></tr>
+ *       else {@value RedisAccess#DEFAULT_URI}</td></tr>
  *   <tr><td>{@value #KEY_PREFIX}</td><td>the connector's {@code mp.messaging.connector.smallrye-redis-rmq.key-prefix},
  *       else empty</td></tr>
  *   <tr><td>{@value #REDIS_USERNAME}, {@value #REDIS_PASSWORD}, {@value #REDIS_TLS_CA_FILE}</td><td>when
@@ -50,8 +49,22 @@ public record AdminSettings(boolean enabled, String redisUri, String keyPrefix, 
     /** The PEM file of the certificate authorities trusted for {@code rediss://}: {@value}. */
     public static final String REDIS_TLS_CA_FILE = "rmq.admin.redis-tls-ca-file";
 
-    /** Where an attribute of every channel of the connector is configured. */
+    /**
+     * Where an attribute of every channel of the {@code smallrye-redis-rmq} connector is configured; the endpoints
+     * read the connector's Redis attributes there (documented in {@code docs/configuration.md}) without depending
+     * on the connector.
+     */
     static final String CONNECTOR_PREFIX = "mp.messaging.connector.smallrye-redis-rmq.";
+    /** The name, under {@value #CONNECTOR_PREFIX} (and {@code rmq.admin.}), of the Redis URI: {@value}. */
+    static final String REDIS_URI_ATTRIBUTE = "redis-uri";
+    /** The name of the key prefix under {@value #CONNECTOR_PREFIX}: {@value}. */
+    static final String KEY_PREFIX_ATTRIBUTE = "key-prefix";
+    /** The name of the Redis ACL user under {@value #CONNECTOR_PREFIX} and {@code rmq.admin.}: {@value}. */
+    static final String REDIS_USERNAME_ATTRIBUTE = "redis-username";
+    /** The name of the Redis password under {@value #CONNECTOR_PREFIX} and {@code rmq.admin.}: {@value}. */
+    static final String REDIS_PASSWORD_ATTRIBUTE = "redis-password";
+    /** The name of the trusted CA file under {@value #CONNECTOR_PREFIX} and {@code rmq.admin.}: {@value}. */
+    static final String REDIS_TLS_CA_FILE_ATTRIBUTE = "redis-tls-ca-file";
 
     /** Settings without credentials or CA file given apart from the URI. */
     public AdminSettings(boolean enabled, String redisUri, String keyPrefix) {
@@ -64,15 +77,14 @@ public record AdminSettings(boolean enabled, String redisUri, String keyPrefix, 
         // the credentials and CA file go with the URI they were given for
         String source = ownUri.isPresent() ? "rmq.admin." : CONNECTOR_PREFIX;
         return new AdminSettings(enabled(config),
-                ownUri.or(() -> config.getOptionalValue(CONNECTOR_PREFIX + RmqAttribute.REDIS_URI.attributeName(), String.class))
-                        .or(RmqAttribute.REDIS_URI::defaultValue)
-                        .orElseThrow(),
+                ownUri.or(() -> config.getOptionalValue(CONNECTOR_PREFIX + REDIS_URI_ATTRIBUTE, String.class))
+                        .orElse(RedisAccess.DEFAULT_URI),
                 config.getOptionalValue(KEY_PREFIX, String.class)
-                        .or(() -> config.getOptionalValue(CONNECTOR_PREFIX + RmqAttribute.KEY_PREFIX.attributeName(), String.class))
+                        .or(() -> config.getOptionalValue(CONNECTOR_PREFIX + KEY_PREFIX_ATTRIBUTE, String.class))
                         .orElse(""),
-                config.getOptionalValue(source + RmqAttribute.REDIS_USERNAME.attributeName(), String.class).orElse(null),
-                config.getOptionalValue(source + RmqAttribute.REDIS_PASSWORD.attributeName(), String.class).orElse(null),
-                config.getOptionalValue(source + RmqAttribute.REDIS_TLS_CA_FILE.attributeName(), String.class).orElse(null));
+                config.getOptionalValue(source + REDIS_USERNAME_ATTRIBUTE, String.class).orElse(null),
+                config.getOptionalValue(source + REDIS_PASSWORD_ATTRIBUTE, String.class).orElse(null),
+                config.getOptionalValue(source + REDIS_TLS_CA_FILE_ATTRIBUTE, String.class).orElse(null));
     }
 
     /** Whether {@code config} turns the endpoints on now. */

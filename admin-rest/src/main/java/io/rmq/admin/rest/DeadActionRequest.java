@@ -73,7 +73,7 @@ record DeadActionRequest(DeadSelection selection, String description, boolean dr
             throw msg.oneSelection(SELECTIONS, given);
         }
         DeadSelection selection = selection(json, given.get(0), now);
-        return new DeadActionRequest(selection, describe(selection), json.bool("dryRun", false),
+        return new DeadActionRequest(selection, selection.describe(), json.bool("dryRun", false),
                 requeue ? json.integer("rate", DEFAULT_RATE, 1, MAX_RATE) : 0);
     }
 
@@ -141,17 +141,4 @@ record DeadActionRequest(DeadSelection selection, String description, boolean dr
         }
     }
 
-    /** The selection in words, for the answer and the audit log. */
-    static String describe(DeadSelection selection) {
-        if (selection instanceof DeadSelection.Members m) {
-            return m.members().size() + (m.members().size() == 1 ? " member" : " members");
-        }
-        if (selection instanceof DeadSelection.DiedBefore b) {
-            return "died before " + b.time();
-        }
-        if (selection instanceof DeadSelection.ContentContains c) {
-            return "content contains '" + c.text() + "'";
-        }
-        return "all";
-    }
 }

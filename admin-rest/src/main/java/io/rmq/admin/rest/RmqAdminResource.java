@@ -10,7 +10,6 @@ import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.enterprise.inject.Any;
-import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
@@ -30,7 +29,7 @@ import jakarta.ws.rs.core.SecurityContext;
 
 import org.eclipse.microprofile.config.Config;
 
-import io.rmq.connector.RedisRmqConnector;
+import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.topic.SlotRouter;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.DeadCursor;
@@ -111,17 +110,17 @@ public class RmqAdminResource {
     }
 
     /**
-     * Counts a requeue in the connector's metrics ({@code rmq.messages.requeued}) when the application
-     * has the connector and a metrics library; looked up at call time, so the endpoints work without them.
+     * Tells a requeue to the application's {@link EngineEvents} beans (the connector's, when the application
+     * has it, counts it in {@code rmq.messages.requeued}); looked up at call time, so the endpoints work without
+     * them.
      */
     private static void countRequeued(TopicDefinition topic, long count) {
         try {
-            Instance<RedisRmqConnector> connectors = CDI.current().select(RedisRmqConnector.class, Any.Literal.INSTANCE);
-            if (connectors.isResolvable()) {
-                connectors.get().metrics().requeued(topic, count);
+            for (EngineEvents events : CDI.current().select(EngineEvents.class, Any.Literal.INSTANCE)) {
+                events.requeued(topic, count);
             }
-        } catch (LinkageError | IllegalStateException e) {
-            // no Reactive Messaging API or no CDI container here: nothing to count
+        } catch (IllegalStateException e) {
+            // no CDI container here: nobody to tell
         }
     }
 

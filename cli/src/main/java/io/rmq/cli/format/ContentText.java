@@ -9,6 +9,8 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
+import io.rmq.cli.i18n.CliMessages;
+
 /**
  * Shows message contents, which are bytes, on one line of a terminal without losing what they are:
  * UTF-8 text as it is, except that a backslash, control characters and line separators are escaped
@@ -86,7 +88,7 @@ public final class ContentText {
 
         Escaped(int maxChars) {
             if (maxChars < 1) {
-                throw new IllegalArgumentException("a preview needs at least 1 character, was " + maxChars);
+                throw CliMessages.ex.previewTooShort(maxChars);
             }
             this.maxChars = maxChars;
         }

@@ -2,6 +2,8 @@ package io.rmq.cli.format;
 
 import java.util.Locale;
 
+import io.rmq.cli.i18n.CliMessages;
+
 /** Short, readable durations for tables: {@code 850ms}, {@code 12.3s}, {@code 4m 05s}, {@code 2h 10m}, {@code 3d 04h}. Stateless. */
 public final class HumanDuration {
 
@@ -16,7 +18,7 @@ public final class HumanDuration {
     /** {@code millis} (not negative) in its two largest units. */
     public static String format(long millis) {
         if (millis < 0) {
-            throw new IllegalArgumentException("a duration is not negative, was " + millis + " ms");
+            throw CliMessages.ex.negativeDuration(millis);
         }
         if (millis < SECOND) {
             return millis + "ms";

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import io.rmq.cli.i18n.CliMessages;
+
 /**
  * The {@code --json} output: one indented JSON document per command, written by Jackson from the
  * command's report record (its components, in order; {@code null} values are written as
@@ -22,7 +24,7 @@ public final class Json {
             return MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
             // reports are plain records of strings, numbers, booleans and lists
-            throw new IllegalStateException("cannot write " + value.getClass().getSimpleName() + " as JSON", e);
+            throw CliMessages.ex.notJson(value.getClass().getSimpleName(), e);
         }
     }
 }

@@ -4,6 +4,8 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.rmq.cli.i18n.CliMessages;
+
 /**
  * A plain-text table with a header row, columns two spaces apart, numbers aligned right. The last
  * column is not padded, so long texts (a failure) may go there. Not thread-safe.
@@ -34,7 +36,7 @@ public final class TextTable {
     /** Adds a row: one value per column, shown with {@code String.valueOf}. */
     public TextTable row(Object... values) {
         if (values.length != columns.size()) {
-            throw new IllegalArgumentException("a row needs " + columns.size() + " values, had " + values.length);
+            throw CliMessages.ex.rowWidth(columns.size(), values.length);
         }
         String[] row = new String[values.length];
         for (int i = 0; i < values.length; i++) {

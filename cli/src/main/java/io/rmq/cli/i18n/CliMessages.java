@@ -55,4 +55,24 @@ public final class CliMessages {
         return new IllegalArgumentException("RMQ-0808 The --tls-ca-file '" + file + "' does not exist or cannot be read"
                 + " (a PEM file of the certificate authorities that sign the server's certificate is required)");
     }
+
+    /** RMQ-0809: a report could not be written as JSON (reports are plain records, so this is a bug). */
+    public IllegalStateException notJson(String type, Throwable cause) {
+        return new IllegalStateException("RMQ-0809 Cannot write " + type + " as JSON", cause);
+    }
+
+    /** RMQ-0810: a content preview was asked for with no room for a character. */
+    public IllegalArgumentException previewTooShort(int maxChars) {
+        return new IllegalArgumentException("RMQ-0810 A preview needs at least 1 character, was " + maxChars);
+    }
+
+    /** RMQ-0811: a table row does not have one value per column. */
+    public IllegalArgumentException rowWidth(int columns, int values) {
+        return new IllegalArgumentException("RMQ-0811 A row needs " + columns + " values, had " + values);
+    }
+
+    /** RMQ-0812: a duration to show is negative. */
+    public IllegalArgumentException negativeDuration(long millis) {
+        return new IllegalArgumentException("RMQ-0812 A duration is not negative, was " + millis + " ms");
+    }
 }

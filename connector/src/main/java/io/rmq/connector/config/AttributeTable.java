@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import io.rmq.connector.i18n.RmqExceptions;
+
 /**
  * Generates the attribute table of {@code docs/configuration.md} from the {@link RmqAttribute}
  * declarations. The table sits between {@link #BEGIN_MARKER} and {@link #END_MARKER}; a unit test
@@ -55,7 +57,7 @@ public final class AttributeTable {
         int begin = document.indexOf(BEGIN_MARKER);
         int end = document.indexOf(END_MARKER);
         if (begin < 0 || end < begin) {
-            throw new IllegalArgumentException("the document lacks the lines " + BEGIN_MARKER + " and " + END_MARKER);
+            throw RmqExceptions.ex.attributeTableMarkersMissing(BEGIN_MARKER, END_MARKER);
         }
         int tableStart = begin + BEGIN_MARKER.length();
         return document.substring(0, tableStart) + "\n" + markdown() + document.substring(end);
@@ -72,7 +74,7 @@ public final class AttributeTable {
         int begin = document.indexOf(BEGIN_MARKER);
         int end = document.indexOf(END_MARKER);
         if (begin < 0 || end < begin) {
-            throw new IllegalArgumentException("the document lacks the lines " + BEGIN_MARKER + " and " + END_MARKER);
+            throw RmqExceptions.ex.attributeTableMarkersMissing(BEGIN_MARKER, END_MARKER);
         }
         String table = document.substring(begin + BEGIN_MARKER.length(), end);
         return table.startsWith("\n") ? table.substring(1) : table;

@@ -1,9 +1,6 @@
 package io.rmq.connector.config;
 
-import io.rmq.connector.RmqCodec;
 import io.rmq.engine.produce.ProducerOptions;
-import io.rmq.engine.redis.RedisAccess;
-import io.rmq.engine.topic.TopicDefinition;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -11,14 +8,14 @@ import java.util.OptionalDouble;
 import org.eclipse.microprofile.config.Config;
 
 /**
- * The checked configuration of one outgoing channel: where Redis is, which topic it writes to, the
- * defaults for messages whose metadata lacks a time range or priority, and how payloads become
- * content. Immutable and thread-safe (the codec, if any, must be thread-safe itself).
+ * The checked configuration of one outgoing channel: beside what every channel has ({@link ChannelConfig}),
+ * the defaults for messages whose metadata lacks a time range or priority, the bounds of what it writes, and
+ * how sends are confirmed. Immutable and thread-safe (the codec, if any, must be thread-safe itself).
  *
  * <p>Created from the channel's {@link Config} as the runtime gives it to the connector, where
  * channel-level attributes already take precedence over connector-level ones.
  */
-public final class OutgoingChannelConfig {
+public final class OutgoingChannelConfig extends ChannelConfig {
 
     /** Default of {@code max-inflight}: most messages one outgoing channel writes to Redis at once. */
     public static final int DEFAULT_MAX_INFLIGHT = 1024;
@@ -27,29 +24,19 @@ public final class OutgoingChannelConfig {
     /** The largest {@code max-message-size}: Redis's limit on a string (512 MiB). */
     public static final int MAX_MAX_MESSAGE_SIZE = 512 * 1024 * 1024;
 
-    private final String channel;
-    private final RedisAccess redisAccess;
-    private final TopicDefinition topic;
     private final Optional<Duration> defaultTimeRange;
     private final OptionalDouble defaultPriority;
     private final int maxInflight;
     private final int maxMessageSize;
-    private final Optional<String> codecClassName;
-    private final Optional<RmqCodec> codec;
     private final ProducerOptions producerOptions;
 
-    private OutgoingChannelConfig(String channel, RedisAccess redisAccess, TopicDefinition topic,
-            Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority, int maxInflight, int maxMessageSize,
-            Optional<String> codecClassName, Optional<RmqCodec> codec, ProducerOptions producerOptions) {
-        this.channel = channel;
-        this.redisAccess = redisAccess;
-        this.topic = topic;
+    private OutgoingChannelConfig(Common common, Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority,
+            int maxInflight, int maxMessageSize, ProducerOptions producerOptions) {
+        super(common);
         this.defaultTimeRange = defaultTimeRange;
         this.defaultPriority = defaultPriority;
         this.maxInflight = maxInflight;
         this.maxMessageSize = maxMessageSize;
-        this.codecClassName = codecClassName;
-        this.codec = codec;
         this.producerOptions = producerOptions;
     }
 
@@ -76,40 +63,17 @@ public final class OutgoingChannelConfig {
     }
 
     private static OutgoingChannelConfig read(ChannelAttributes a) {
-        RedisAccess redisAccess = a.redisAccess();
-        TopicDefinition topic = a.topic();
+        Common common = Common.read(a);
         Optional<Duration> timeRange = a.optionalMillis(RmqAttribute.TIME_RANGE);
         OptionalDouble priority = a.optionalFiniteDouble(RmqAttribute.PRIORITY);
         int maxInflight = a.integer(RmqAttribute.MAX_INFLIGHT);
         int maxMessageSize = a.integer(RmqAttribute.MAX_MESSAGE_SIZE);
-        Optional<String> codecClassName = a.raw(RmqAttribute.CODEC);
-        Optional<RmqCodec> codec = a.codec(codecClassName);
-        ProducerOptions producerOptions = a.producerOptions();
+        Common withCodec = common.withCodec(a);
+        ProducerOptions producerOptions = DurabilityAttributes.producerOptions(a);
         if (a.hasProblems()) {
             return null;
         }
-        return new OutgoingChannelConfig(a.channel(), redisAccess, topic, timeRange, priority, maxInflight,
-                maxMessageSize, codecClassName, codec, producerOptions);
-    }
-
-    /** The channel name. */
-    public String channel() {
-        return channel;
-    }
-
-    /** The Lettuce URI of the Redis server, credentials included (never log it; see {@link #toString()}). */
-    public String redisUri() {
-        return redisAccess.uri();
-    }
-
-    /** How to reach and log in to Redis: the URI, the credentials given apart and the trusted certificates. */
-    public RedisAccess redisAccess() {
-        return redisAccess;
-    }
-
-    /** The topic written to. */
-    public TopicDefinition topic() {
-        return topic;
+        return new OutgoingChannelConfig(withCodec, timeRange, priority, maxInflight, maxMessageSize, producerOptions);
     }
 
     /** The time range of RANGE_MERGE messages whose metadata gives none ({@code time-range}); no default. */
@@ -135,16 +99,6 @@ public final class OutgoingChannelConfig {
         return maxMessageSize;
     }
 
-    /** The codec's class name, when {@code codec} is set. */
-    public Optional<String> codecClassName() {
-        return codecClassName;
-    }
-
-    /** The codec instance, when {@code codec} is set; without one, payloads must be String or byte[]. */
-    public Optional<RmqCodec> codec() {
-        return codec;
-    }
-
     /**
      * How sends are confirmed: by the master alone (default, {@code durability=none}), or also by replicas
      * ({@code durability=replicas:<n>}, waiting up to {@code durability-timeout}).
@@ -156,12 +110,10 @@ public final class OutgoingChannelConfig {
     /** The configuration with the Redis credentials masked. */
     @Override
     public String toString() {
-        return "OutgoingChannelConfig[channel=" + channel + ", redis=" + redisAccess
-                + ", topic=" + topic + ", defaultTimeRange=" + defaultTimeRange.map(d -> d.toMillis() + " ms")
+        return "OutgoingChannelConfig[" + commonAttributes() + ", defaultTimeRange=" + defaultTimeRange.map(d -> d.toMillis() + " ms")
                         .orElse("none")
                 + ", defaultPriority=" + (defaultPriority.isPresent() ? defaultPriority.getAsDouble() : "none")
-                + ", maxInflight=" + maxInflight + ", maxMessageSize=" + maxMessageSize
-                + ", codec=" + codecClassName.orElse("none") + ", durability="
+                + ", maxInflight=" + maxInflight + ", maxMessageSize=" + maxMessageSize + ", durability="
                 + (producerOptions.durable() ? "replicas:" + producerOptions.durableReplicas() + " within "
                         + producerOptions.durabilityTimeout().toMillis() + " ms" : "none") + "]";
     }

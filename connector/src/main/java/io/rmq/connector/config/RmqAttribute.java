@@ -6,6 +6,7 @@ import static io.rmq.connector.config.Direction.OUTGOING;
 
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.produce.ProducerOptions;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.coordination.CoordinationOptions;
 import java.util.Arrays;
@@ -23,7 +24,7 @@ import java.util.Optional;
  */
 public enum RmqAttribute {
 
-    REDIS_URI("redis-uri", INCOMING_AND_OUTGOING, ValueType.STRING, "redis://localhost:6379",
+    REDIS_URI("redis-uri", INCOMING_AND_OUTGOING, ValueType.STRING, RedisAccess.DEFAULT_URI,
             "Lettuce URI of the Redis server: `redis://`, `rediss://` (TLS), `redis-sentinel://` or "
                     + "`rediss-sentinel://`, credentials included (`redis://user:password@host:6379/0`); a Redis "
                     + "Cluster is detected from any of its nodes, or give comma-separated seeds "

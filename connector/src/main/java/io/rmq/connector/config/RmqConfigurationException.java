@@ -2,6 +2,8 @@ package io.rmq.connector.config;
 
 import java.util.List;
 
+import io.rmq.connector.i18n.RmqExceptions;
+
 /**
  * A channel configuration that cannot be used. The message lists every problem found, grouped by
  * channel; {@link #problems()} gives them one by one. Create it with
@@ -20,7 +22,7 @@ public class RmqConfigurationException extends IllegalArgumentException {
     public RmqConfigurationException(String message, List<ConfigProblem> problems) {
         super(message);
         if (problems == null || problems.isEmpty()) {
-            throw new IllegalArgumentException("a configuration exception needs at least one problem");
+            throw RmqExceptions.ex.noConfigurationProblem();
         }
         this.problems = List.copyOf(problems);
     }

@@ -35,7 +35,7 @@ public final class RmqExceptions {
         String message = byChannel.entrySet().stream()
                 .map(e -> e.getKey() + ": "
                         + e.getValue().stream().map(ConfigProblem::describe).collect(Collectors.joining("; ")))
-                .collect(Collectors.joining("\n", "RMQ-2001: ", ""));
+                .collect(Collectors.joining("\n", "RMQ-2001 ", ""));
         return new RmqConfigurationException(message, problems);
     }
 
@@ -47,33 +47,33 @@ public final class RmqExceptions {
      * @param requirement what is allowed, e.g. {@code "a duration of at least 1 ms is required"}
      */
     public IllegalArgumentException invalidMetadataValue(String property, Object value, String requirement) {
-        return new IllegalArgumentException("RMQ-2002: Metadata property '" + property + "' = '" + value
+        return new IllegalArgumentException("RMQ-2002 Metadata property '" + property + "' = '" + value
                 + "' is invalid: " + requirement);
     }
 
     /** RMQ-2003: outgoing metadata gives both a delivery time and a delay. */
     public IllegalStateException conflictingDeliveryTime(Object deliverAt, Object delay) {
-        return new IllegalStateException("RMQ-2003: Metadata gives both deliverAt (" + deliverAt + ") and delay ("
+        return new IllegalStateException("RMQ-2003 Metadata gives both deliverAt (" + deliverAt + ") and delay ("
                 + delay + "): set one of them");
     }
 
     /** RMQ-2004: a RANGE_MERGE message has no time range, neither in its metadata nor as the channel default. */
     public IllegalArgumentException missingTimeRange(String channel, String topic) {
-        return new IllegalArgumentException("RMQ-2004: Channel '" + channel + "' cannot send to RANGE_MERGE topic '"
+        return new IllegalArgumentException("RMQ-2004 Channel '" + channel + "' cannot send to RANGE_MERGE topic '"
                 + topic + "' without a time range: set OutgoingRmqMetadata.withTimeRange(...) on the message or "
                 + "the channel attribute 'time-range'");
     }
 
     /** RMQ-2005: a PRIORITY message has no priority, neither in its metadata nor as the channel default. */
     public IllegalArgumentException missingPriority(String channel, String topic) {
-        return new IllegalArgumentException("RMQ-2005: Channel '" + channel + "' cannot send to PRIORITY topic '"
+        return new IllegalArgumentException("RMQ-2005 Channel '" + channel + "' cannot send to PRIORITY topic '"
                 + topic + "' without a priority: set OutgoingRmqMetadata.withPriority(...) on the message or "
                 + "the channel attribute 'priority'");
     }
 
     /** RMQ-2006: an outgoing payload is neither a String nor a byte[] and the channel has no codec. */
     public IllegalArgumentException unsupportedPayloadType(String channel, Class<?> payloadType) {
-        return new IllegalArgumentException("RMQ-2006: Channel '" + channel + "' cannot send a payload of type "
+        return new IllegalArgumentException("RMQ-2006 Channel '" + channel + "' cannot send a payload of type "
                 + (payloadType == null ? "null" : payloadType.getName())
                 + ": without a codec only String (sent as UTF-8) and byte[] are supported; set the channel "
                 + "attribute 'codec'");
@@ -85,7 +85,7 @@ public final class RmqExceptions {
      * @param operation {@code "encode"} or {@code "decode"}
      */
     public IllegalArgumentException codecFailed(String channel, String codecClass, String operation, Throwable cause) {
-        return new IllegalArgumentException("RMQ-2007: Codec " + codecClass + " of channel '" + channel + "' failed to "
+        return new IllegalArgumentException("RMQ-2007 Codec " + codecClass + " of channel '" + channel + "' failed to "
                 + operation + ": " + cause, cause);
     }
 
@@ -95,13 +95,13 @@ public final class RmqExceptions {
      * @param operation {@code "encode"} or {@code "decode"}
      */
     public IllegalStateException codecReturnedNull(String channel, String codecClass, String operation) {
-        return new IllegalStateException("RMQ-2008: Codec " + codecClass + " of channel '" + channel + "' returned null"
+        return new IllegalStateException("RMQ-2008 Codec " + codecClass + " of channel '" + channel + "' returned null"
                 + " from " + operation + "; a codec must return a value");
     }
 
     /** RMQ-2009: a message was given to a channel that is stopping or stopped. */
     public IllegalStateException channelClosed(String channel) {
-        return new IllegalStateException("RMQ-2009: Channel '" + channel + "' is closed");
+        return new IllegalStateException("RMQ-2009 Channel '" + channel + "' is closed");
     }
 
     /**
@@ -111,18 +111,18 @@ public final class RmqExceptions {
      */
     public IllegalArgumentException metadataNotForTopicType(String channel, String topic, String topicType,
             String field) {
-        return new IllegalArgumentException("RMQ-2010: Channel '" + channel + "' cannot send a message with " + field
+        return new IllegalArgumentException("RMQ-2010 Channel '" + channel + "' cannot send a message with " + field
                 + " to " + topicType + " topic '" + topic + "': " + topicType + " messages do not use it");
     }
 
     /** RMQ-2011: a second subscriber subscribed to an incoming channel, which accepts one (Reactive Streams rule 1.9). */
     public IllegalStateException channelAlreadySubscribed(String channel) {
-        return new IllegalStateException("RMQ-2011: Channel '" + channel + "' accepts a single subscriber");
+        return new IllegalStateException("RMQ-2011 Channel '" + channel + "' accepts a single subscriber");
     }
 
     /** RMQ-2012: the subscriber of an incoming channel requested zero or fewer messages (Reactive Streams rule 3.9). */
     public IllegalArgumentException nonPositiveDemand(String channel, long n) {
-        return new IllegalArgumentException("RMQ-2012: Channel '" + channel + "': request(" + n
+        return new IllegalArgumentException("RMQ-2012 Channel '" + channel + "': request(" + n
                 + ") violates Reactive Streams rule 3.9, demand must be positive");
     }
 
@@ -133,7 +133,7 @@ public final class RmqExceptions {
      * @param connector the connector name
      */
     public IllegalStateException connectorStopped(String connector) {
-        return new IllegalStateException("RMQ-2013: Connector " + connector + " is stopped (the application is"
+        return new IllegalStateException("RMQ-2013 Connector " + connector + " is stopped (the application is"
                 + " stopping, or one of its channels failed to start); it creates no more channels");
     }
 
@@ -143,14 +143,14 @@ public final class RmqExceptions {
      * @param conflict the engine's {@code TopicConflictException}, naming both definitions
      */
     public IllegalStateException topicConflict(String channel, RuntimeException conflict) {
-        return new IllegalStateException("RMQ-2014: Channel '" + channel + "': " + conflict.getMessage(), conflict);
+        return new IllegalStateException("RMQ-2014 Channel '" + channel + "': " + conflict.getMessage(), conflict);
     }
 
     // RMQ-21xx: bad input
 
     /** RMQ-2100: an outgoing payload encodes to more bytes than the channel allows. */
     public IllegalArgumentException messageTooLarge(String channel, String topic, int size, int max) {
-        return new IllegalArgumentException("RMQ-2100: Channel '" + channel + "' cannot send a message of " + size
+        return new IllegalArgumentException("RMQ-2100 Channel '" + channel + "' cannot send a message of " + size
                 + " bytes to topic '" + topic + "': the most is " + max + " bytes (channel attribute"
                 + " 'max-message-size'); nothing was written");
     }
@@ -162,7 +162,7 @@ public final class RmqExceptions {
      * @param wrongType the engine's {@code WrongKeyTypeException}, naming the key
      */
     public IllegalStateException keyOfWrongType(String channel, RuntimeException wrongType) {
-        return new IllegalStateException("RMQ-2102: Channel '" + channel + "' cannot use its topic: "
+        return new IllegalStateException("RMQ-2102 Channel '" + channel + "' cannot use its topic: "
                 + wrongType.getMessage(), wrongType);
     }
 
@@ -174,7 +174,7 @@ public final class RmqExceptions {
      * @param redisUri the URI with any password hidden
      */
     public String sendFailed(String channel, String topic, String redisUri, Throwable cause) {
-        return "RMQ-2103: Channel '" + channel + "' could not send a message to topic '" + topic + "' at Redis "
+        return "RMQ-2103 Channel '" + channel + "' could not send a message to topic '" + topic + "' at Redis "
                 + redisUri + " (channel attribute 'redis-uri'): " + cause.getMessage();
     }
 
@@ -186,7 +186,7 @@ public final class RmqExceptions {
      * @param redisUri the URI with any password hidden
      */
     public String sendReplyLost(String channel, String topic, String redisUri, String reason) {
-        return "RMQ-2105: Channel '" + channel + "' wrote a message to topic '" + topic + "' at Redis " + redisUri
+        return "RMQ-2105 Channel '" + channel + "' wrote a message to topic '" + topic + "' at Redis " + redisUri
                 + " (channel attribute 'redis-uri'), but its reply was lost (" + reason + "): it may have been stored,"
                 + " and sending it again may store it twice (a pending duplicate merges)";
     }
@@ -198,7 +198,7 @@ public final class RmqExceptions {
      * @param index where the unpaired surrogate is
      */
     public IllegalArgumentException payloadNotUnicode(String channel, String topic, int index) {
-        return new IllegalArgumentException("RMQ-2104: Channel '" + channel + "' cannot send a String payload to topic '"
+        return new IllegalArgumentException("RMQ-2104 Channel '" + channel + "' cannot send a String payload to topic '"
                 + topic + "' that is not valid Unicode (an unpaired surrogate at index " + index + "): UTF-8 cannot"
                 + " encode it without altering the message; nothing was written (send a byte[] to send any bytes)");
     }
@@ -210,7 +210,7 @@ public final class RmqExceptions {
      * @param offset where the first malformed byte is
      */
     public IllegalArgumentException contentNotUtf8(String channel, String topic, int slot, int size, int offset) {
-        return new IllegalArgumentException("RMQ-2101: Channel '" + channel + "' cannot deliver a message of topic '"
+        return new IllegalArgumentException("RMQ-2101 Channel '" + channel + "' cannot deliver a message of topic '"
                 + topic + "' slot " + slot + " as a String: its content (" + size + " bytes) is not valid UTF-8 (first"
                 + " malformed byte at offset " + offset + "); channel attribute 'payload-type' is 'string': set it to"
                 + " 'bytes', or set a 'codec', to receive such content");
@@ -222,10 +222,41 @@ public final class RmqExceptions {
      * message of the connector's {@code RmqSendException}.
      */
     public String sendNotReplicated(String channel, String topic, long reached, int required, long timeoutMillis) {
-        return "RMQ-2040: Channel '" + channel + "' sent a message to topic '" + topic
+        return "RMQ-2040 Channel '" + channel + "' sent a message to topic '" + topic
                 + "' that reached " + reached + " of the " + required + " replica(s) required (channel attribute"
                 + " 'durability' = 'replicas:" + required + "') within " + timeoutMillis + " ms ('durability-timeout'):"
                 + " the master stored it, but it may be lost if the master fails now; check that enough replicas are"
                 + " connected, or lower 'durability' or raise 'durability-timeout'";
+    }
+
+    /** RMQ-2015: a configuration exception was created without a problem to name. */
+    public IllegalArgumentException noConfigurationProblem() {
+        return new IllegalArgumentException("RMQ-2015 A configuration exception needs at least one problem");
+    }
+
+    /** RMQ-2016: the document whose attribute table is read or replaced lacks the marker lines. */
+    public IllegalArgumentException attributeTableMarkersMissing(String beginMarker, String endMarker) {
+        return new IllegalArgumentException("RMQ-2016 The document lacks the lines " + beginMarker + " and " + endMarker);
+    }
+
+    /** RMQ-2017: the reader of the topics' state for the metrics was closed (the connector stopped). */
+    public IllegalStateException topicStateReaderClosed() {
+        return new IllegalStateException("RMQ-2017 The reader of the topics' state for the metrics is closed");
+    }
+
+    /** RMQ-2018: an argument of a message method that must be given was {@code null}. */
+    public IllegalArgumentException nullArgument(String argument) {
+        return new IllegalArgumentException("RMQ-2018 `" + argument + "` must not be `null`");
+    }
+
+    /** RMQ-2019: the connector read an attribute that does not apply to the channel's direction. */
+    public IllegalArgumentException attributeNotForDirection(String attribute, String direction) {
+        return new IllegalArgumentException("RMQ-2019 Attribute '" + attribute + "' does not apply to " + direction
+                + " channels");
+    }
+
+    /** RMQ-2020: a meter that is not one of the queue gauges was read as one. */
+    public IllegalArgumentException notAQueueGauge(String meter) {
+        return new IllegalArgumentException("RMQ-2020 " + meter + " is not a queue gauge");
     }
 }

@@ -26,13 +26,13 @@ public final class RmqLogging {
 
     /** RMQ-1001 (INFO): an incoming channel started consuming a topic. */
     public void incomingChannelStarted(String channel, String topic, String topicType, int slotAmount) {
-        info(() -> "RMQ-1001: Incoming channel '" + channel + "' started: consuming " + topicType + " topic '" + topic
+        info(() -> "RMQ-1001 Incoming channel '" + channel + "' started: consuming " + topicType + " topic '" + topic
                 + "' (" + slotAmount + " slots)");
     }
 
     /** RMQ-1002 (INFO): an outgoing channel is ready to send to a topic. */
     public void outgoingChannelStarted(String channel, String topic, String topicType, int slotAmount) {
-        info(() -> "RMQ-1002: Outgoing channel '" + channel + "' started: sending to " + topicType + " topic '" + topic
+        info(() -> "RMQ-1002 Outgoing channel '" + channel + "' started: sending to " + topicType + " topic '" + topic
                 + "' (" + slotAmount + " slots)");
     }
 
@@ -41,7 +41,7 @@ public final class RmqLogging {
      * committed, rolled back or released what it held (or its shutdown bound passed).
      */
     public void channelStopped(String channel) {
-        info(() -> "RMQ-1003: Channel '" + channel + "' stopped");
+        info(() -> "RMQ-1003 Channel '" + channel + "' stopped");
     }
 
     // RMQ-1004 to RMQ-1009 are retired: the engine logs those events itself (RMQ-0xxx).
@@ -51,18 +51,18 @@ public final class RmqLogging {
      * does not fit the topic (a field its type does not use, or a time range or priority missing).
      */
     public void messageNackedInvalidMetadata(String channel, String reason) {
-        warn(null, () -> "RMQ-1010: Channel '" + channel + "' nacked a message with invalid metadata: " + reason);
+        warn(null, () -> "RMQ-1010 Channel '" + channel + "' nacked a message with invalid metadata: " + reason);
     }
 
     /** RMQ-1011 (WARNING): an outgoing message was nacked because, without a codec, its payload type cannot be sent. */
     public void messageNackedUnsupportedPayloadType(String channel, String payloadType) {
-        warn(null, () -> "RMQ-1011: Channel '" + channel + "' nacked a message with payload type " + payloadType
+        warn(null, () -> "RMQ-1011 Channel '" + channel + "' nacked a message with payload type " + payloadType
                 + ": without a codec only String and byte[] are supported");
     }
 
     /** RMQ-1012 (WARNING): writing an outgoing message to Redis failed; the message is nacked. */
     public void errorSendingMessage(String channel, String topic, Throwable cause) {
-        warn(cause, () -> "RMQ-1012: Channel '" + channel + "' failed to send a message to topic '" + topic + "'");
+        warn(cause, () -> "RMQ-1012 Channel '" + channel + "' failed to send a message to topic '" + topic + "'");
     }
 
     /**
@@ -70,20 +70,20 @@ public final class RmqLogging {
      * (retried, then moved to the dead queue).
      */
     public void errorDecodingMessage(String channel, String topic, int slot, Throwable cause) {
-        warn(cause, () -> "RMQ-1013: Channel '" + channel + "' could not decode a message of topic '" + topic
+        warn(cause, () -> "RMQ-1013 Channel '" + channel + "' could not decode a message of topic '" + topic
                 + "' slot " + slot + "; rolling it back");
     }
 
     /** RMQ-1014 (FINE): a channel was created with this configuration (credentials masked). */
     public void channelConfigured(String channel, String configuration) {
         if (logger.isLoggable(Level.FINE)) {
-            logger.log(Level.FINE, "RMQ-1014: Channel '" + channel + "' configuration: " + configuration);
+            logger.log(Level.FINE, "RMQ-1014 Channel '" + channel + "' configuration: " + configuration);
         }
     }
 
     /** RMQ-1015 (WARNING): the codec could not encode an outgoing payload; the message is nacked, nothing is written. */
     public void errorEncodingMessage(String channel, String topic, Throwable cause) {
-        warn(cause, () -> "RMQ-1015: Channel '" + channel + "' could not encode a message for topic '" + topic
+        warn(cause, () -> "RMQ-1015 Channel '" + channel + "' could not encode a message for topic '" + topic
                 + "'; nacking it");
     }
 
@@ -92,7 +92,7 @@ public final class RmqLogging {
      * sends no more messages, and the writes under way finish.
      */
     public void upstreamFailed(String channel, Throwable cause) {
-        warn(cause, () -> "RMQ-1016: The stream of messages to outgoing channel '" + channel
+        warn(cause, () -> "RMQ-1016 The stream of messages to outgoing channel '" + channel
                 + "' failed; the channel sends no more messages");
     }
 
@@ -103,20 +103,20 @@ public final class RmqLogging {
      * @param owner what the signal belongs to, e.g. {@code "incoming channel 'prices'"}
      */
     public void reactiveStreamsSignalThrew(String owner, Throwable cause) {
-        warn(cause, () -> "RMQ-1017: A Reactive Streams signal of " + owner + " threw; going on with the next one");
+        warn(cause, () -> "RMQ-1017 A Reactive Streams signal of " + owner + " threw; going on with the next one");
     }
 
     // RMQ-110x: bad input
 
     /** RMQ-1100 (WARNING): an outgoing message was nacked, nothing written, because its content is too large. */
     public void messageNackedTooLarge(String channel, String topic, int size, int max) {
-        warn(null, () -> "RMQ-1100: Channel '" + channel + "' nacked a message of " + size + " bytes for topic '"
+        warn(null, () -> "RMQ-1100 Channel '" + channel + "' nacked a message of " + size + " bytes for topic '"
                 + topic + "': larger than max-message-size (" + max + " bytes)");
     }
 
     /** RMQ-1102 (WARNING): an outgoing String payload is not valid Unicode; the message is nacked, nothing written. */
     public void messageNackedNotUnicode(String channel, String topic, int index) {
-        warn(null, () -> "RMQ-1102: Channel '" + channel + "' nacked a String payload for topic '" + topic
+        warn(null, () -> "RMQ-1102 Channel '" + channel + "' nacked a String payload for topic '" + topic
                 + "' with an unpaired surrogate at index " + index + ": UTF-8 cannot encode it");
     }
 
@@ -125,7 +125,7 @@ public final class RmqLogging {
      * it is rolled back: retried, then moved to the dead queue.
      */
     public void contentNotUtf8(String channel, String topic, int slot, String reason) {
-        warn(null, () -> "RMQ-1101: Channel '" + channel + "' rolls back a message of topic '" + topic + "' slot "
+        warn(null, () -> "RMQ-1101 Channel '" + channel + "' rolls back a message of topic '" + topic + "' slot "
                 + slot + " (retried, then moved to the dead queue): " + reason);
     }
 
@@ -134,7 +134,7 @@ public final class RmqLogging {
      * runtime): most likely a misspelt attribute, whose default then applies.
      */
     public void unknownAttribute(String channel, String direction, String property, String closest) {
-        warn(null, () -> "RMQ-1080: Channel '" + channel + "' (" + direction + "): property '" + property
+        warn(null, () -> "RMQ-1080 Channel '" + channel + "' (" + direction + "): property '" + property
                 + "' is not an attribute of the smallrye-redis-rmq connector and is ignored"
                 + (closest == null ? "." : "; did you mean '" + closest + "'?")
                 + " The attributes are listed in docs/configuration.md");
@@ -147,14 +147,14 @@ public final class RmqLogging {
      * logged once until a durable send of the channel is confirmed again (each nack carries RMQ-2040).
      */
     public void durableSendsNotReplicated(String channel, String topic, long reached, int required, long timeoutMillis) {
-        warn(null, () -> "RMQ-1040: Channel '" + channel + "' requires " + required + " replica(s) per send to topic '"
+        warn(null, () -> "RMQ-1040 Channel '" + channel + "' requires " + required + " replica(s) per send to topic '"
                 + topic + "' (attribute 'durability'), but only " + reached + " confirmed within " + timeoutMillis
                 + " ms; its sends are nacked until enough replicas confirm them (logged once until then)");
     }
 
     /** RMQ-1041 (INFO): durable sends of the channel are confirmed by the required replicas again. */
     public void durableSendsReplicatedAgain(String channel, String topic, int required) {
-        info(() -> "RMQ-1041: Channel '" + channel + "': sends to topic '" + topic + "' are confirmed by " + required
+        info(() -> "RMQ-1041 Channel '" + channel + "': sends to topic '" + topic + "' are confirmed by " + required
                 + " replica(s) again");
     }
 
@@ -162,12 +162,12 @@ public final class RmqLogging {
 
     /** RMQ-1050 (INFO): the connector's metrics are published through these libraries. */
     public void metricsBound(String libraries) {
-        info(() -> "RMQ-1050: The connector's metrics are published through " + libraries);
+        info(() -> "RMQ-1050 The connector's metrics are published through " + libraries);
     }
 
     /** RMQ-1051 (WARNING): a metrics library is present but binding to it failed; the connector goes on without it. */
     public void metricsBindingFailed(String library, Throwable cause) {
-        warn(cause, () -> "RMQ-1051: The connector's metrics cannot be published through " + library
+        warn(cause, () -> "RMQ-1051 The connector's metrics cannot be published through " + library
                 + "; going on without it");
     }
 
@@ -176,13 +176,13 @@ public final class RmqLogging {
      * show no value until a read succeeds; logged once until then.
      */
     public void errorReadingTopicState(String topic, String redisUri, Throwable cause) {
-        warn(cause, () -> "RMQ-1052: Could not read the state of topic '" + topic + "' from " + redisUri
+        warn(cause, () -> "RMQ-1052 Could not read the state of topic '" + topic + "' from " + redisUri
                 + " for the queue gauges; they show no value until a read succeeds");
     }
 
     /** RMQ-1053 (WARNING): the {@code metrics} setting names something that is not a metrics library; it is ignored. */
     public void unknownMetricsLibrary(String property, String value, String known) {
-        warn(null, () -> "RMQ-1053: '" + property + "' names '" + value + "', which is not one of " + known
+        warn(null, () -> "RMQ-1053 '" + property + "' names '" + value + "', which is not one of " + known
                 + ", auto or none; ignoring it");
     }
 

@@ -1,5 +1,6 @@
 package io.rmq.connector.metrics;
 
+import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -104,7 +105,7 @@ enum MetricsLibrary {
         try {
             Object binding = Class.forName(bindingClass, true, loader).getMethod("create").invoke(null);
             return Optional.ofNullable((MetricsBinding) binding);
-        } catch (java.lang.reflect.InvocationTargetException e) {
+        } catch (InvocationTargetException e) {
             Throwable cause = e.getCause();
             if (cause instanceof IllegalStateException) {
                 return Optional.empty(); // no CDI container running (CDI.current()): nothing to publish to

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.rmq.engine.redis.RedisAccess;
+import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.TopicStats;
@@ -106,7 +107,7 @@ final class TopicState {
             case DEAD_QUEUE:
                 return s.dead();
             default:
-                throw new IllegalArgumentException(gauge + " is not a queue gauge");
+                throw RmqExceptions.ex.notAQueueGauge(gauge.toString());
         }
     }
 }

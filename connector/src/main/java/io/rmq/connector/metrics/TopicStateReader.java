@@ -6,7 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
+import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
@@ -34,7 +36,7 @@ final class TopicStateReader implements AutoCloseable {
         ExecutorService e;
         synchronized (this) {
             if (closed) {
-                return CompletableFuture.failedFuture(new IllegalStateException("closed"));
+                return CompletableFuture.failedFuture(RmqExceptions.ex.topicStateReaderClosed());
             }
             if (executor == null) {
                 executor = Executors.newSingleThreadExecutor(DaemonThreads.named(THREAD_NAME));
@@ -70,7 +72,7 @@ final class TopicStateReader implements AutoCloseable {
             e.shutdownNow();
             try {
                 // the read under way, if any, ends within RmqAdmin's own timeout
-                e.awaitTermination(RmqAdmin.DEFAULT_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                e.awaitTermination(RmqAdmin.DEFAULT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
             }

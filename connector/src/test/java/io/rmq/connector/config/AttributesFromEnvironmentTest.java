@@ -134,7 +134,7 @@ class AttributesFromEnvironmentTest {
     }
 
     private static String unknown(String property, String closest) {
-        return "RMQ-1080: Channel 'orders' (incoming): property '" + property + "' is not an attribute of the"
+        return "RMQ-1080 Channel 'orders' (incoming): property '" + property + "' is not an attribute of the"
                 + " smallrye-redis-rmq connector and is ignored" + (closest == null ? "." : "; did you mean '"
                 + closest + "'?") + " The attributes are listed in docs/configuration.md";
     }

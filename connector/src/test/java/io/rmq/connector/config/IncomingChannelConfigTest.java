@@ -93,7 +93,7 @@ class IncomingChannelConfigTest {
         RmqConfigurationException e = catchThrowableOfType(RmqConfigurationException.class,
                 () -> IncomingChannelConfig.from(channel("prices", "slot-amount", "12")));
 
-        assertThat(e).hasMessage("RMQ-2001: Channel 'prices' (incoming): "
+        assertThat(e).hasMessage("RMQ-2001 Channel 'prices' (incoming): "
                 + "attribute 'topic-type' is missing: one of RANGE_MERGE, PRIORITY, FIXED_TIME is required; "
                 + "attribute 'slot-amount' = '12' is invalid: a power of two from 1 to 16384 is required");
         assertThat(e.problems()).extracting(ConfigProblem::attribute).containsExactly("topic-type", "slot-amount");

@@ -138,7 +138,7 @@ class OutgoingChannelConfigTest {
                 () -> OutgoingChannelConfig.from(channel("out", "topic-type", "LIFO", "time-range", "0",
                         "codec", "com.example.Missing")));
 
-        assertThat(e.getMessage()).startsWith("RMQ-2001: Channel 'out' (outgoing): attribute 'topic-type' = 'LIFO'")
+        assertThat(e.getMessage()).startsWith("RMQ-2001 Channel 'out' (outgoing): attribute 'topic-type' = 'LIFO'")
                 .contains("; attribute 'time-range' = '0' is invalid: ", "; attribute 'codec' = 'com.example.Missing'");
         assertThat(e.problems()).extracting(ConfigProblem::attribute)
                 .containsExactly("topic-type", "time-range", "codec");

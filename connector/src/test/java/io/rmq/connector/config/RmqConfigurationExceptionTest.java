@@ -19,7 +19,7 @@ class RmqConfigurationExceptionTest {
 
         RmqConfigurationException e = RmqExceptions.ex.invalidConfiguration(problems);
 
-        assertThat(e.getMessage()).isEqualTo("RMQ-2001: Channel 'a' (incoming): "
+        assertThat(e.getMessage()).isEqualTo("RMQ-2001 Channel 'a' (incoming): "
                 + "attribute 'topic-type' is missing: one of RANGE_MERGE, PRIORITY, FIXED_TIME is required; "
                 + "attribute 'slot-amount' = '3' is invalid: a power of two from 1 to 16384 is required\n"
                 + "Channel 'b' (outgoing): attribute 'priority' = 'NaN' is invalid: a finite decimal number is required");

@@ -27,6 +27,7 @@ import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import io.rmq.connector.RedisRmqConnector;
+import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.RedisConnections;
@@ -111,8 +112,8 @@ class MetricsIT {
         app = app(MeteredBeans.MicrometerRegistry.class, MeteredBeans.Telemetry.class)
                 .extension(new LegacyMetricsExtension()).start();
         runWorkload();
-        RedisRmqConnector connector = connector();
-        connector.metrics().requeued(new TopicDefinition(topic, 1, TopicType.RANGE_MERGE), 2);
+        // as the admin endpoints tell a requeue: through the EngineEvents bean the connector produces
+        app.get(EngineEvents.class).requeued(new TopicDefinition(topic, 1, TopicType.RANGE_MERGE), 2);
 
         Map<String, Long> expectedPerChannel = Map.of("rmq.messages.sent", 60L, "rmq.messages.merged", 40L);
         Map<String, Long> expectedIncoming = Map.of("rmq.messages.delivered", 68L, "rmq.messages.acked", 58L,

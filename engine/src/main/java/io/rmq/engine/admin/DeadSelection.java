@@ -34,6 +34,23 @@ public sealed interface DeadSelection {
         return new ContentContains(text);
     }
 
+    /**
+     * The selection in words, for reports and audit logs: {@code all}, {@code 2 members},
+     * {@code died before <time>}, {@code content contains '<text>'}.
+     */
+    default String describe() {
+        if (this instanceof Members m) {
+            return m.members().size() + (m.members().size() == 1 ? " member" : " members");
+        }
+        if (this instanceof DiedBefore b) {
+            return "died before " + b.time();
+        }
+        if (this instanceof ContentContains c) {
+            return "content contains '" + c.text() + "'";
+        }
+        return "all";
+    }
+
     /** Every dead message. */
     enum All implements DeadSelection {
         INSTANCE

@@ -30,6 +30,9 @@ import io.rmq.engine.support.UriCredentials;
  */
 public final class RedisAccess {
 
+    /** The Redis of a tool or channel that names none: {@value}. */
+    public static final String DEFAULT_URI = "redis://localhost:6379";
+
     private final String uri;
     private final String username;
     private final char[] password;

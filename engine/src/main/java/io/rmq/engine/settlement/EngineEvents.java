@@ -22,4 +22,8 @@ public interface EngineEvents {
     /** The dead-queue retention deleted {@code count} messages of {@code topic}. */
     default void deadTrimmed(TopicDefinition topic, long count) {
     }
+
+    /** An operator requeued {@code count} dead messages of {@code topic} (told by the admin tools, not the engine). */
+    default void requeued(TopicDefinition topic, long count) {
+    }
 }

@@ -2,6 +2,7 @@ package io.rmq.examples.support;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.text.MessageFormat;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -92,7 +93,7 @@ public final class ConsoleLogging {
                 return message;
             }
             try {
-                return java.text.MessageFormat.format(message, params);
+                return MessageFormat.format(message, params);
             } catch (IllegalArgumentException e) {
                 return message;
             }

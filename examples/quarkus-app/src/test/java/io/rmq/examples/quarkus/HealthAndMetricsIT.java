@@ -65,7 +65,7 @@ class HealthAndMetricsIT {
             });
             String metrics = app.call("GET", "/q/metrics", null).body();
             assertThat(metrics).contains("rmq_queue_pending{").contains("rmq_processing_duration_seconds_count{");
-            assertThat(app.output()).contains("RMQ-1050: The connector's metrics are published through Micrometer");
+            assertThat(app.output()).contains("RMQ-1050 The connector's metrics are published through Micrometer");
         }
     }
 

@@ -25,7 +25,7 @@ class StartupFailureIT {
             assertThat(app.awaitExit()).as(app.output()).isNotZero();
             assertThat(app.output())
                     .contains("Failed to start application")
-                    .contains("RMQ-2001: Channel 'tasks' (incoming): attribute 'topic-type' is missing")
+                    .contains("RMQ-2001 Channel 'tasks' (incoming): attribute 'topic-type' is missing")
                     .contains("attribute 'slot-amount' = '12' is invalid: a power of two from 1 to 16384 is required")
                     .doesNotContain("Listening on");
         }

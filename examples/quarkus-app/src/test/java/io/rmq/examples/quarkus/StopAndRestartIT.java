@@ -84,7 +84,7 @@ class StopAndRestartIT {
             await().atMost(PackagedApp.WAIT).until(() -> processed(app).contains(TASKS.get(0)));
             app.stop(); // while the worker is busy with task-4 (or, on a slow machine, a later one)
             first = processed(app);
-            assertThat(app.output()).contains("RMQ-1003: Channel 'tasks' stopped");
+            assertThat(app.output()).contains("RMQ-1003 Channel 'tasks' stopped");
         }
         try (PackagedApp app = PackagedApp.start(name + "-2", ownRedis, properties).awaitListening()) {
             await().atMost(PackagedApp.WAIT).until(() -> "0".equals(redis.command("ZCARD", STORE_QUEUE))

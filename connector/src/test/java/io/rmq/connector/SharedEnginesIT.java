@@ -12,23 +12,23 @@ import io.rmq.testing.RedisTestServer;
 
 /** Channels share an engine only when they name the same Redis with the same credentials and trust. */
 @ExtendWith(RedisExtension.class)
-class RedisClientsIT {
+class SharedEnginesIT {
 
     @Test
     void anEngineIsSharedPerUriAndCredentials(RedisTestServer redis) {
-        try (RedisClients clients = new RedisClients()) {
+        try (SharedEngines engines = new SharedEngines()) {
             RedisAccess plain = RedisAccess.of(redis.uri());
-            RmqEngine first = clients.acquire(plain);
-            assertThat(clients.acquire(RedisAccess.of(redis.uri()))).isSameAs(first);
+            RmqEngine first = engines.acquire(plain);
+            assertThat(engines.acquire(RedisAccess.of(redis.uri()))).isSameAs(first);
 
-            RmqEngine asUser = clients.acquire(RedisAccess.builder(redis.uri()).username("default").password("one")
+            RmqEngine asUser = engines.acquire(RedisAccess.builder(redis.uri()).username("default").password("one")
                     .build());
-            RmqEngine otherPassword = clients.acquire(RedisAccess.builder(redis.uri()).username("default")
+            RmqEngine otherPassword = engines.acquire(RedisAccess.builder(redis.uri()).username("default")
                     .password("two").build());
             assertThat(asUser).isNotSameAs(first).isNotSameAs(otherPassword);
-            assertThat(clients.acquire(RedisAccess.builder(redis.uri()).username("default").password("one").build()))
+            assertThat(engines.acquire(RedisAccess.builder(redis.uri()).username("default").password("one").build()))
                     .isSameAs(asUser);
-            assertThat(clients.openClients()).isEqualTo(3);
+            assertThat(engines.openEngines()).isEqualTo(3);
             assertThat(asUser.displayUri()).isEqualTo(redis.uri());
         }
     }
