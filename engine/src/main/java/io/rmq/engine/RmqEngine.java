@@ -1,6 +1,7 @@
 package io.rmq.engine;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
@@ -50,7 +51,7 @@ import io.rmq.engine.topic.TopicKeys;
 public final class RmqEngine implements AutoCloseable {
 
     /** Lettuce command timeout: a command without a reply by then fails, and is retried or reported. */
-    public static final java.time.Duration DEFAULT_COMMAND_TIMEOUT = RmqClient.DEFAULT_COMMAND_TIMEOUT;
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = RedisAccess.DEFAULT_COMMAND_TIMEOUT;
 
     private final ScheduledExecutorService housekeeping;
     private final RmqClient client;

@@ -54,7 +54,7 @@ final class ConsumerLoop implements WakeBus.Listener {
     private final SlotScheduler scheduler;
     private final PrefetchBuffer prefetch;
     private final SlotOwnershipTracker ownership;
-    private TopicConsumer.Listener listener;
+    private DeliveryListener listener;
     private long demand;
     private boolean draining;
     private boolean stopping;
@@ -83,7 +83,7 @@ final class ConsumerLoop implements WakeBus.Listener {
                 options.prepareTimeout().multipliedBy(2), clock);
     }
 
-    void start(TopicConsumer.Listener listener) {
+    void start(DeliveryListener listener) {
         execute(() -> {
             this.listener = listener;
             popIfNeeded();

@@ -5,6 +5,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 import io.rmq.engine.coordination.CoordinationOptions;
+import io.rmq.engine.scripts.TopicScripts.RetryRule;
+import io.rmq.engine.settlement.SettlementPolicy;
 
 /**
  * How a {@link TopicConsumer} pops, retries, shuts down and, optionally, coordinates with the other
@@ -76,6 +78,12 @@ public final class ConsumerOptions {
 
     public int maxRetries() {
         return maxRetries;
+    }
+
+    /** What settling this consumer's deliveries follows: its retries and its prepare timeout. */
+    public SettlementPolicy settlementPolicy() {
+        return new SettlementPolicy(new RetryRule(maxRetries, retryBackoff.toMillis(), retryBackoffMax.toMillis()),
+                prepareTimeout);
     }
 
     public Duration prepareTimeout() {

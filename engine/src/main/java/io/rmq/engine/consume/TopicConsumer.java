@@ -24,7 +24,7 @@ import io.rmq.engine.settlement.SettlementRetries;
 import io.rmq.engine.topic.TopicDefinition;
 
 /**
- * Consumes the slots of one topic: pops due members in batches, hands them to a {@link Listener}
+ * Consumes the slots of one topic: pops due members in batches, hands them to a {@link DeliveryListener}
  * strictly on demand, and commits or rolls them back. Create it with {@link RmqEngine#consumer}.
  *
  * <p><b>Back-pressure.</b> It pops only while the listener has outstanding demand, and holds at
@@ -62,12 +62,6 @@ import io.rmq.engine.topic.TopicDefinition;
  * <p>Lifecycle: {@code LATENT -> STARTED -> STOPPING -> CLOSED}. Thread-safe.
  */
 public final class TopicConsumer implements AutoCloseable {
-
-    /** Receives deliveries on the consumer's thread. */
-    public interface Listener {
-        /** A message; commit or roll it back, from any thread, now or later. */
-        void onDelivery(Delivery delivery);
-    }
 
     /** How often the registry is read for a growth of the topic, should a growth notice have been missed. */
     static final long GROWTH_CHECK_MILLIS = 30_000;
@@ -126,8 +120,8 @@ public final class TopicConsumer implements AutoCloseable {
         this.housekeeping = housekeeping;
         this.sweepers = sweepers;
         this.zooKeeper = zooKeeper;
-        this.retries = new SettlementRetries(scripts, options);
-        this.held = new HeldMessages(scripts, options, events, retries);
+        this.retries = new SettlementRetries(scripts, options.settlementPolicy());
+        this.held = new HeldMessages(scripts, options.settlementPolicy(), events, retries);
         ConsumerLoop[] loopRef = new ConsumerLoop[1];
         this.settlement = new Settlement(scripts, held, retries, d -> loopRef[0].deliveredFinished(d));
         this.loop = new ConsumerLoop(name, scripts, options, redis, held, settlement, clock);
@@ -150,7 +144,7 @@ public final class TopicConsumer implements AutoCloseable {
      * Starts consuming; nothing is popped before {@link #request} asks for messages. With
      * coordination, the consumer joins the topic's workers once Redis is reachable.
      */
-    public void start(Listener listener) {
+    public void start(DeliveryListener listener) {
         if (!state.compareAndSet(State.LATENT, State.STARTED)) {
             throw EngineExceptions.ex.cannotStartInState("consumer " + name, state.get().name());
         }

@@ -2,6 +2,8 @@ package io.rmq.engine.coordination;
 
 import java.util.Objects;
 
+import io.rmq.engine.topic.TopicDefinition;
+
 /**
  * What the coordination needs to know of a topic: its key prefix and name (which place it in
  * ZooKeeper) and its slot amount (what the leader assigns). Immutable.
@@ -11,6 +13,11 @@ import java.util.Objects;
  * @param slotAmount the topic's number of slots
  */
 public record CoordinatedTopic(String keyPrefix, String name, int slotAmount) {
+
+    /** What the ZooKeeper coordination needs of {@code topic}. */
+    public static CoordinatedTopic of(TopicDefinition topic) {
+        return new CoordinatedTopic(topic.keyPrefix(), topic.name(), topic.slotAmount());
+    }
 
     public CoordinatedTopic {
         Objects.requireNonNull(keyPrefix, "keyPrefix");

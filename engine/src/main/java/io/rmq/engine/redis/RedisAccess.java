@@ -1,6 +1,7 @@
 package io.rmq.engine.redis;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,6 +29,9 @@ import io.rmq.engine.support.UriCredentials;
  * none) or {@code redis://host1:7000,redis://host2:7001}. Credentials and TLS trust apply to each seed.
  */
 public final class RedisAccess {
+
+    /** Lettuce command timeout: a command without a reply by then fails, and is retried or reported. */
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
     private final String uri;
     private final String username;

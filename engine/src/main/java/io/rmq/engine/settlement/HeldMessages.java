@@ -10,7 +10,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.scripts.TopicScripts;
@@ -30,16 +29,16 @@ public final class HeldMessages {
     private static final EngineLogging LOG = EngineLogging.log;
 
     private final TopicScripts scripts;
-    private final ConsumerOptions options;
+    private final SettlementPolicy policy;
     private final EngineEvents events;
     private final SettlementRetries retries;
     private final Set<Delivery> held = ConcurrentHashMap.newKeySet();
     private final AtomicInteger delivered = new AtomicInteger();
     private volatile CompletableFuture<Void> noneDelivered;
 
-    public HeldMessages(TopicScripts scripts, ConsumerOptions options, EngineEvents events, SettlementRetries retries) {
+    public HeldMessages(TopicScripts scripts, SettlementPolicy policy, EngineEvents events, SettlementRetries retries) {
         this.scripts = scripts;
-        this.options = options;
+        this.policy = policy;
         this.events = events;
         this.retries = retries;
     }
@@ -93,7 +92,7 @@ public final class HeldMessages {
      */
     CompletionStage<Void> rollback(Delivery d, Throwable reason) {
         String failureText = Delivery.failureText(reason);
-        return scripts.rollback(d.slot(), TopicScripts.RetryRule.of(options), failureText, List.of(d.content()))
+        return scripts.rollback(d.slot(), policy.retryRule(), failureText, List.of(d.content()))
                 .handle((result, failure) -> {
                     held.remove(d);
                     if (failure != null && retries.keepRollback(d.slot(), List.of(d.content()), failureText, failure)) {
@@ -142,7 +141,7 @@ public final class HeldMessages {
         if (held.isEmpty()) {
             return;
         }
-        long timeout = options.prepareTimeout().toMillis();
+        long timeout = policy.prepareTimeout().toMillis();
         bySlot(unfinished()).forEach((slot, list) -> scripts.extend(slot, timeout, list.stream().map(Delivery::content).toList())
                 .exceptionally(f -> {
                     LOG.extendFailed(list.size(), slot, RmqClient.rootMessage(f));

@@ -15,7 +15,7 @@ import io.rmq.engine.RmqEngine;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.produce.DurabilityException;
 import io.rmq.engine.produce.ProducerOptions;
-import io.rmq.engine.produce.SendResult;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.produce.WriteState;
 import io.rmq.engine.topic.SlotRouter;

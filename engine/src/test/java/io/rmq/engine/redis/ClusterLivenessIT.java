@@ -43,7 +43,7 @@ class ClusterLivenessIT {
      * timeout, a reconnection, and a send's own command timeout if it was written on the silent connection.
      */
     private static final Duration REPLACED_WITHIN = RmqClient.LIVENESS_INTERVAL
-            .multipliedBy(ConnectionLiveness.PUB_SUB_TICKS + 1).plus(RmqClient.DEFAULT_COMMAND_TIMEOUT.multipliedBy(2))
+            .multipliedBy(ConnectionLiveness.PUB_SUB_TICKS + 1).plus(RedisAccess.DEFAULT_COMMAND_TIMEOUT.multipliedBy(2))
             .plusSeconds(10);
 
     @Test

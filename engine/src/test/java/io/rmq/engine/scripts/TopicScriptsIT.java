@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.entry;
 import java.util.List;
 
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.engine.produce.SendResult;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.redis.RedisUnavailableException;
 import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.scripts.PopStatus;

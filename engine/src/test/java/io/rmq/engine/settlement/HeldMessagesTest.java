@@ -24,8 +24,8 @@ class HeldMessagesTest {
     private final TopicScripts scripts = new TopicScripts(() -> {
         throw new IllegalStateException("no Redis in this test");
     }, TOPIC);
-    private final HeldMessages held = new HeldMessages(scripts, ConsumerOptions.defaults(), new EngineEvents() { },
-            new SettlementRetries(scripts, ConsumerOptions.defaults()));
+    private final HeldMessages held = new HeldMessages(scripts, ConsumerOptions.defaults().settlementPolicy(), new EngineEvents() { },
+            new SettlementRetries(scripts, ConsumerOptions.defaults().settlementPolicy()));
 
     private static Delivery delivery(String content) {
         return new Delivery(null, "held", 1, new TopicScripts.PoppedMember(content.getBytes(StandardCharsets.UTF_8),

@@ -47,8 +47,8 @@ class SettlementIT {
         ScriptRunner runner = new ScriptRunner(redis.binary().async());
         this.scripts = new TopicScripts(() -> runner, TOPIC);
         ConsumerOptions options = ConsumerOptions.defaults();
-        SettlementRetries retries = new SettlementRetries(scripts, options);
-        HeldMessages held = new HeldMessages(scripts, options, new EngineEvents() { }, retries);
+        SettlementRetries retries = new SettlementRetries(scripts, options.settlementPolicy());
+        HeldMessages held = new HeldMessages(scripts, options.settlementPolicy(), new EngineEvents() { }, retries);
         this.settlement = new Settlement(scripts, held, retries, d -> { });
         long at = redis.redisTimeMillis() - 10;
         for (String m : List.of("a", "b", "c", "d")) {
