@@ -121,11 +121,9 @@ public final class TopicConsumer implements AutoCloseable {
         this.sweepers = sweepers;
         this.zooKeeper = zooKeeper;
         this.retries = new SettlementRetries(scripts, options.settlementPolicy());
-        this.held = new HeldMessages(scripts, options.settlementPolicy(), events, retries);
-        ConsumerLoop[] loopRef = new ConsumerLoop[1];
-        this.settlement = new Settlement(scripts, held, retries, d -> loopRef[0].deliveredFinished(d));
+        this.held = new HeldMessages();
+        this.settlement = new Settlement(scripts, held, retries, options.settlementPolicy(), events);
         this.loop = new ConsumerLoop(name, scripts, options, redis, held, settlement, clock);
-        loopRef[0] = loop;
     }
 
     public TopicDefinition topic() {
@@ -153,7 +151,7 @@ public final class TopicConsumer implements AutoCloseable {
         long extendEvery = Math.max(50, options.prepareTimeout().toMillis() / 3);
         extension = housekeeping.scheduleWithFixedDelay(() -> {
             if (redis.isConnected()) {
-                held.extendDeadlines();
+                settlement.extendDeadlines();
             }
         }, extendEvery, extendEvery, TimeUnit.MILLISECONDS);
         retrying = housekeeping.scheduleWithFixedDelay(retries::retry, SettlementRetries.DEFAULT_RETRY_INTERVAL_MILLIS,

@@ -16,8 +16,6 @@ import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.produce.SendsResume;
 import io.rmq.engine.produce.TopicProducer;
-import io.rmq.engine.redis.ConnectionLiveness;
-import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;

@@ -13,7 +13,6 @@ import io.lettuce.core.RedisException;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.redis.RedisUnavailableException;
 import io.rmq.engine.scripts.TopicScripts;
-import io.rmq.engine.settlement.SettlementRetries;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
