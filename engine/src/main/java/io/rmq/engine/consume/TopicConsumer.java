@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.coordination.ZooKeeperSessions;
@@ -78,7 +79,8 @@ public final class TopicConsumer implements AutoCloseable {
     private final WakeBus wakeBus;
     private final ScheduledExecutorService housekeeping;
     private final ExpiredMessageSweeper.Sweepers sweepers;
-    private final ZooKeeperSessions zooKeeper;
+    /** Asked only by a coordinated consumer: the sessions load Curator, which the engine does not require. */
+    private final Supplier<ZooKeeperSessions> zooKeeper;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private final HeldMessages held;
     private final ConsumerLoop loop;
@@ -110,7 +112,7 @@ public final class TopicConsumer implements AutoCloseable {
     private volatile CompletionStage<Void> bounded;
 
     public TopicConsumer(String name, TopicScripts scripts, ConsumerOptions options, RmqClient redis, WakeBus wakeBus,
-            ScheduledExecutorService housekeeping, ExpiredMessageSweeper.Sweepers sweepers, ZooKeeperSessions zooKeeper,
+            ScheduledExecutorService housekeeping, ExpiredMessageSweeper.Sweepers sweepers, Supplier<ZooKeeperSessions> zooKeeper,
             EngineEvents events, Clock clock) {
         this.name = name;
         this.scripts = scripts;
@@ -196,7 +198,7 @@ public final class TopicConsumer implements AutoCloseable {
         if (options.coordination().isEmpty() || coordination != null || state.get() != State.STARTED) {
             return;
         }
-        coordination = ConsumerCoordination.start(zooKeeper, options.coordination().get(), topic(), name,
+        coordination = ConsumerCoordination.start(zooKeeper.get(), options.coordination().get(), topic(), name,
                 loop::ownershipChanged, scripts::highestEpoch);
         if (coordination != null) {
             // the loop grows its scripts on its own thread: the amount read is what the leader must know
