@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.rmq.engine.produce.SendResult;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.ChannelRecorder;

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.produce.SendResult;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;

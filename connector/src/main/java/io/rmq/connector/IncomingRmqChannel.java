@@ -219,11 +219,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
             s.onNext(message);
         } catch (RuntimeException e) {
             // rule 2.13 broken by the subscriber: treat it as a failed delivery, to be retried
-            if (meter != null) {
-                meter.nack(e);
-            } else {
-                delivery.rollback(e);
-            }
+            message.nack(e);
             throw e;
         }
     }

@@ -15,7 +15,7 @@ import io.rmq.engine.settlement.Delivery;
 
 /**
  * The message an incoming channel emits for one delivery: {@code ack()} commits it and
- * {@code nack(reason)} rolls it back (through the delivery's meter when metrics are on). It behaves as
+ * {@code nack(reason)} rolls it back, and the delivery's meter, when metrics are on, observes which. It behaves as
  * {@code Message.of(payload, Metadata.of(metadata), ack, nack)} would, in one object per message: the
  * {@link Metadata} is built only when asked for ({@link #getMetadata(Class)} finds the one metadata
  * without it), and the ack and nack functions only when a wrapping message asks for them.
@@ -72,7 +72,10 @@ final class IncomingRmqMessage implements Message<Object> {
 
     @Override
     public CompletionStage<Void> ack() {
-        return meter == null ? delivery.commit() : meter.ack();
+        if (meter != null) {
+            meter.acked();
+        }
+        return delivery.commit();
     }
 
     @Override
@@ -90,7 +93,10 @@ final class IncomingRmqMessage implements Message<Object> {
         if (reason == null) {
             throw RmqExceptions.ex.nullArgument("reason");
         }
-        return meter == null ? delivery.rollback(reason) : meter.nack(reason);
+        if (meter != null) {
+            meter.nacked();
+        }
+        return delivery.rollback(reason);
     }
 
     @Override

@@ -20,7 +20,7 @@ import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.connector.metrics.OutgoingMetrics;
 import io.rmq.engine.produce.DurabilityException;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.produce.SendResult;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.topic.TopicType;

@@ -43,6 +43,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.engine.topic.SlotRouter;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
+import io.rmq.engine.coordination.CoordinatedTopic;
 import io.rmq.engine.coordination.SlotAssignment;
 import io.rmq.engine.coordination.SlotAssignments;
 import io.rmq.engine.coordination.WorkerInfo;
@@ -374,13 +375,13 @@ class CoordinatedChannelIT {
 
     private Optional<Map<Integer, String>> claimedBy(Set<String> copies) throws Exception {
         Map<String, String> copyOfWorker = new HashMap<>();
-        for (WorkerInfo w : SlotAssignments.workers(reader, root, TOPIC.coordinated())) {
+        for (WorkerInfo w : SlotAssignments.workers(reader, root, CoordinatedTopic.of(TOPIC))) {
             copyOfWorker.put(w.id(), w.consumer());
         }
         if (!new HashSet<>(copyOfWorker.values()).equals(copies) || copyOfWorker.size() != copies.size()) {
             return Optional.empty();
         }
-        Optional<SlotAssignment> read = SlotAssignments.read(reader, root, TOPIC.coordinated());
+        Optional<SlotAssignment> read = SlotAssignments.read(reader, root, CoordinatedTopic.of(TOPIC));
         if (read.isEmpty() || !read.get().slotsByWorker().keySet().equals(copyOfWorker.keySet())) {
             return Optional.empty();
         }

@@ -1,6 +1,7 @@
 package io.rmq.engine;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
@@ -50,12 +51,13 @@ import io.rmq.engine.topic.TopicKeys;
 public final class RmqEngine implements AutoCloseable {
 
     /** Lettuce command timeout: a command without a reply by then fails, and is retried or reported. */
-    public static final java.time.Duration DEFAULT_COMMAND_TIMEOUT = RmqClient.DEFAULT_COMMAND_TIMEOUT;
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = RedisAccess.DEFAULT_COMMAND_TIMEOUT;
 
     private final ScheduledExecutorService housekeeping;
     private final RmqClient client;
     private final WakeBus wakeBus;
-    private final ZooKeeperSessions zooKeeperSessions;
+    /** Guarded by this engine's lock. */
+    private ZooKeeperSessions zooKeeperSessions;
     private final ExpiredMessageSweeper.Sweepers sweepers;
     private final TopicRegistry topicRegistry;
     private final List<EngineEvents> listeners = new CopyOnWriteArrayList<>();
@@ -113,7 +115,6 @@ public final class RmqEngine implements AutoCloseable {
         client.addListener(new EvictionPolicyCheck(client));
         this.topicRegistry = new TopicRegistry(client);
         this.wakeBus = new WakeBus(client);
-        this.zooKeeperSessions = new ZooKeeperSessions(housekeeping);
         this.sweepers = new ExpiredMessageSweeper.Sweepers(housekeeping, client::isConnected, events);
     }
 
@@ -182,7 +183,7 @@ public final class RmqEngine implements AutoCloseable {
     /** Creates a consumer of a topic's slots; it does nothing until {@link TopicConsumer#start}. */
     public TopicConsumer consumer(TopicKeys keys, ConsumerOptions options, String name) {
         return new TopicConsumer(name, scripts(keys), options, client, wakeBus, housekeeping, sweepers,
-                zooKeeperSessions, events, Clock.systemUTC());
+                this::zooKeeperSessions, events, Clock.systemUTC());
     }
 
     /** Tells {@code listener} about the messages of this engine's topics, until it is removed. */
@@ -194,6 +195,17 @@ public final class RmqEngine implements AutoCloseable {
         listeners.remove(listener);
     }
 
+    /**
+     * The ZooKeeper sessions of the coordinated consumers, created with the first of them: an engine that never
+     * coordinates never loads Curator, an optional dependency.
+     */
+    private synchronized ZooKeeperSessions zooKeeperSessions() {
+        if (zooKeeperSessions == null) {
+            zooKeeperSessions = new ZooKeeperSessions(housekeeping);
+        }
+        return zooKeeperSessions;
+    }
+
     private TopicScripts scripts(TopicKeys keys) {
         return new TopicScripts(client::scripts, keys);
     }
@@ -202,7 +214,11 @@ public final class RmqEngine implements AutoCloseable {
     @Override
     public void close() {
         client.close();
-        zooKeeperSessions.close();
+        synchronized (this) {
+            if (zooKeeperSessions != null) {
+                zooKeeperSessions.close();
+            }
+        }
         housekeeping.shutdownNow();
     }
 }

@@ -20,7 +20,7 @@ import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.produce.DurableStream;
 import io.rmq.engine.produce.ProducerOptions;
-import io.rmq.engine.produce.SendResult;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.topic.TopicDefinition;

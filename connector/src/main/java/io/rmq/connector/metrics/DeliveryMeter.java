@@ -1,6 +1,5 @@
 package io.rmq.connector.metrics;
 
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import io.rmq.engine.settlement.Delivery;
@@ -8,7 +7,8 @@ import io.rmq.engine.settlement.Delivery;
 /**
  * Measures one delivery: counts it when it is handed over (with its lateness, for timed topics), and
  * counts the first of its ack and nack with the processing time since the hand-over, as
- * {@link Delivery} honours only the first of commit and rollback. Thread-safe.
+ * {@link Delivery} honours only the first of commit and rollback. It only observes: the message
+ * settles the delivery itself. Thread-safe.
  */
 public final class DeliveryMeter {
 
@@ -37,21 +37,25 @@ public final class DeliveryMeter {
         }
     }
 
-    /** Acknowledges: commits the delivery, and counts it when it is the first ack or nack. */
-    public CompletionStage<Void> ack() {
-        if (SETTLED.compareAndSet(this, 0, 1)) {
-            metrics.processing.recordNanos(System.nanoTime() - handedOverAt);
+    /** The message was acked: counted when it is the first ack or nack. */
+    public void acked() {
+        if (firstSettlement()) {
             metrics.acked.increment(1);
         }
-        return delivery.commit();
     }
 
-    /** Rejects: rolls the delivery back, and counts it when it is the first ack or nack. */
-    public CompletionStage<Void> nack(Throwable reason) {
-        if (SETTLED.compareAndSet(this, 0, 1)) {
-            metrics.processing.recordNanos(System.nanoTime() - handedOverAt);
+    /** The message was nacked: counted when it is the first ack or nack. */
+    public void nacked() {
+        if (firstSettlement()) {
             metrics.nacked.increment(1);
         }
-        return delivery.rollback(reason);
+    }
+
+    private boolean firstSettlement() {
+        if (!SETTLED.compareAndSet(this, 0, 1)) {
+            return false;
+        }
+        metrics.processing.recordNanos(System.nanoTime() - handedOverAt);
+        return true;
     }
 }

@@ -31,8 +31,8 @@ public final class IncomingMetrics {
     }
 
     /**
-     * A meter for one delivery, whose {@link DeliveryMeter#ack()} and {@link DeliveryMeter#nack} the
-     * message calls instead of the delivery's own; {@code null} when nothing is measured.
+     * A meter for one delivery, told by the message of its ack ({@link DeliveryMeter#acked()}) or nack
+     * ({@link DeliveryMeter#nacked()}); {@code null} when nothing is measured.
      */
     public DeliveryMeter meter(Delivery delivery) {
         return delivered == null ? null : new DeliveryMeter(this, delivery);

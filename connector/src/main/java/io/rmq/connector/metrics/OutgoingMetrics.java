@@ -1,6 +1,6 @@
 package io.rmq.connector.metrics;
 
-import io.rmq.engine.produce.SendResult;
+import io.rmq.engine.scripts.SendResult;
 
 /**
  * The counters of one outgoing channel: {@code rmq.messages.sent} (stored as new) and

@@ -11,7 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.produce.SendResult;
+import io.rmq.engine.scripts.SendResult;
 
 /**
  * Where the application has no metrics library, no class that refers to one is ever loaded, and the

@@ -10,9 +10,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
@@ -65,6 +62,7 @@ public final class RmqAdmin implements AutoCloseable {
     private final RedisClusterAsyncCommands<byte[], byte[]> commands;
     private final ScriptRunner scripts;
     private final String displayUri;
+    private final AdminCalls calls;
 
     private RmqAdmin(AbstractRedisClient client, StatefulConnection<byte[], byte[]> connection,
             RedisClusterAsyncCommands<byte[], byte[]> commands, ScriptRunner scripts, String displayUri) {
@@ -73,6 +71,7 @@ public final class RmqAdmin implements AutoCloseable {
         this.commands = commands;
         this.scripts = scripts;
         this.displayUri = displayUri;
+        this.calls = new AdminCalls(displayUri, DEFAULT_TIMEOUT);
     }
 
     /**
@@ -326,7 +325,7 @@ public final class RmqAdmin implements AutoCloseable {
      * @throws IllegalStateException    when a growth to another amount is under way (RMQ-0412), or Redis fails
      */
     public TopicDefinition growTopic(TopicDefinition topic, int newAmount) {
-        return new TopicGrowth(this, scripts, commands).grow(topic, newAmount);
+        return new TopicGrowth(calls, scripts, commands).grow(topic, newAmount);
     }
 
     @Override
@@ -339,18 +338,8 @@ public final class RmqAdmin implements AutoCloseable {
         return new AdminScripts(scripts, new TopicKeys(topic));
     }
 
-    <T> T await(String operation, CompletionStage<T> stage) {
-        try {
-            return stage.toCompletableFuture().get(DEFAULT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
-        } catch (TimeoutException e) {
-            throw EngineExceptions.ex.adminTimedOut(operation, displayUri, DEFAULT_TIMEOUT.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw EngineExceptions.ex.adminInterrupted(operation, e);
-        }
+    private <T> T await(String operation, CompletionStage<T> stage) {
+        return calls.await(operation, stage);
     }
 
     private static byte[] bytes(String s) {

@@ -42,13 +42,13 @@ final class TopicGrowth {
 
     private static final EngineLogging LOG = EngineLogging.log;
 
-    private final RmqAdmin owner;
+    private final AdminCalls calls;
     private final ScriptRunner scripts;
     private final RedisClusterAsyncCommands<byte[], byte[]> commands;
 
-    /** @param owner whose calls wait for Redis as long as its own do */
-    TopicGrowth(RmqAdmin owner, ScriptRunner scripts, RedisClusterAsyncCommands<byte[], byte[]> commands) {
-        this.owner = owner;
+    /** @param calls how the admin waits for Redis, which the growth's calls follow */
+    TopicGrowth(AdminCalls calls, ScriptRunner scripts, RedisClusterAsyncCommands<byte[], byte[]> commands) {
+        this.calls = calls;
         this.scripts = scripts;
         this.commands = commands;
     }
@@ -165,7 +165,7 @@ final class TopicGrowth {
     }
 
     private <T> T await(String operation, CompletionStage<T> stage) {
-        return owner.await(operation, stage);
+        return calls.await(operation, stage);
     }
 
     private static String text(Object bytes) {

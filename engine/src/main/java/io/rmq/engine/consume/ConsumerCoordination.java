@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
+import io.rmq.engine.coordination.CoordinatedTopic;
 import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.coordination.SlotCoordinator;
 import io.rmq.engine.coordination.SlotOwnership;
@@ -51,7 +52,7 @@ final class ConsumerCoordination {
         }
         SlotCoordinator[] coordinator = new SlotCoordinator[1];
         // the coordinator reports only after it has registered, so the reference is set by then
-        coordinator[0] = new SlotCoordinator(session.curator(), options, topic.coordinated(), consumerName,
+        coordinator[0] = new SlotCoordinator(session.curator(), options, CoordinatedTopic.of(topic), consumerName,
                 ownership -> listener.ownershipChanged(ownership, coordinator[0].workerId()), epochs);
         coordinator[0].start();
         return new ConsumerCoordination(session, coordinator[0]);

@@ -54,7 +54,7 @@ final class ConsumerLoop implements WakeBus.Listener {
     private final SlotScheduler scheduler;
     private final PrefetchBuffer prefetch;
     private final SlotOwnershipTracker ownership;
-    private TopicConsumer.Listener listener;
+    private DeliveryListener listener;
     private long demand;
     private boolean draining;
     private boolean stopping;
@@ -79,11 +79,12 @@ final class ConsumerLoop implements WakeBus.Listener {
         this.scheduler = new SlotScheduler(slotAmount, options.pollInterval(), !coordinated);
         this.prefetch = new PrefetchBuffer(slotAmount, coordinated);
         // a crashed owner's messages are swept within 1.5 prepare timeouts: a longer wait has another cause
-        this.ownership = new SlotOwnershipTracker(name, scripts.keys().topic(), scheduler, prefetch, held::release,
+        this.ownership = new SlotOwnershipTracker(name, scripts.keys().topic(), scheduler, prefetch, settler::release,
                 options.prepareTimeout().multipliedBy(2), clock);
     }
 
-    void start(TopicConsumer.Listener listener) {
+    void start(DeliveryListener listener) {
+        settler.addListener(this::deliveredFinished);
         execute(() -> {
             this.listener = listener;
             popIfNeeded();
@@ -167,7 +168,7 @@ final class ConsumerLoop implements WakeBus.Listener {
     }
 
     /** A delivered message was settled: in serial mode its slot's next message may go. */
-    void deliveredFinished(Delivery d) {
+    private void deliveredFinished(Delivery d) {
         if (!serial) {
             return;
         }
@@ -331,7 +332,7 @@ final class ConsumerLoop implements WakeBus.Listener {
             if (!deliveries.isEmpty()) {
                 held.addAll(deliveries);
                 if (outcome == SlotOwnershipTracker.Outcome.RELEASE) {
-                    held.release(slot, deliveries); // the slot moved while this pop was under way
+                    settler.release(slot, deliveries); // the slot moved while this pop was under way
                 } else {
                     prefetch.addAll(deliveries);
                 }

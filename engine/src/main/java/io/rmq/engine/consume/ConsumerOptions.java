@@ -6,6 +6,8 @@ import java.util.Optional;
 
 import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.i18n.EngineArguments;
+import io.rmq.engine.scripts.TopicScripts.RetryRule;
+import io.rmq.engine.settlement.SettlementPolicy;
 
 /**
  * How a {@link TopicConsumer} pops, retries, shuts down and, optionally, coordinates with the other
@@ -77,6 +79,12 @@ public final class ConsumerOptions {
 
     public int maxRetries() {
         return maxRetries;
+    }
+
+    /** What settling this consumer's deliveries follows: its retries and its prepare timeout. */
+    public SettlementPolicy settlementPolicy() {
+        return new SettlementPolicy(new RetryRule(maxRetries, retryBackoff.toMillis(), retryBackoffMax.toMillis()),
+                prepareTimeout);
     }
 
     public Duration prepareTimeout() {

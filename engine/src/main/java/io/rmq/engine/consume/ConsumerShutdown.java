@@ -41,24 +41,25 @@ final class ConsumerShutdown {
             Settlement settlement, CompletionStage<Void> leaveCoordination) {
         Duration timeout = options.shutdownTimeout();
         CompletableFuture<Void> releasedPrefetch = loop.stop()
-                .thenCompose(held::releaseAll)
+                .thenCompose(settlement::releaseAll)
                 .toCompletableFuture();
         CompletableFuture<Void> settledOrTimedOut = held.noneDelivered().toCompletableFuture()
                 .completeOnTimeout(null, timeout.toMillis(), TimeUnit.MILLISECONDS);
         return releasedPrefetch.thenCombine(settledOrTimedOut, (a, b) -> (Void) null)
-                .thenCompose(v -> releaseOrLeaveUnfinished(name, options, held))
+                .thenCompose(v -> releaseOrLeaveUnfinished(name, options, held, settlement))
                 .thenCompose(v -> settlement.flushed())
                 .thenCombine(leaveCoordination, (a, b) -> (Void) null)
                 .handle((v, f) -> (Void) null);
     }
 
-    private static CompletionStage<Void> releaseOrLeaveUnfinished(String name, ConsumerOptions options, HeldMessages held) {
+    private static CompletionStage<Void> releaseOrLeaveUnfinished(String name, ConsumerOptions options, HeldMessages held,
+            Settlement settlement) {
         List<Delivery> unfinished = held.unfinished();
         if (unfinished.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
         boolean serial = options.coordination().isPresent();
         EngineLogging.log.unfinishedAtShutdown(unfinished.size(), name, options.shutdownTimeout().toMillis(), serial);
-        return serial ? CompletableFuture.completedFuture(null) : held.releaseAll(unfinished);
+        return serial ? CompletableFuture.completedFuture(null) : settlement.releaseAll(unfinished);
     }
 }

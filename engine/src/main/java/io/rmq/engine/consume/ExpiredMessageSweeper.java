@@ -52,7 +52,7 @@ public final class ExpiredMessageSweeper implements Runnable {
             EngineEvents events) {
         this.scripts = scripts;
         this.options = options;
-        this.rule = TopicScripts.RetryRule.of(options);
+        this.rule = options.settlementPolicy().retryRule();
         this.connected = connected;
         this.events = events;
     }

@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.coordination.ZooKeeperSessions;
@@ -24,7 +25,7 @@ import io.rmq.engine.settlement.SettlementRetries;
 import io.rmq.engine.topic.TopicDefinition;
 
 /**
- * Consumes the slots of one topic: pops due members in batches, hands them to a {@link Listener}
+ * Consumes the slots of one topic: pops due members in batches, hands them to a {@link DeliveryListener}
  * strictly on demand, and commits or rolls them back. Create it with {@link RmqEngine#consumer}.
  *
  * <p><b>Back-pressure.</b> It pops only while the listener has outstanding demand, and holds at
@@ -63,12 +64,6 @@ import io.rmq.engine.topic.TopicDefinition;
  */
 public final class TopicConsumer implements AutoCloseable {
 
-    /** Receives deliveries on the consumer's thread. */
-    public interface Listener {
-        /** A message; commit or roll it back, from any thread, now or later. */
-        void onDelivery(Delivery delivery);
-    }
-
     /** How often the registry is read for a growth of the topic, should a growth notice have been missed. */
     static final long GROWTH_CHECK_MILLIS = 30_000;
 
@@ -84,7 +79,8 @@ public final class TopicConsumer implements AutoCloseable {
     private final WakeBus wakeBus;
     private final ScheduledExecutorService housekeeping;
     private final ExpiredMessageSweeper.Sweepers sweepers;
-    private final ZooKeeperSessions zooKeeper;
+    /** Asked only by a coordinated consumer: the sessions load Curator, which the engine does not require. */
+    private final Supplier<ZooKeeperSessions> zooKeeper;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private final HeldMessages held;
     private final ConsumerLoop loop;
@@ -116,7 +112,7 @@ public final class TopicConsumer implements AutoCloseable {
     private volatile CompletionStage<Void> bounded;
 
     public TopicConsumer(String name, TopicScripts scripts, ConsumerOptions options, RmqClient redis, WakeBus wakeBus,
-            ScheduledExecutorService housekeeping, ExpiredMessageSweeper.Sweepers sweepers, ZooKeeperSessions zooKeeper,
+            ScheduledExecutorService housekeeping, ExpiredMessageSweeper.Sweepers sweepers, Supplier<ZooKeeperSessions> zooKeeper,
             EngineEvents events, Clock clock) {
         this.name = name;
         this.scripts = scripts;
@@ -126,12 +122,10 @@ public final class TopicConsumer implements AutoCloseable {
         this.housekeeping = housekeeping;
         this.sweepers = sweepers;
         this.zooKeeper = zooKeeper;
-        this.retries = new SettlementRetries(scripts, options);
-        this.held = new HeldMessages(scripts, options, events, retries);
-        ConsumerLoop[] loopRef = new ConsumerLoop[1];
-        this.settlement = new Settlement(scripts, held, retries, d -> loopRef[0].deliveredFinished(d));
+        this.retries = new SettlementRetries(scripts, options.settlementPolicy());
+        this.held = new HeldMessages();
+        this.settlement = new Settlement(scripts, held, retries, options.settlementPolicy(), events);
         this.loop = new ConsumerLoop(name, scripts, options, redis, held, settlement, clock);
-        loopRef[0] = loop;
     }
 
     public TopicDefinition topic() {
@@ -150,7 +144,7 @@ public final class TopicConsumer implements AutoCloseable {
      * Starts consuming; nothing is popped before {@link #request} asks for messages. With
      * coordination, the consumer joins the topic's workers once Redis is reachable.
      */
-    public void start(Listener listener) {
+    public void start(DeliveryListener listener) {
         if (!state.compareAndSet(State.LATENT, State.STARTED)) {
             throw EngineExceptions.ex.cannotStartInState("consumer " + name, state.get().name());
         }
@@ -159,7 +153,7 @@ public final class TopicConsumer implements AutoCloseable {
         long extendEvery = Math.max(50, options.prepareTimeout().toMillis() / 3);
         extension = housekeeping.scheduleWithFixedDelay(() -> {
             if (redis.isConnected()) {
-                held.extendDeadlines();
+                settlement.extendDeadlines();
             }
         }, extendEvery, extendEvery, TimeUnit.MILLISECONDS);
         retrying = housekeeping.scheduleWithFixedDelay(retries::retry, SettlementRetries.DEFAULT_RETRY_INTERVAL_MILLIS,
@@ -204,7 +198,7 @@ public final class TopicConsumer implements AutoCloseable {
         if (options.coordination().isEmpty() || coordination != null || state.get() != State.STARTED) {
             return;
         }
-        coordination = ConsumerCoordination.start(zooKeeper, options.coordination().get(), topic(), name,
+        coordination = ConsumerCoordination.start(zooKeeper.get(), options.coordination().get(), topic(), name,
                 loop::ownershipChanged, scripts::highestEpoch);
         if (coordination != null) {
             // the loop grows its scripts on its own thread: the amount read is what the leader must know

@@ -3,6 +3,7 @@ package io.rmq.engine.coordination;
 import java.util.Objects;
 
 import io.rmq.engine.i18n.EngineArguments;
+import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * What the coordination needs to know of a topic: its key prefix and name (which place it in
@@ -13,6 +14,11 @@ import io.rmq.engine.i18n.EngineArguments;
  * @param slotAmount the topic's number of slots
  */
 public record CoordinatedTopic(String keyPrefix, String name, int slotAmount) {
+
+    /** What the ZooKeeper coordination needs of {@code topic}. */
+    public static CoordinatedTopic of(TopicDefinition topic) {
+        return new CoordinatedTopic(topic.keyPrefix(), topic.name(), topic.slotAmount());
+    }
 
     public CoordinatedTopic {
         Objects.requireNonNull(keyPrefix, "keyPrefix");

@@ -15,6 +15,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.ScriptRunner;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.topic.TopicKeys;
 

@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.scripts.SendResult;
 
 /**
  * One durable send on its way: its deadline, how far it got, and its result. The deadline is the durability

@@ -3,8 +3,8 @@ package io.rmq.engine.produce;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.rmq.engine.RmqEngine;
 import io.rmq.engine.i18n.EngineArguments;
+import io.rmq.engine.redis.RedisAccess;
 
 /**
  * How a {@link TopicProducer} confirms its sends. By default a send completes once the master has stored
@@ -25,10 +25,10 @@ public final class ProducerOptions {
     /** Default of {@link Builder#durabilityTimeout(Duration)}: 1 s. */
     public static final Duration DEFAULT_DURABILITY_TIMEOUT = Duration.ofSeconds(1);
     /**
-     * The longest durability timeout: half the command timeout ({@link RmqEngine#DEFAULT_COMMAND_TIMEOUT}), so
+     * The longest durability timeout: half the command timeout ({@link RedisAccess#DEFAULT_COMMAND_TIMEOUT}), so
      * that a send queued behind a {@code WAIT} is not timed out by the client.
      */
-    public static final Duration MAX_DURABILITY_TIMEOUT = RmqEngine.DEFAULT_COMMAND_TIMEOUT.dividedBy(2);
+    public static final Duration MAX_DURABILITY_TIMEOUT = RedisAccess.DEFAULT_COMMAND_TIMEOUT.dividedBy(2);
     /** The largest number of replicas one may ask for. */
     public static final int MAX_DURABLE_REPLICAS = 1000;
 

@@ -8,6 +8,7 @@ import java.util.OptionalDouble;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.topic.TopicType;
 
 /**

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.support.SlotBatcher;
 import io.rmq.engine.topic.SlotRouter;

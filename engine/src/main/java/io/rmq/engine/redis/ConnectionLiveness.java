@@ -166,7 +166,7 @@ final class ConnectionLiveness {
             }
             pinging.set(false);
             if (failure instanceof RedisCommandTimeoutException && connection.isOpen()) {
-                EngineLogging.log.redisConnectionUnresponsive(displayUri, role, RmqClient.DEFAULT_COMMAND_TIMEOUT.toMillis());
+                EngineLogging.log.redisConnectionUnresponsive(displayUri, role, RedisAccess.DEFAULT_COMMAND_TIMEOUT.toMillis());
                 disconnect();
             }
         });

@@ -27,7 +27,7 @@ public final class KeyTypes {
     public static <T> CompletionStage<T> nameWrongKeys(CompletionStage<T> call, RedisClusterAsyncCommands<byte[], byte[]> redis,
             RedisScript script, byte[][] keys) {
         return call.exceptionallyCompose(failure -> {
-            String redisError = wrongTypeMessage(failure);
+            String redisError = WrongKeyTypeException.wrongTypeMessage(failure);
             if (redisError == null) {
                 return CompletableFuture.failedFuture(failure);
             }
@@ -54,17 +54,6 @@ public final class KeyTypes {
                 throw new WrongKeyTypeException(script.file(), wrongKeys, problems, failure);
             });
         });
-    }
-
-    /** Redis's {@code WRONGTYPE} error text within {@code failure}, or {@code null} when it is another failure. */
-    static String wrongTypeMessage(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            String message = t.getMessage();
-            if (message != null && message.contains("WRONGTYPE")) {
-                return message.substring(message.indexOf("WRONGTYPE"));
-            }
-        }
-        return null;
     }
 
     /** The type {@code TYPE} reports for a key of the layout, or {@code null} when any type will do. */

@@ -1,6 +1,7 @@
 package io.rmq.engine.redis;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,6 +33,9 @@ public final class RedisAccess {
 
     /** The Redis of a tool or channel that names none: {@value}. */
     public static final String DEFAULT_URI = "redis://localhost:6379";
+
+    /** Lettuce command timeout: a command without a reply by then fails, and is retried or reported. */
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
     private final String uri;
     private final String username;

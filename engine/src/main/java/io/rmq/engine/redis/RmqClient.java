@@ -59,8 +59,7 @@ public final class RmqClient implements AutoCloseable {
 
     private static final EngineLogging LOG = EngineLogging.log;
 
-    /** Lettuce command timeout: a command without a reply by then fails, and is retried or reported. */
-    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration DEFAULT_COMMAND_TIMEOUT = RedisAccess.DEFAULT_COMMAND_TIMEOUT;
 
     /** How often an idle connection is checked for a reply (see {@link ConnectionLiveness}). */
     public static final Duration LIVENESS_INTERVAL = Duration.ofSeconds(2);

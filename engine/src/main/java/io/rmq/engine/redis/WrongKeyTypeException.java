@@ -17,8 +17,19 @@ public final class WrongKeyTypeException extends IllegalStateException {
 
     WrongKeyTypeException(String script, List<String> keys, List<String> problems, Throwable redisError) {
         super(EngineExceptions.ex.wrongKeyType(script, String.join(", ", problems),
-                KeyTypes.wrongTypeMessage(redisError)), redisError);
+                wrongTypeMessage(redisError)), redisError);
         this.keys = List.copyOf(keys);
+    }
+
+    /** Redis's {@code WRONGTYPE} error text within {@code failure}, or {@code null} when it is another failure. */
+    static String wrongTypeMessage(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String message = t.getMessage();
+            if (message != null && message.contains("WRONGTYPE")) {
+                return message.substring(message.indexOf("WRONGTYPE"));
+            }
+        }
+        return null;
     }
 
     /** The keys that hold the wrong kind of value. */

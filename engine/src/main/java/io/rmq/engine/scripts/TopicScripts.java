@@ -7,8 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
-import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.engine.produce.SendResult;
 import io.rmq.engine.redis.KeyTypes;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.RmqClient;
@@ -62,10 +60,6 @@ public final class TopicScripts {
 
     /** How a rolled-back member is retried: {@code rollback.lua}'s ARGV[2..4]. */
     public record RetryRule(int maxRetries, long backoffMillis, long backoffMaxMillis) {
-        public static RetryRule of(ConsumerOptions options) {
-            return new RetryRule(options.maxRetries(), options.retryBackoff().toMillis(),
-                    options.retryBackoffMax().toMillis());
-        }
     }
 
     /** One member moved to the prepare queue: its content, its store score as Redis wrote it, its delivery number. */

@@ -1,13 +1,16 @@
 package io.rmq.engine.settlement;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.Consumer;
 
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.RmqClient;
@@ -16,7 +19,7 @@ import io.rmq.engine.support.SlotBatcher;
 
 /**
  * How one consumer's deliveries end: {@link Delivery#commit()} and {@link Delivery#rollback} land
- * here. The first of the two wins; a commit returns at once and joins its slot's
+ * here, and so do the release of messages never handed over and the extension of the held messages' deadlines. The first of the two wins; a commit returns at once and joins its slot's
  * {@link SlotBatcher}, a rollback completes once Redis has retried or buried the message.
  *
  * <p>The commits the listener makes on the consumer's loop thread while the loop hands messages over
@@ -29,10 +32,14 @@ import io.rmq.engine.support.SlotBatcher;
  */
 public final class Settlement implements Delivery.Settler {
 
+    private static final EngineLogging LOG = EngineLogging.log;
+
     private final TopicScripts scripts;
     private final HeldMessages held;
     private final SettlementRetries retries;
-    private final Consumer<Delivery> deliveredFinished;
+    private final SettlementPolicy policy;
+    private final EngineEvents events;
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     /** Most commits one script call carries. */
     private static final int COMMITS_PER_CALL = 1024;
     /**
@@ -60,16 +67,32 @@ public final class Settlement implements Delivery.Settler {
     private int heldSlotCount;
     private final Set<CompletableFuture<Void>> rollbacks = ConcurrentHashMap.newKeySet();
 
-    /** @param deliveredFinished told when a message that was in the listener's hands is settled */
-    public Settlement(TopicScripts scripts, HeldMessages held, SettlementRetries retries, Consumer<Delivery> deliveredFinished) {
+    /** Told when a message that was in the consumer listener's hands is settled. */
+    @FunctionalInterface
+    public interface Listener {
+        /**
+         * {@code d}, handed to the consumer's listener, was committed or rolled back; called on the thread that
+         * settled it, which may be any thread, and must return quickly.
+         */
+        void deliveredSettled(Delivery d);
+    }
+
+    public Settlement(TopicScripts scripts, HeldMessages held, SettlementRetries retries, SettlementPolicy policy,
+            EngineEvents events) {
         this.scripts = scripts;
         this.held = held;
         this.retries = retries;
-        this.deliveredFinished = deliveredFinished;
+        this.policy = policy;
+        this.events = events;
         int slots = scripts.keys().topic().slotAmount();
         this.commits = new AtomicReferenceArray<>(slots);
         this.heldSlots = new int[slots];
         this.slotHeld = new boolean[slots];
+    }
+
+    /** {@code listener} is told of every delivered message settled from now on. */
+    public void addListener(Listener listener) {
+        listeners.add(listener);
     }
 
     @Override
@@ -107,8 +130,8 @@ public final class Settlement implements Delivery.Settler {
             }
             commits = longer;
         }
-        heldSlots = java.util.Arrays.copyOf(heldSlots, slotAmount);
-        slotHeld = java.util.Arrays.copyOf(slotHeld, slotAmount);
+        heldSlots = Arrays.copyOf(heldSlots, slotAmount);
+        slotHeld = Arrays.copyOf(slotHeld, slotAmount);
     }
 
     /** Called by the consumer loop before it hands messages over: the commits it makes meanwhile wait. */
@@ -147,11 +170,82 @@ public final class Settlement implements Delivery.Settler {
         if (left < 0) {
             return DONE;
         }
-        CompletableFuture<Void> done = held.rollback(d, reason).toCompletableFuture();
+        CompletableFuture<Void> done = rollbackNow(d, reason).toCompletableFuture();
         rollbacks.add(done);
         done.whenComplete((v, f) -> rollbacks.remove(done));
         settled(d, left);
         return done;
+    }
+
+    /**
+     * The rollback call of a finished-as-failed delivery (retry or dead queue); one that fails because Redis is unreachable
+     * is kept and sent again once it answers ({@link SettlementRetries}).
+     */
+    private CompletionStage<Void> rollbackNow(Delivery d, Throwable reason) {
+        String failureText = Delivery.failureText(reason);
+        return scripts.rollback(d.slot(), policy.retryRule(), failureText, List.of(d.content()))
+                .handle((result, failure) -> {
+                    held.removeAll(List.of(d));
+                    if (failure != null && retries.keepRollback(d.slot(), List.of(d.content()), failureText, failure)) {
+                        return null;
+                    }
+                    if (failure != null) {
+                        LOG.rollbackFailed(d, RmqClient.rootMessage(failure));
+                    } else if (result.dead() > 0) {
+                        LOG.movedToDeadQueue(d, scripts.keys().slot(d.slot()).dead(), String.valueOf(reason));
+                        events.deadLettered(scripts.keys().topic(), result.dead());
+                    }
+                    return null;
+                });
+    }
+
+    /** Returns unfinished messages of one slot to the store queue with no attempt counted. */
+    public CompletionStage<Void> release(int slot, List<Delivery> deliveries) {
+        List<Delivery> toRelease = new ArrayList<>();
+        List<TopicScripts.PoppedMember> members = new ArrayList<>();
+        for (Delivery d : deliveries) {
+            if (d.finish() >= 0) {
+                toRelease.add(d);
+                members.add(d.member());
+            }
+        }
+        if (toRelease.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return scripts.release(slot, members).handle((n, failure) -> {
+            held.removeAll(toRelease);
+            if (failure != null) {
+                LOG.releaseFailed(toRelease.size(), slot, RmqClient.rootMessage(failure));
+            }
+            return null;
+        });
+    }
+
+    public CompletionStage<Void> releaseAll(List<Delivery> deliveries) {
+        return CompletableFuture.allOf(bySlot(deliveries).entrySet().stream()
+                .map(e -> release(e.getKey(), e.getValue()).toCompletableFuture())
+                .toArray(CompletableFuture[]::new));
+    }
+
+    /** Pushes back the deadlines of every unfinished message, so a slow but live consumer keeps them. */
+    public void extendDeadlines() {
+        if (held.isEmpty()) {
+            return;
+        }
+        long timeout = policy.prepareTimeout().toMillis();
+        bySlot(held.unfinished()).forEach((slot, list) -> scripts.extend(slot, timeout, list.stream().map(Delivery::content).toList())
+                .exceptionally(f -> {
+                    LOG.extendFailed(list.size(), slot, RmqClient.rootMessage(f));
+                    return 0L;
+                }));
+    }
+
+    private static Map<Integer, List<Delivery>> bySlot(List<Delivery> deliveries) {
+        Map<Integer, List<Delivery>> bySlot = new HashMap<>();
+        for (Delivery d : deliveries) {
+            bySlot.computeIfAbsent(d.slot(), s -> new ArrayList<>()).add(d);
+        }
+        return bySlot;
     }
 
     /**
@@ -167,7 +261,7 @@ public final class Settlement implements Delivery.Settler {
                 EngineLogging.log.commitFailed(batch.size(), slot, scripts.keys().topic().name(),
                         RmqClient.rootMessage(failure));
             }
-            held.committed(batch);
+            held.removeAll(batch);
             return null;
         });
     }
@@ -176,7 +270,7 @@ public final class Settlement implements Delivery.Settler {
     private void settled(Delivery d, int left) {
         if (left == Delivery.DELIVERED) {
             held.deliveredSettled();
-            deliveredFinished.accept(d);
+            listeners.forEach(l -> l.deliveredSettled(d));
         }
     }
 

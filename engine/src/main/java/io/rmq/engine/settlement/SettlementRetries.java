@@ -13,7 +13,6 @@ import java.util.function.LongSupplier;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
-import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.RedisUnavailableException;
 import io.rmq.engine.redis.RmqClient;
@@ -48,20 +47,20 @@ public final class SettlementRetries {
     }
 
     private final TopicScripts scripts;
-    private final ConsumerOptions options;
+    private final SettlementPolicy policy;
     private final LongSupplier nanoTime;
     private final int maxKept;
     private final Deque<Kept> kept = new ArrayDeque<>();
     private final AtomicBoolean retrying = new AtomicBoolean();
     private int keptMembers;
 
-    public SettlementRetries(TopicScripts scripts, ConsumerOptions options) {
-        this(scripts, options, System::nanoTime, DEFAULT_MAX_KEPT);
+    public SettlementRetries(TopicScripts scripts, SettlementPolicy policy) {
+        this(scripts, policy, System::nanoTime, DEFAULT_MAX_KEPT);
     }
 
-    public SettlementRetries(TopicScripts scripts, ConsumerOptions options, LongSupplier nanoTime, int maxKept) {
+    public SettlementRetries(TopicScripts scripts, SettlementPolicy policy, LongSupplier nanoTime, int maxKept) {
         this.scripts = scripts;
-        this.options = options;
+        this.policy = policy;
         this.nanoTime = nanoTime;
         this.maxKept = maxKept;
     }
@@ -137,12 +136,12 @@ public final class SettlementRetries {
             kept.clear();
             keptMembers = 0;
         }
-        long maxAgeNanos = options.prepareTimeout().toNanos();
+        long maxAgeNanos = policy.prepareTimeout().toNanos();
         List<CompletableFuture<Void>> calls = new ArrayList<>(round.size());
         for (Kept k : round) {
             long ageNanos = nanoTime.getAsLong() - k.sinceNanos();
             if (ageNanos > maxAgeNanos) {
-                drop(k, "older than the prepare-timeout of " + options.prepareTimeout().toMillis() + " ms");
+                drop(k, "older than the prepare-timeout of " + policy.prepareTimeout().toMillis() + " ms");
                 continue;
             }
             calls.add(send(k).<Void>handle((v, failure) -> {
@@ -160,7 +159,7 @@ public final class SettlementRetries {
 
     private CompletionStage<?> send(Kept k) {
         return k.kind() == Kind.COMMIT ? scripts.commit(k.slot(), k.members())
-                : scripts.rollback(k.slot(), TopicScripts.RetryRule.of(options), k.failure(), k.members());
+                : scripts.rollback(k.slot(), policy.retryRule(), k.failure(), k.members());
     }
 
     private void drop(Kept k, String why) {

@@ -5,7 +5,6 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.coordination.CoordinatedTopic;
 import io.rmq.engine.i18n.EngineArguments;
 
 /**
@@ -59,11 +58,6 @@ public record TopicDefinition(String name, int slotAmount, TopicType type, Strin
         } catch (RuntimeException e) {
             return Optional.empty();
         }
-    }
-
-    /** What the ZooKeeper coordination needs of this topic. */
-    public CoordinatedTopic coordinated() {
-        return new CoordinatedTopic(keyPrefix, name, slotAmount);
     }
 
     /** The definition as recorded in the topic registry: {@code <TYPE>:<slot amount>}. */

@@ -22,14 +22,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.rmq.engine.EngineFixture;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.admin.DeadCursor;
-import io.rmq.engine.admin.DeadMessage;
-import io.rmq.engine.admin.DeadPage;
-import io.rmq.engine.admin.DeadSelection;
-import io.rmq.engine.admin.RmqAdmin;
-import io.rmq.engine.admin.SlotCounters;
-import io.rmq.engine.admin.SlotStats;
-import io.rmq.engine.admin.TopicStats;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.produce.TopicProducer;

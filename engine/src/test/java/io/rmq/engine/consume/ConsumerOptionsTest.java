@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 
-import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.coordination.CoordinationOptions;
 import org.junit.jupiter.api.Test;
 

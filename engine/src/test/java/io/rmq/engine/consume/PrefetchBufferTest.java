@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import io.rmq.engine.consume.PrefetchBuffer;
 import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.settlement.Delivery;
 import org.junit.jupiter.api.Test;

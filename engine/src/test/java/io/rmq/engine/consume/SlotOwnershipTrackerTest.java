@@ -9,9 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import io.rmq.engine.consume.PrefetchBuffer;
-import io.rmq.engine.consume.SlotOwnershipTracker;
-import io.rmq.engine.consume.SlotScheduler;
 import io.rmq.engine.coordination.SlotOwnership;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.scripts.PopStatus;

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import io.rmq.engine.consume.SlotScheduler;
 import org.junit.jupiter.api.Test;
 
 class SlotSchedulerTest {

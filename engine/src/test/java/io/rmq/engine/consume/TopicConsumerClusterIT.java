@@ -6,7 +6,6 @@ import java.util.Map;
 
 import io.rmq.engine.EngineFixture;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.topic.TopicDefinition;

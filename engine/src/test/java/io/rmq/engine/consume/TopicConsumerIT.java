@@ -17,9 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.rmq.engine.EngineFixture;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.engine.consume.TopicConsumer;
-import io.rmq.engine.produce.SendResult;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.SlotKeys;

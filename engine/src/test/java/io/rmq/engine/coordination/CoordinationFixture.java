@@ -172,7 +172,7 @@ final class CoordinationFixture implements AutoCloseable {
 
     Optional<SlotAssignment> assignment() {
         try {
-            return SlotAssignments.read(reader(), root, topic.coordinated());
+            return SlotAssignments.read(reader(), root, CoordinatedTopic.of(topic));
         } catch (Exception e) {
             return Optional.empty();
         }

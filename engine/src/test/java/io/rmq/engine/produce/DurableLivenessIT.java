@@ -14,6 +14,7 @@ import io.rmq.engine.RmqEngine;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
@@ -42,7 +43,7 @@ class DurableLivenessIT {
      * a send's own command timeout if it was written on the silent connection just before it was closed.
      */
     private static final Duration REPLACED_WITHIN = RmqClient.LIVENESS_INTERVAL.multipliedBy(2)
-            .plus(RmqClient.DEFAULT_COMMAND_TIMEOUT.multipliedBy(2)).plusSeconds(10);
+            .plus(RedisAccess.DEFAULT_COMMAND_TIMEOUT.multipliedBy(2)).plusSeconds(10);
 
     @Test
     void aSilencedDurableConnectionIsReplacedAndDurableSendsAreConfirmedAndConsumedAgain(RedisTestServer redis,

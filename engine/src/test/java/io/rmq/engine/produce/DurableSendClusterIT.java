@@ -13,9 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.produce.ProducerOptions;
-import io.rmq.engine.produce.SendResult;
-import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;

@@ -16,8 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
-import io.rmq.engine.produce.SendResult;
-import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.topic.TopicKeys;
 
 /**

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import java.time.Duration;
 
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.produce.ProducerOptions;
 import org.junit.jupiter.api.Test;
 
 class ProducerOptionsTest {

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import io.rmq.engine.produce.TopicProducer;
 import org.awaitility.Awaitility;
 
 /** For tests that break a connection: waits until a producer's sends succeed again. */

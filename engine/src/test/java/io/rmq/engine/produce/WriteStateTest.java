@@ -8,9 +8,6 @@ import java.util.concurrent.CompletionException;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
-import io.rmq.engine.produce.DurabilityException;
-import io.rmq.engine.produce.SendFailedException;
-import io.rmq.engine.produce.WriteState;
 import io.rmq.engine.redis.RedisUnavailableException;
 import org.junit.jupiter.api.Test;
 

@@ -16,8 +16,6 @@ import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.produce.SendsResume;
 import io.rmq.engine.produce.TopicProducer;
-import io.rmq.engine.redis.ConnectionLiveness;
-import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
@@ -43,7 +41,7 @@ class ClusterLivenessIT {
      * timeout, a reconnection, and a send's own command timeout if it was written on the silent connection.
      */
     private static final Duration REPLACED_WITHIN = RmqClient.LIVENESS_INTERVAL
-            .multipliedBy(ConnectionLiveness.PUB_SUB_TICKS + 1).plus(RmqClient.DEFAULT_COMMAND_TIMEOUT.multipliedBy(2))
+            .multipliedBy(ConnectionLiveness.PUB_SUB_TICKS + 1).plus(RedisAccess.DEFAULT_COMMAND_TIMEOUT.multipliedBy(2))
             .plusSeconds(10);
 
     @Test

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lettuce.core.RedisURI;
-import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.support.UriCredentials;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,6 @@ package io.rmq.engine.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rmq.engine.redis.RedisTopology;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

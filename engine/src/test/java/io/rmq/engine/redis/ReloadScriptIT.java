@@ -7,8 +7,6 @@ import static io.rmq.testing.Futures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.engine.redis.RedisScript;
-import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.testing.RedisConnections;
 import io.rmq.testing.RedisTest;

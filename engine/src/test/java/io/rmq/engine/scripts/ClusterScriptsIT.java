@@ -14,7 +14,6 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.ScriptRunner;
-import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;

@@ -10,8 +10,6 @@ import java.util.concurrent.TimeUnit;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.redis.WrongKeyTypeException;
-import io.rmq.engine.scripts.PopStatus;
-import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;

@@ -14,7 +14,6 @@ import java.util.List;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.ScriptRunner;
-import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;

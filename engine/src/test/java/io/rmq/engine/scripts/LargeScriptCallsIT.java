@@ -10,9 +10,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.engine.produce.SendResult;
 import io.rmq.engine.redis.ScriptRunner;
-import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;

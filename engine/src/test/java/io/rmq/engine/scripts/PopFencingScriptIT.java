@@ -13,7 +13,6 @@ import java.util.stream.Stream;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.ScriptRunner;
-import io.rmq.engine.scripts.PopStatus;
 import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;

@@ -9,11 +9,8 @@ import static org.assertj.core.api.Assertions.entry;
 import java.util.List;
 
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.engine.produce.SendResult;
 import io.rmq.engine.redis.RedisUnavailableException;
 import io.rmq.engine.redis.ScriptRunner;
-import io.rmq.engine.scripts.PopStatus;
-import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;

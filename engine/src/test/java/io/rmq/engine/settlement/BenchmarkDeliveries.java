@@ -6,8 +6,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import io.rmq.engine.scripts.TopicScripts;
-import io.rmq.engine.settlement.Delivery;
-import io.rmq.engine.settlement.Settlement;
 import io.rmq.engine.support.SlotBatcher;
 
 /**

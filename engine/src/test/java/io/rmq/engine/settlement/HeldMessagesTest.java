@@ -5,27 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.scripts.TopicScripts;
-import io.rmq.engine.settlement.Delivery;
-import io.rmq.engine.settlement.EngineEvents;
-import io.rmq.engine.settlement.HeldMessages;
-import io.rmq.engine.settlement.SettlementRetries;
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.topic.TopicKeys;
-import io.rmq.engine.topic.TopicType;
 import org.junit.jupiter.api.Test;
 
 /** The list of held messages, without Redis: what is held, what is unfinished, what leaves. */
 class HeldMessagesTest {
 
-    private static final TopicKeys TOPIC = new TopicKeys(new TopicDefinition("held", 4, TopicType.FIXED_TIME, "app:"));
-
-    private final TopicScripts scripts = new TopicScripts(() -> {
-        throw new IllegalStateException("no Redis in this test");
-    }, TOPIC);
-    private final HeldMessages held = new HeldMessages(scripts, ConsumerOptions.defaults(), new EngineEvents() { },
-            new SettlementRetries(scripts, ConsumerOptions.defaults()));
+    private final HeldMessages held = new HeldMessages();
 
     private static Delivery delivery(String content) {
         return new Delivery(null, "held", 1, new TopicScripts.PoppedMember(content.getBytes(StandardCharsets.UTF_8),
@@ -46,13 +32,13 @@ class HeldMessagesTest {
         assertThat(held.unfinished()).containsExactlyInAnyOrder(a, c);
         assertThat(held.count()).isEqualTo(2);
 
-        held.committed(List.of(b));
-        held.committed(List.of(b)); // a second answer for it changes nothing
+        held.removeAll(List.of(b));
+        held.removeAll(List.of(b)); // a second answer for it changes nothing
         assertThat(held.unfinished()).containsExactlyInAnyOrder(a, c);
 
         c.finish();
         a.finish();
-        held.committed(List.of(c, a));
+        held.removeAll(List.of(c, a));
         assertThat(held.unfinished()).isEmpty();
         assertThat(held.count()).isZero();
     }
@@ -61,13 +47,13 @@ class HeldMessagesTest {
     void anyMessageCanLeaveFirstMiddleOrLast() {
         List<Delivery> ds = List.of(delivery("1"), delivery("2"), delivery("3"), delivery("4"));
         held.addAll(ds);
-        held.committed(List.of(ds.get(1)));
-        held.committed(List.of(ds.get(3)));
-        held.committed(List.of(ds.get(0)));
+        held.removeAll(List.of(ds.get(1)));
+        held.removeAll(List.of(ds.get(3)));
+        held.removeAll(List.of(ds.get(0)));
         assertThat(held.unfinished()).containsExactly(ds.get(2));
         held.addAll(List.of(ds.get(2))); // already held: not twice
         assertThat(held.count()).isEqualTo(1);
-        held.committed(List.of(ds.get(2)));
+        held.removeAll(List.of(ds.get(2)));
         assertThat(held.unfinished()).isEmpty();
     }
 }

@@ -12,11 +12,6 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.scripts.TopicScripts;
-import io.rmq.engine.settlement.Delivery;
-import io.rmq.engine.settlement.EngineEvents;
-import io.rmq.engine.settlement.HeldMessages;
-import io.rmq.engine.settlement.Settlement;
-import io.rmq.engine.settlement.SettlementRetries;
 import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
@@ -47,9 +42,9 @@ class SettlementIT {
         ScriptRunner runner = new ScriptRunner(redis.binary().async());
         this.scripts = new TopicScripts(() -> runner, TOPIC);
         ConsumerOptions options = ConsumerOptions.defaults();
-        SettlementRetries retries = new SettlementRetries(scripts, options);
-        HeldMessages held = new HeldMessages(scripts, options, new EngineEvents() { }, retries);
-        this.settlement = new Settlement(scripts, held, retries, d -> { });
+        SettlementRetries retries = new SettlementRetries(scripts, options.settlementPolicy());
+        HeldMessages held = new HeldMessages();
+        this.settlement = new Settlement(scripts, held, retries, options.settlementPolicy(), new EngineEvents() { });
         long at = redis.redisTimeMillis() - 10;
         for (String m : List.of("a", "b", "c", "d")) {
             sync.zadd(KEYS.store(), at, m);

@@ -13,7 +13,6 @@ import io.lettuce.core.RedisException;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.redis.RedisUnavailableException;
 import io.rmq.engine.scripts.TopicScripts;
-import io.rmq.engine.settlement.SettlementRetries;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
@@ -47,7 +46,7 @@ class SettlementRetriesTest {
 
     @Test
     void aCommitThatFailsAgainStaysKeptUntilThePrepareTimeoutAndIsThenGivenUpSayingSo() {
-        SettlementRetries retries = new SettlementRetries(unreachable, OPTIONS, now::get, 100);
+        SettlementRetries retries = new SettlementRetries(unreachable, OPTIONS.settlementPolicy(), now::get, 100);
         assertThat(retries.keepCommit(1, members(3), new RedisUnavailableException("down"))).isTrue();
 
         now.addAndGet(Duration.ofSeconds(10).toNanos());
@@ -67,7 +66,7 @@ class SettlementRetriesTest {
 
     @Test
     void beyondItsBoundTheOldestAreGivenUpSayingSo() {
-        SettlementRetries retries = new SettlementRetries(unreachable, OPTIONS, now::get, 5);
+        SettlementRetries retries = new SettlementRetries(unreachable, OPTIONS.settlementPolicy(), now::get, 5);
         try (LogRecorder log = LogRecorder.record("io.rmq")) {
             retries.keepRollback(0, members(3), "boom", new RedisUnavailableException("down"));
             retries.keepCommit(2, members(3), new RedisUnavailableException("down"));
@@ -80,7 +79,7 @@ class SettlementRetriesTest {
 
     @Test
     void aNonTransientFailureIsNotKept() {
-        SettlementRetries retries = new SettlementRetries(unreachable, OPTIONS, now::get, 100);
+        SettlementRetries retries = new SettlementRetries(unreachable, OPTIONS.settlementPolicy(), now::get, 100);
 
         assertThat(retries.keepCommit(0, members(1), new RedisCommandExecutionException("ERR bad"))).isFalse();
         assertThat(retries.keptMembers()).isZero();

@@ -1,4 +1,4 @@
-package io.rmq.engine.produce;
+package io.rmq.engine.scripts;
 
 /**
  * The outcome of a send.
