@@ -21,9 +21,9 @@ import io.rmq.engine.SlotKeys;
 import io.rmq.engine.SlotRouter;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicType;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** {@code rmq dead list | requeue | purge} against messages that died through the engine. */
 @RedisTest

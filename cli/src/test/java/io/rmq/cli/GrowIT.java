@@ -9,9 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicType;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** {@code rmq grow}: a topic's slot amount raised through the admin API, and the amounts it refuses. */
 @RedisTest

@@ -9,10 +9,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicType;
-import io.rmq.testing.ChannelRecorder;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.ChannelRecorder;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** {@code rmq pause} and {@code rmq resume}: the pause flag of every slot, which the pop script honours. */
 @RedisTest

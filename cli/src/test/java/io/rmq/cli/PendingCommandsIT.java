@@ -15,10 +15,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.rmq.engine.SendResult;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicType;
-import io.rmq.testing.ChannelRecorder;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.ChannelRecorder;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** {@code rmq pending remove | due-now} on messages a producer sent. */
 @RedisTest

@@ -23,9 +23,9 @@ import io.rmq.engine.TopicConsumer;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicType;
 import io.rmq.engine.admin.RmqAdmin;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** {@code rmq topics} and {@code rmq stats} against topics built through the engine. */
 @RedisTest

@@ -15,9 +15,9 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.connector.RedisRmqConnector;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 import io.rmq.testing.WeldApp;
 
 /**

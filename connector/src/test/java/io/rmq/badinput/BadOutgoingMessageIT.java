@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 import io.rmq.connector.IncomingRmqMetadata;
 import io.rmq.connector.OutgoingRmqMetadata;
 import io.rmq.connector.RedisRmqConnector;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 import io.rmq.testing.WeldApp;
 
 /**

@@ -20,9 +20,9 @@ import io.rmq.connector.OutgoingRmqMetadata;
 import io.rmq.connector.RedisRmqConnector;
 import io.rmq.engine.SlotRouter;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 import io.rmq.testing.WeldApp;
 
 /**

@@ -46,11 +46,11 @@ import io.rmq.engine.TopicType;
 import io.rmq.engine.coordination.SlotAssignment;
 import io.rmq.engine.coordination.SlotAssignments;
 import io.rmq.engine.coordination.WorkerInfo;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 import io.rmq.testing.WeldApp;
-import io.rmq.testing.ZooKeeperTest;
-import io.rmq.testing.ZooKeeperTestServer;
+import io.rmq.testing.zookeeper.ZooKeeperTest;
+import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 
 /**

@@ -19,10 +19,10 @@ import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.engine.DurabilityException;
 import io.rmq.engine.WriteState;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisProcess;
-import io.rmq.testing.RedisSentinelTestServer;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisProcess;
+import io.rmq.testing.redis.RedisSentinelTestServer;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 import io.rmq.testing.WeldApp;
 
 /**

@@ -14,8 +14,8 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.rmq.testing.IdleCost;
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.redis.IdleCost;
+import io.rmq.testing.redis.RedisProcess;
 import io.rmq.testing.WeldApp;
 
 /**

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicType;
 import io.rmq.engine.admin.RmqAdmin;
-import io.rmq.testing.RedisExtension;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisExtension;
+import io.rmq.testing.redis.RedisTestServer;
 import io.rmq.testing.WeldApp;
 
 /**

@@ -18,8 +18,8 @@ import io.rmq.engine.TopicKeys;
 import io.rmq.engine.TopicProducer;
 import io.rmq.engine.TopicType;
 import io.rmq.engine.admin.SlotCounters;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** The sampler against a real Redis: the counters the scripts keep become rates; an unreachable Redis is reported. */
 @RedisTest

@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
 
 /**
  * The batch-wide scripts behave exactly as the per-member scripts they replaced (kept as test resources

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisProcess;
-import io.rmq.testing.TcpProxy;
+import io.rmq.testing.redis.RedisProcess;
+import io.rmq.testing.faults.FaultProxy;
 
 /**
  * On a Redis Cluster, a master's connection that goes half-open is found by its {@code PING}, closed
@@ -41,7 +41,7 @@ class ClusterLivenessIT {
     void aSilencedNodeConnectionIsReplacedAndSendsAndConsumptionResume(@TempDir Path dir) throws Exception {
         try (RedisProcess node = RedisProcess.start(dir, List.of("cluster-enabled yes", "cluster-config-file nodes.conf",
                 "cluster-require-full-coverage no"), false);
-                TcpProxy proxy = TcpProxy.to(node.port())) {
+                FaultProxy proxy = FaultProxy.to(node.port())) {
             node.cli("CONFIG", "SET", "cluster-announce-ip", RedisProcess.HOST);
             node.cli("CONFIG", "SET", "cluster-announce-port", Integer.toString(proxy.port()));
             node.cli("CLUSTER", "ADDSLOTSRANGE", "0", "16383");

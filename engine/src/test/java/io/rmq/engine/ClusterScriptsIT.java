@@ -19,9 +19,9 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.rmq.testing.RedisClusterExtension;
-import io.rmq.testing.RedisClusterTestServer;
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.redis.RedisClusterExtension;
+import io.rmq.testing.redis.RedisClusterTestServer;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * The scripts on a Redis Cluster: Redis 7 accepts each one with a {@code #!lua} shebang and then refuses any

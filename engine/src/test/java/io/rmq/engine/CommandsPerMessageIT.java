@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * What a message costs Redis end to end, in commands, through the engine as an application drives it:

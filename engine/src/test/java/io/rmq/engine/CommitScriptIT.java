@@ -10,9 +10,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.testing.ChannelRecorder;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
+import io.rmq.testing.redis.ChannelRecorder;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
 
 /** {@code commit.lua}: the commit phase, against a real Redis. */
 @RedisTest

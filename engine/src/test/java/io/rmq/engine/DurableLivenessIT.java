@@ -16,10 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisProcess;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.TcpProxy;
+import io.rmq.testing.redis.RedisProcess;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
+import io.rmq.testing.faults.FaultProxy;
 
 /**
  * A durable producer's connection of its own that goes half-open (the network forgets it without closing
@@ -43,7 +43,7 @@ class DurableLivenessIT {
             @TempDir Path dir) throws Exception {
         try (RedisProcess replica = RedisProcess.start(dir, List.of("replicaof " + RedisProcess.HOST + " " + redis.port()),
                 false);
-                TcpProxy proxy = TcpProxy.to(redis.port());
+                FaultProxy proxy = FaultProxy.to(redis.port());
                 LogRecorder log = LogRecorder.record(EngineLogging.LOGGER_NAME);
                 RmqEngine engine = new RmqEngine("redis://" + proxy.address()).start()) {
             Awaitility.await("the replica in sync").atMost(Duration.ofSeconds(30)).until(replica::replicaInSyncOrMaster);

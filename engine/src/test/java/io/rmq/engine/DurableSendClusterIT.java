@@ -15,9 +15,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.rmq.testing.RedisClusterExtension;
-import io.rmq.testing.RedisClusterTestServer;
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.redis.RedisClusterExtension;
+import io.rmq.testing.redis.RedisClusterTestServer;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * Durable sends on a Redis Cluster (3 masters, each with one replica): each slot's sends and their

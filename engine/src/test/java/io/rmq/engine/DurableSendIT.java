@@ -16,10 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisProcess;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.TcpProxy;
+import io.rmq.testing.redis.RedisProcess;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
+import io.rmq.testing.faults.FaultProxy;
 
 /**
  * Durable sends on one Redis without replicas: a send that asks for a replica is never confirmed. It fails
@@ -110,7 +110,7 @@ class DurableSendIT {
             @TempDir Path dir) throws Exception {
         try (RedisProcess replica = RedisProcess.start(dir, List.of("replicaof " + RedisProcess.HOST + " " + redis.port()),
                 false);
-                TcpProxy proxy = TcpProxy.to(redis.port());
+                FaultProxy proxy = FaultProxy.to(redis.port());
                 RmqEngine engine = new RmqEngine("redis://" + proxy.address()).start()) {
             org.awaitility.Awaitility.await("the replica in sync").atMost(Duration.ofSeconds(30))
                     .until(replica::replicaInSyncOrMaster);

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.rmq.testing.RedisProcess;
-import io.rmq.testing.RedisSentinelTestServer;
+import io.rmq.testing.redis.RedisProcess;
+import io.rmq.testing.redis.RedisSentinelTestServer;
 
 /**
  * Durable sends under Sentinel (a master, one replica, three sentinels): sends that ask for one replica are

@@ -11,8 +11,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.rmq.testing.PlainRedis;
-import io.rmq.testing.RedisClusterTestServer;
+import io.rmq.testing.redis.PlainRedis;
+import io.rmq.testing.redis.RedisClusterTestServer;
 
 /**
  * Clients, topics and consumers for engine tests, against one Redis or a Redis Cluster ({@link #cluster});

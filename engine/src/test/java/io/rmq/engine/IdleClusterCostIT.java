@@ -8,8 +8,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.rmq.testing.RedisClusterTestServer;
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.redis.RedisClusterTestServer;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * What an idle consumer of an empty 16-slot topic costs a Redis Cluster of the test's own (three masters,

@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.rmq.testing.IdleCost;
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.redis.IdleCost;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * What an idle channel costs Redis: a consumer of an empty 16-slot topic, with default settings, on a

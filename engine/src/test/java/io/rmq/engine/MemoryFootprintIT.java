@@ -17,7 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * What a message costs Redis in memory: while pending, the same as a bare sorted set of the same

@@ -14,9 +14,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.testing.ChannelRecorder;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
+import io.rmq.testing.redis.ChannelRecorder;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
 
 /**
  * {@code pop.lua} with coordination: the ownership epoch fences earlier owners, a newer epoch takes

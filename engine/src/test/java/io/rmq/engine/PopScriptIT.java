@@ -15,8 +15,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
 
 /** {@code pop.lua}: the prepare phase, against a real Redis. */
 @RedisTest

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisException;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisExtension;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisExtension;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** Redis down at start, restarted, or dropping connections: clients reconnect and lose nothing they accepted. */
 @ExtendWith(RedisExtension.class)

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
 
 /** {@code register_topic.lua}: the topic registry, against a real Redis. */
 @RedisTest

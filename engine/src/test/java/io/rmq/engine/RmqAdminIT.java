@@ -34,8 +34,8 @@ import io.rmq.engine.admin.SlotStats;
 import io.rmq.engine.admin.TopicStats;
 import io.rmq.testing.Invariant;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** The admin API against a real Redis, with producers and consumers running. */
 @RedisTest

@@ -15,9 +15,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.testing.ChannelRecorder;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
+import io.rmq.testing.redis.ChannelRecorder;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
 
 /** {@code rollback.lua}: retries with backoff, the dead queue, merging and the sweeper's selection, against a real Redis. */
 @RedisTest

@@ -17,9 +17,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.testing.ChannelRecorder;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
+import io.rmq.testing.redis.ChannelRecorder;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
 
 /** {@code send.lua}: storing, merging by topic type, and the wake notices, against a real Redis. */
 @RedisTest

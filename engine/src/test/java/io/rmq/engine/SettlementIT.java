@@ -12,8 +12,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
 
 /**
  * Commits against a real Redis: those the consumer loop's thread makes while it holds them wait in

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.rmq.testing.Invariant;
-import io.rmq.testing.RedisExtension;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisExtension;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** The engine end to end: producer, consumer, commit, rollback, sweeper, extension, shutdown. */
 @ExtendWith(RedisExtension.class)

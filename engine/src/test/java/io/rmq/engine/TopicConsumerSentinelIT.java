@@ -3,8 +3,8 @@ package io.rmq.engine;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-import io.rmq.testing.RedisSentinelTestServer;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisSentinelTestServer;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * {@link TopicConsumerIT} through a {@code redis-sentinel://} URI: a master with a replica and three sentinels;

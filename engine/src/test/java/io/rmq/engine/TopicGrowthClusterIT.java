@@ -2,9 +2,9 @@ package io.rmq.engine;
 
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.rmq.testing.RedisClusterExtension;
-import io.rmq.testing.RedisClusterTestServer;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisClusterExtension;
+import io.rmq.testing.redis.RedisClusterTestServer;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * {@link TopicGrowthIT} on a local Redis Cluster of three masters and three replicas: an old slot and its new

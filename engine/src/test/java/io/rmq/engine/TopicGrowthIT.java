@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.rmq.engine.admin.RmqAdmin;
-import io.rmq.testing.RedisExtension;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisExtension;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * Growing a topic online ({@link RmqAdmin#growTopic}): under continuous sends and consumption nothing is lost

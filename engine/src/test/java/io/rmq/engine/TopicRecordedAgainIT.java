@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.admin.TopicStats;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisProcess;
-import io.rmq.testing.TcpProxy;
+import io.rmq.testing.redis.RedisProcess;
+import io.rmq.testing.faults.FaultProxy;
 
 /**
  * A Redis without persistence killed with {@code kill -9} and started again comes back empty, the topic
@@ -90,7 +90,7 @@ class TopicRecordedAgainIT {
     void aTopicRecordedMeanwhileWithAnotherDefinitionIsLeftAsItIsAndTheConflictLogged(@TempDir Path dir)
             throws Exception {
         try (RedisProcess redis = RedisProcess.start(dir, List.of(), false);
-                TcpProxy proxy = TcpProxy.to(redis.port());
+                FaultProxy proxy = FaultProxy.to(redis.port());
                 EngineFixture fx = new EngineFixture("redis://" + proxy.address());
                 LogRecorder log = LogRecorder.record("io.rmq")) {
             RmqEngine engine = fx.client();

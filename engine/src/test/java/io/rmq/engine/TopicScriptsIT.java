@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.testing.Bytes;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
 
 /**
  * The typed gateway: each method sends its script the keys and arguments its header documents, and

@@ -16,9 +16,9 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.rmq.testing.RedisClusterExtension;
-import io.rmq.testing.RedisClusterTestServer;
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.redis.RedisClusterExtension;
+import io.rmq.testing.redis.RedisClusterTestServer;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * What wake notices cost on a cluster, sharded ({@code SPUBLISH} on the slot's channel) against plain

@@ -27,9 +27,9 @@ import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicKeys;
 import io.rmq.engine.TopicProducer;
 import io.rmq.engine.TopicType;
-import io.rmq.testing.RedisClusterExtension;
-import io.rmq.testing.RedisClusterTestServer;
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.redis.RedisClusterExtension;
+import io.rmq.testing.redis.RedisClusterTestServer;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * {@link RedisAclIT}'s flows and refusals on the local Redis Cluster, with the user of

@@ -38,7 +38,7 @@ import io.rmq.engine.admin.DeadSelection;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.SecuredRedis;
+import io.rmq.testing.redis.SecuredRedis;
 
 /**
  * The documented minimal ACL ({@link RedisAcl}, {@code docs/security.md}) is enough for every flow of the

@@ -25,8 +25,8 @@ import io.rmq.engine.TopicType;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.SecuredRedis;
-import io.rmq.testing.TestCertificates;
+import io.rmq.testing.redis.SecuredRedis;
+import io.rmq.testing.redis.TestCertificates;
 
 /**
  * {@code rediss://} with certificate verification against a {@code redis-server} with TLS on, whose certificate

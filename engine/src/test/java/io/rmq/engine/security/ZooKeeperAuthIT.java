@@ -31,8 +31,8 @@ import io.rmq.engine.TopicType;
 import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.ZooKeeperTestServer;
+import io.rmq.testing.redis.RedisTestServer;
+import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 
 /**
  * ZooKeeper digest authentication and ACLs on the connector's znodes, against a server that requires

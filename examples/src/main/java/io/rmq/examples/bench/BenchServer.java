@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.rmq.embedded.EmbeddedRedis;
+import io.rmq.testing.redis.EmbeddedRedis;
 import io.rmq.examples.support.ExampleRedis;
 import redis.embedded.core.ExecutableProvider;
 

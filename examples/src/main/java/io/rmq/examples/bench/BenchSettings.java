@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-import io.rmq.embedded.EmbeddedRedis;
+import io.rmq.testing.redis.EmbeddedRedis;
 
 /**
  * The benchmark's parameters, from system properties {@code bench.<name>} (for example

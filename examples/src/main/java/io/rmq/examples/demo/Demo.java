@@ -8,7 +8,7 @@ import java.util.Optional;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
 
-import io.rmq.embedded.EmbeddedRedis;
+import io.rmq.testing.redis.EmbeddedRedis;
 import io.rmq.examples.support.Console;
 import io.rmq.examples.support.ConsoleLogging;
 import io.rmq.examples.support.ExampleConfig;

@@ -12,7 +12,7 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.embedded.EmbeddedRedis;
+import io.rmq.testing.redis.EmbeddedRedis;
 import io.rmq.engine.ConnectionFailure;
 import io.rmq.engine.RedisAccess;
 import io.rmq.engine.support.UriCredentials;

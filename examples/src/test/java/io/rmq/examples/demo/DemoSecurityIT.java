@@ -12,7 +12,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.rmq.embedded.EmbeddedRedis;
+import io.rmq.testing.redis.EmbeddedRedis;
 
 /**
  * The demo as a user runs it against a Redis that requires a password, in a child JVM with

@@ -6,7 +6,7 @@ import java.util.Set;
 
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
-import io.rmq.embedded.EmbeddedRedis;
+import io.rmq.testing.redis.EmbeddedRedis;
 
 /**
  * Supplies the connector's Redis URI, {@value #REDIS_URI}, when no other configuration does: the

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
-import io.rmq.embedded.EmbeddedRedis;
+import io.rmq.testing.redis.EmbeddedRedis;
 
 /**
  * The connector in Quarkus's own operations endpoints, on the packaged example started as a process:

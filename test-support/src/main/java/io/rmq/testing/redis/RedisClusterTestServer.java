@@ -1,17 +1,19 @@
-package io.rmq.testing;
+package io.rmq.testing.redis;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import io.rmq.testing.Prerequisites;
+
 /**
- * A local Redis Cluster of three masters and three replicas: six {@code redis-server --cluster-enabled yes}
+ * A local Redis Cluster, by default of three masters and three replicas ({@link #start(int, int)} for others):
+ * {@code redis-server --cluster-enabled yes}
  * processes on free loopback ports, joined by {@code redis-cli --cluster create --cluster-replicas 1}, ready
  * once every node reports {@code cluster_state:ok}. A node that stops answering is failed over after
  * {@link #NODE_TIMEOUT}.
@@ -31,10 +33,12 @@ public final class RedisClusterTestServer implements AutoCloseable {
     private static IllegalStateException startupFailure;
 
     private final Path dir;
+    private final int masterCount;
     private final List<RedisProcess> nodes;
 
-    private RedisClusterTestServer(Path dir, List<RedisProcess> nodes) {
+    private RedisClusterTestServer(Path dir, int masterCount, List<RedisProcess> nodes) {
         this.dir = dir;
+        this.masterCount = masterCount;
         this.nodes = nodes;
     }
 
@@ -62,25 +66,32 @@ public final class RedisClusterTestServer implements AutoCloseable {
      * Pub/Sub, {@code #!lua} scripts); the embedded-redis binary alone is Redis 6.2 without {@code redis-cli}.
      */
     public static RedisClusterTestServer start() {
-        Prerequisites.redis7AndCli("a Redis Cluster (created with redis-cli --cluster create)");
-        Path dir;
-        try {
-            dir = Files.createTempDirectory("rmq-cluster-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        return start(3, 1);
+    }
+
+    /**
+     * Starts a cluster of its own of {@code masters} masters (at least 3) with {@code replicasPerMaster} replicas
+     * each, the slots spread evenly (close it when done). Skips the calling test as {@link #start()} does.
+     */
+    public static RedisClusterTestServer start(int masters, int replicasPerMaster) {
+        if (masters < 3 || replicasPerMaster < 0) {
+            throw new IllegalArgumentException("a cluster needs 3 masters or more and no negative replica count: "
+                    + masters + ", " + replicasPerMaster);
         }
+        Prerequisites.redis7AndCli("a Redis Cluster (created with redis-cli --cluster create)");
+        Path dir = CommandLine.tempDirectory("rmq-cluster-");
         List<RedisProcess> nodes = new ArrayList<>();
-        RedisClusterTestServer cluster = new RedisClusterTestServer(dir, nodes);
+        RedisClusterTestServer cluster = new RedisClusterTestServer(dir, masters, nodes);
         try {
-            for (int i = 0; i < 6; i++) {
+            for (int i = 0; i < masters * (1 + replicasPerMaster); i++) {
                 nodes.add(RedisProcess.start(dir, List.of("cluster-enabled yes", "cluster-config-file nodes.conf",
                         "cluster-node-timeout " + NODE_TIMEOUT.toMillis(), "cluster-replica-validity-factor 0",
                         "cluster-require-full-coverage no", "repl-diskless-sync-delay 0"), false));
             }
             List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
             nodes.forEach(n -> create.add(n.address()));
-            create.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
-            RedisProcess.run(create, READY);
+            create.addAll(List.of("--cluster-replicas", Integer.toString(replicasPerMaster), "--cluster-yes"));
+            CommandLine.run(create, READY);
             cluster.awaitHealthy();
             return cluster;
         } catch (RuntimeException e) {
@@ -153,10 +164,10 @@ public final class RedisClusterTestServer implements AutoCloseable {
      * running replica has finished its sync with its master (before that, a failover would lose the data).
      */
     public void awaitHealthy() {
-        RedisProcess.waitUntil("cluster_state:ok on every node of " + this, READY, () -> running().stream()
+        CommandLine.waitUntil("cluster_state:ok on every node of " + this, READY, () -> running().stream()
                 .allMatch(n -> n.answers(info -> info.contains("cluster_state:ok"), "CLUSTER", "INFO"))
-                && masters().size() == 3);
-        RedisProcess.waitUntil("every replica of " + this + " in sync", READY, () -> running().stream()
+                && masters().size() == masterCount);
+        CommandLine.waitUntil("every replica of " + this + " in sync", READY, () -> running().stream()
                 .allMatch(RedisProcess::replicaInSyncOrMaster));
     }
 
@@ -167,8 +178,8 @@ public final class RedisClusterTestServer implements AutoCloseable {
     public void heal() {
         nodes.forEach(RedisProcess::restart);
         awaitHealthy();
-        RedisProcess.waitUntil("every restarted node known as connected", READY, () -> nodes.stream()
-                .allMatch(n -> n.answers(out -> out.lines().filter(l -> l.contains(" connected")).count() == 6,
+        CommandLine.waitUntil("every restarted node known as connected", READY, () -> nodes.stream()
+                .allMatch(n -> n.answers(out -> out.lines().filter(l -> l.contains(" connected")).count() == nodes.size(),
                         "CLUSTER", "NODES")));
     }
 
@@ -183,8 +194,8 @@ public final class RedisClusterTestServer implements AutoCloseable {
     }
 
     /** How many keys each running master holds, by address. */
-    public java.util.Map<String, Long> keysPerMaster() {
-        java.util.Map<String, Long> counts = new java.util.TreeMap<>();
+    public Map<String, Long> keysPerMaster() {
+        Map<String, Long> counts = new TreeMap<>();
         for (RedisProcess m : masters()) {
             counts.put(m.address(), Long.parseLong(m.cli("DBSIZE")));
         }
@@ -200,7 +211,7 @@ public final class RedisClusterTestServer implements AutoCloseable {
     @Override
     public void close() {
         nodes.forEach(RedisProcess::close);
-        RedisProcess.deleteRecursively(dir);
+        CommandLine.deleteRecursively(dir);
     }
 
     @Override

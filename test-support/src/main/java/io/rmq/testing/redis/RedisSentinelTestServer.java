@@ -1,8 +1,5 @@
-package io.rmq.testing;
+package io.rmq.testing.redis;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,12 +32,7 @@ public final class RedisSentinelTestServer implements AutoCloseable {
 
     /** Starts the master, its replica and three sentinels, and waits until the sentinels see the replica. */
     public static RedisSentinelTestServer start() {
-        Path dir;
-        try {
-            dir = Files.createTempDirectory("rmq-sentinel-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Path dir = CommandLine.tempDirectory("rmq-sentinel-");
         RedisSentinelTestServer setup = new RedisSentinelTestServer(dir);
         try {
             RedisProcess master = RedisProcess.start(dir, List.of("repl-diskless-sync-delay 0"), false);
@@ -48,7 +40,7 @@ public final class RedisSentinelTestServer implements AutoCloseable {
             RedisProcess replica = RedisProcess.start(dir, List.of("replicaof " + RedisProcess.HOST + " " + master.port(),
                     "repl-diskless-sync-delay 0"), false);
             setup.servers.add(replica);
-            RedisProcess.waitUntil("the replica in sync with its master", READY, replica::replicaInSyncOrMaster);
+            CommandLine.waitUntil("the replica in sync with its master", READY, replica::replicaInSyncOrMaster);
             for (int i = 0; i < 3; i++) {
                 setup.sentinels.add(RedisProcess.start(dir, List.of(
                         "sentinel monitor " + MASTER_NAME + " " + RedisProcess.HOST + " " + master.port() + " 2",
@@ -56,7 +48,7 @@ public final class RedisSentinelTestServer implements AutoCloseable {
                         "sentinel failover-timeout " + MASTER_NAME + " 10000",
                         "sentinel parallel-syncs " + MASTER_NAME + " 1"), true));
             }
-            RedisProcess.waitUntil("the sentinels see the replica and each other", READY, () -> setup.sentinels.stream()
+            CommandLine.waitUntil("the sentinels see the replica and each other", READY, () -> setup.sentinels.stream()
                     .allMatch(s -> s.answers(out -> out.contains("num-slaves\n1") && out.contains("num-other-sentinels\n2"),
                             "SENTINEL", "MASTER", MASTER_NAME)));
             return setup;
@@ -95,7 +87,7 @@ public final class RedisSentinelTestServer implements AutoCloseable {
      * asked).
      */
     public RedisProcess awaitFailover(RedisProcess old) {
-        RedisProcess.waitUntil("a failover away from " + old + " that every sentinel names", READY, () -> {
+        CommandLine.waitUntil("a failover away from " + old + " that every sentinel names", READY, () -> {
             try {
                 RedisProcess m = master();
                 return m != old && m.isRunning() && m.answers(r -> r.startsWith("master"), "ROLE")
@@ -118,7 +110,7 @@ public final class RedisSentinelTestServer implements AutoCloseable {
     public void close() {
         sentinels.forEach(RedisProcess::close);
         servers.forEach(RedisProcess::close);
-        RedisProcess.deleteRecursively(dir);
+        CommandLine.deleteRecursively(dir);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.rmq.testing;
+package io.rmq.testing.redis;
 
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

@@ -1,11 +1,6 @@
-package io.rmq.testing;
+package io.rmq.testing.redis;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-
-import io.rmq.embedded.EmbeddedRedis;
+import io.rmq.testing.Prerequisites;
 
 /**
  * A Redis server of a test's own, for the security tests: ACL users, a password on the
@@ -66,7 +61,7 @@ public final class SecuredRedis implements AutoCloseable {
      */
     public int enableTls(TestCertificates ca, TestCertificates.ServerCertificate certificate) {
         Prerequisites.redis7("a Redis server with TLS");
-        tlsPort = freePort();
+        tlsPort = Loopback.freePort();
         redis.command("CONFIG", "SET", "tls-cert-file", certificate.certificate().toString(),
                 "tls-key-file", certificate.key().toString(), "tls-ca-cert-file", ca.caCertificate().toString(),
                 "tls-auth-clients", "no");
@@ -82,14 +77,6 @@ public final class SecuredRedis implements AutoCloseable {
     /** Sets the {@code default} user's password ({@code requirepass}); commands of this class fail afterwards. */
     public void requirePassword(String password) {
         redis.command("CONFIG", "SET", "requirepass", password);
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     @Override

@@ -1,6 +1,4 @@
-package io.rmq.testing;
-
-import io.rmq.embedded.EmbeddedRedis;
+package io.rmq.testing.redis;
 
 /**
  * One real Redis server for the tests of a JVM, started on first use and stopped when the JVM exits:

@@ -1,4 +1,4 @@
-package io.rmq.testing;
+package io.rmq.testing.zookeeper;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

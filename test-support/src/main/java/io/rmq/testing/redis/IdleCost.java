@@ -1,4 +1,4 @@
-package io.rmq.testing;
+package io.rmq.testing.redis;
 
 import static org.awaitility.Awaitility.await;
 

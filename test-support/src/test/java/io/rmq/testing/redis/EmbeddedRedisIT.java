@@ -1,4 +1,4 @@
-package io.rmq.embedded;
+package io.rmq.testing.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -24,7 +24,7 @@ class EmbeddedRedisIT {
             assertThat(redis.isRunning()).isFalse();
             assertThatThrownBy(() -> redis.command("PING"))
                     .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("did not answer PING");
+                    .hasMessageContaining("PING on port " + redis.port() + " failed");
 
             int port = redis.port();
             redis.restart();
@@ -53,7 +53,7 @@ class EmbeddedRedisIT {
         try (EmbeddedRedis redis = EmbeddedRedis.start()) {
             assertThatThrownBy(() -> redis.command("NO-SUCH-COMMAND"))
                     .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("Redis replied ERR unknown command");
+                    .hasMessageContaining("failed: ERR unknown command");
         }
     }
 

@@ -1,4 +1,4 @@
-package io.rmq.testing;
+package io.rmq.testing.redis;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;

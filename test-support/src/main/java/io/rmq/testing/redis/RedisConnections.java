@@ -1,4 +1,4 @@
-package io.rmq.testing;
+package io.rmq.testing.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.rmq.testing;
+package io.rmq.testing.zookeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.rmq.testing;
+package io.rmq.testing.redis;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
