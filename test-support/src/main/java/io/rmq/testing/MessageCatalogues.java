@@ -2,6 +2,7 @@ package io.rmq.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -42,6 +43,8 @@ import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 
+import org.junit.jupiter.api.DynamicTest;
+
 /**
  * The message-catalogue checker of every module: every message starts with a well-formed id, no id is
  * declared twice (within the module's catalogues, nor against the catalogues of the modules it builds on),
@@ -54,11 +57,14 @@ import com.tngtech.archunit.core.importer.ImportOption;
  * The checker calls every method with sample arguments and reads the text produced, so it needs no list
  * of ids of its own.
  *
- * <p>A module's test names its own catalogues and calls the checks:
+ * <p>A module's test names its own catalogues and returns the checks ({@link #checks()}) from a test factory:
  * <pre>{@code
- * MessageCatalogues catalogues = MessageCatalogues.of(RmqLogging.class, RmqExceptions.class)
- *         .alongside(EngineLogging.class, EngineExceptions.class);
- * catalogues.everyMessageStartsWithAWellFormedId();
+ * @TestFactory
+ * Stream<DynamicTest> catalogues() {
+ *     return MessageCatalogues.of(RmqLogging.class, RmqExceptions.class)
+ *             .alongside(EngineLogging.class, EngineExceptions.class)
+ *             .checks();
+ * }
  * }</pre>
  * The source checks read {@code src/main/java} of the working directory: the module's own, as Surefire runs
  * it. Not thread-safe; one instance per test class.
@@ -105,6 +111,19 @@ public final class MessageCatalogues {
      */
     public MessageCatalogues withIds(Pattern moduleId) {
         return new MessageCatalogues(own, others, moduleId);
+    }
+
+    /**
+     * The four checks, as the dynamic tests of a module's {@code @TestFactory} method: every message starts with a
+     * well-formed id, no id is declared twice, every message is used by production code, no id is written outside
+     * the catalogues.
+     */
+    public Stream<DynamicTest> checks() {
+        return Stream.of(
+                dynamicTest("every message starts with a well-formed id", this::everyMessageStartsWithAWellFormedId),
+                dynamicTest("no id is declared twice", this::noIdIsDeclaredTwice),
+                dynamicTest("every message is used by production code", this::everyMessageIsUsedByProductionCode),
+                dynamicTest("no id is written outside the catalogues", this::noIdIsWrittenOutsideTheCatalogues));
     }
 
     /** Every message of the module's catalogues starts with an id of the module's form. */
