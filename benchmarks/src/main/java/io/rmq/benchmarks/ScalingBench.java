@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Map;
 
 import io.lettuce.core.cluster.SlotHash;
+import io.rmq.benchmarks.ScalingWorkloads.Rate;
+import io.rmq.benchmarks.ScalingWorkloads.Workload;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicKeys;
 import io.rmq.engine.TopicType;
-import io.rmq.benchmarks.ScalingWorkloads.Rate;
-import io.rmq.benchmarks.ScalingWorkloads.Workload;
 import io.rmq.examples.support.Console;
 import io.rmq.examples.support.ConsoleLogging;
 import io.rmq.testing.redis.RedisBinary;

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.rmq.connector.RedisRmqConnector;
 import io.rmq.connector.config.RmqConfigurationException;
+import io.rmq.testing.WeldApp;
 import io.rmq.testing.redis.RedisExtension;
 import io.rmq.testing.redis.RedisTestServer;
-import io.rmq.testing.WeldApp;
 import io.smallrye.config.SmallRyeConfig;
 
 /**

@@ -20,10 +20,10 @@ import io.rmq.connector.OutgoingRmqMetadata;
 import io.rmq.connector.RedisRmqConnector;
 import io.rmq.engine.SlotRouter;
 import io.rmq.testing.LogRecorder;
+import io.rmq.testing.WeldApp;
 import io.rmq.testing.redis.RedisConnections;
 import io.rmq.testing.redis.RedisTest;
 import io.rmq.testing.redis.RedisTestServer;
-import io.rmq.testing.WeldApp;
 
 /**
  * The catalogue of bad Redis state (docs/bad-input.md): keys of a topic written by another client with

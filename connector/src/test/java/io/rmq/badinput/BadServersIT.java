@@ -16,14 +16,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.rmq.connector.ChannelSnapshot;
 import io.rmq.connector.ChannelSnapshot.State;
+import io.rmq.connector.ChannelSnapshot;
 import io.rmq.connector.RedisRmqConnector;
 import io.rmq.testing.LogRecorder;
+import io.rmq.testing.WeldApp;
+import io.rmq.testing.faults.FaultProxy;
 import io.rmq.testing.redis.RedisTest;
 import io.rmq.testing.redis.RedisTestServer;
-import io.rmq.testing.faults.FaultProxy;
-import io.rmq.testing.WeldApp;
 import io.rmq.testing.zookeeper.ZooKeeperTest;
 import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 

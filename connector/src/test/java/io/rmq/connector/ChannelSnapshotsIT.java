@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 
 import io.rmq.connector.ChannelSnapshot.State;
 import io.rmq.connector.config.Direction;
+import io.rmq.testing.WeldApp;
+import io.rmq.testing.faults.FaultProxy;
 import io.rmq.testing.redis.RedisTest;
 import io.rmq.testing.redis.RedisTestServer;
-import io.rmq.testing.faults.FaultProxy;
-import io.rmq.testing.WeldApp;
 import io.rmq.testing.zookeeper.ZooKeeperTest;
 import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 

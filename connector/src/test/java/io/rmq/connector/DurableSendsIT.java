@@ -19,11 +19,11 @@ import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.engine.DurabilityException;
 import io.rmq.engine.WriteState;
 import io.rmq.testing.LogRecorder;
+import io.rmq.testing.WeldApp;
 import io.rmq.testing.redis.RedisProcess;
 import io.rmq.testing.redis.RedisSentinelTestServer;
 import io.rmq.testing.redis.RedisTest;
 import io.rmq.testing.redis.RedisTestServer;
-import io.rmq.testing.WeldApp;
 
 /**
  * The {@code durability} attribute through SmallRye on Weld: on one Redis without replica every message

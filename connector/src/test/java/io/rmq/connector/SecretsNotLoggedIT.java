@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 
 import io.rmq.engine.RedisAccess;
 import io.rmq.engine.admin.RmqAdmin;
-import io.rmq.testing.redis.SecuredRedis;
 import io.rmq.testing.WeldApp;
+import io.rmq.testing.redis.SecuredRedis;
 import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 
 /**

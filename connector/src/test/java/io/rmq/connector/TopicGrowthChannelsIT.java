@@ -16,9 +16,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicType;
 import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.testing.WeldApp;
 import io.rmq.testing.redis.RedisExtension;
 import io.rmq.testing.redis.RedisTestServer;
-import io.rmq.testing.WeldApp;
 
 /**
  * Channels of a topic that grows online: a running application's channels follow the growth (the incoming one

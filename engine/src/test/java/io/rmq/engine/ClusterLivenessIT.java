@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.redis.RedisProcess;
 import io.rmq.testing.faults.FaultProxy;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * On a Redis Cluster, a master's connection that goes half-open is found by its {@code PING}, closed

@@ -16,10 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.testing.LogRecorder;
+import io.rmq.testing.faults.FaultProxy;
 import io.rmq.testing.redis.RedisProcess;
 import io.rmq.testing.redis.RedisTest;
 import io.rmq.testing.redis.RedisTestServer;
-import io.rmq.testing.faults.FaultProxy;
 
 /**
  * A durable producer's connection of its own that goes half-open (the network forgets it without closing

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.admin.TopicStats;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.redis.RedisProcess;
 import io.rmq.testing.faults.FaultProxy;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * A Redis without persistence killed with {@code kill -9} and started again comes back empty, the topic

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 
 import io.rmq.cdi.RedisRmqExtension;
 import io.rmq.connector.RedisRmqConnector;
+import io.rmq.testing.WeldApp;
 import io.rmq.testing.redis.RedisTest;
 import io.rmq.testing.redis.RedisTestServer;
-import io.rmq.testing.WeldApp;
 import io.smallrye.health.AsyncHealthCheckFactory;
 import io.smallrye.health.SmallRyeHealth;
 import io.smallrye.health.SmallRyeHealthReporter;

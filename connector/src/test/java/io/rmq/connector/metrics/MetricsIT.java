@@ -29,10 +29,10 @@ import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
 import io.rmq.connector.RedisRmqConnector;
 import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicType;
+import io.rmq.testing.WeldApp;
 import io.rmq.testing.redis.RedisConnections;
 import io.rmq.testing.redis.RedisTest;
 import io.rmq.testing.redis.RedisTestServer;
-import io.rmq.testing.WeldApp;
 import io.smallrye.metrics.legacyapi.LegacyMetricsExtension;
 
 /**

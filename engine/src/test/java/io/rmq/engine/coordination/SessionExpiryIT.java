@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 
 import io.rmq.engine.TopicConsumer;
 import io.rmq.testing.LogRecorder;
+import io.rmq.testing.faults.FaultProxy;
 import io.rmq.testing.redis.RedisTest;
 import io.rmq.testing.redis.RedisTestServer;
-import io.rmq.testing.faults.FaultProxy;
 import io.rmq.testing.zookeeper.ZooKeeperTest;
 import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 

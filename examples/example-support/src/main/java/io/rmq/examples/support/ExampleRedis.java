@@ -12,10 +12,10 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.testing.redis.EmbeddedRedis;
 import io.rmq.engine.ConnectionFailure;
 import io.rmq.engine.RedisAccess;
 import io.rmq.engine.support.UriCredentials;
+import io.rmq.testing.redis.EmbeddedRedis;
 
 /**
  * The Redis server an example program talks to: an external one given by URI, or, when none is
