@@ -54,7 +54,7 @@ class NetworkFaultIT {
                     awaitSends(load, (round * 2 + 1) * (long) MESSAGES / (FaultSizes.of(2, 10) * 2 + 1));
                     proxy.latency(Duration.ofMillis(50));
                     awaitSends(load, (round * 2 + 2) * (long) MESSAGES / (FaultSizes.of(2, 10) * 2 + 1));
-                    proxy.latency(Duration.ofMillis(0));
+                    proxy.latency(Duration.ZERO);
                     proxy.reset();
                     resets++;
                     lastFault = System.currentTimeMillis();
