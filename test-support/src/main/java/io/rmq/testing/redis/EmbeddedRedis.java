@@ -47,6 +47,8 @@ public final class EmbeddedRedis implements AutoCloseable {
      */
     public static EmbeddedRedis start(RedisBinary binary, List<String> configLines) {
         Path workDir = CommandLine.tempDirectory("rmq-redis-");
+        // emptied by the process's own shutdown hook, which runs first, when the JVM exits before close()
+        workDir.toFile().deleteOnExit();
         try {
             return new EmbeddedRedis(workDir, RedisProcess.start(binary, workDir, configLines, false));
         } catch (RuntimeException e) {

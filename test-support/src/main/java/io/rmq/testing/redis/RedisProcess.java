@@ -24,8 +24,9 @@ import io.rmq.testing.Prerequisites;
  *
  * <p><b>Lifecycle.</b> {@link #stop()} shuts it down as in an outage ({@code SIGTERM}); {@link #kill()} kills it with
  * {@code SIGKILL}, as a crash; {@link #restart()} starts it again on the same port with the same configuration (a
- * cluster node keeps its node file; the data is gone); {@link #close()} kills it for good. Until it is closed, a
- * shutdown hook kills it when the JVM exits, so that no {@code redis-server} outlives its tests or program.
+ * cluster node keeps its node file; the data is gone); {@link #close()} kills it for good and deletes its directory.
+ * Until it is closed, a shutdown hook does so when the JVM exits, so that no {@code redis-server} outlives its tests
+ * or program.
  *
  * <p><b>Commands.</b> {@link #cli} and {@link #command} speak RESP over a plain socket ({@link RespClient}), so no
  * client library and no {@code redis-cli} is involved. Thread-safe.
@@ -55,7 +56,7 @@ public final class RedisProcess implements AutoCloseable {
         this.port = port;
         this.config = config;
         this.sentinel = sentinel;
-        this.shutdownHook = new Thread(this::kill, "rmq-redis-stop-" + port);
+        this.shutdownHook = new Thread(this::killAndDelete, "rmq-redis-stop-" + port);
     }
 
     /**
@@ -271,16 +272,21 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
-    /** Kills the process for good; it cannot be restarted. Idempotent. */
+    /** Kills the process for good and deletes its directory; it cannot be restarted. Idempotent. */
     @Override
     public void close() {
         closed = true;
-        kill();
+        killAndDelete();
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException | IllegalArgumentException notRegisteredOrExiting) {
             // the JVM is exiting (the hook runs anyway), or the hook was never registered
         }
+    }
+
+    private void killAndDelete() {
+        kill();
+        CommandLine.deleteRecursively(dir);
     }
 
     @Override
