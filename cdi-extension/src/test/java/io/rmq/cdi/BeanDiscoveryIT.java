@@ -19,12 +19,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.smallrye.config.SmallRyeConfig;
 import io.rmq.connector.RedisRmqConnector;
 import io.rmq.connector.config.RmqConfigurationException;
-import io.rmq.testing.RedisExtension;
-import io.rmq.testing.RedisTestServer;
 import io.rmq.testing.WeldApp;
-import io.smallrye.config.SmallRyeConfig;
+import io.rmq.testing.redis.RedisExtension;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * The extension as an application gets it by adding the dependency only: Weld SE with bean

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * What an application may leave behind in the JVM and in Redis: the threads of the connector

@@ -28,9 +28,9 @@ import io.rmq.connector.RedisRmqConnector;
 import io.rmq.connector.config.ConfigProblem;
 import io.rmq.connector.config.Direction;
 import io.rmq.connector.config.RmqConfigurationException;
-import io.rmq.testing.RedisExtension;
-import io.rmq.testing.RedisTestServer;
 import io.rmq.testing.WeldApp;
+import io.rmq.testing.redis.RedisExtension;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** The extension in SmallRye Reactive Messaging on Weld SE, against a real Redis. */
 @ExtendWith(RedisExtension.class)

@@ -2,9 +2,10 @@ package io.rmq.cli;
 
 import java.io.PrintWriter;
 
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.Parameters;
+
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.topic.TopicDefinition;
 
 /** Sets whether a topic's consumption is paused, on every slot: {@code pause} and {@code resume}. */
 abstract class ConsumptionCommand extends AdminCommand {

@@ -5,22 +5,22 @@ import java.util.Base64;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-
-import io.rmq.cli.format.ContentText;
-import io.rmq.cli.format.TextTable;
-import io.rmq.cli.format.TextTable.Column;
-import io.rmq.cli.i18n.CliMessages;
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.admin.DeadCursor;
-import io.rmq.engine.admin.DeadMessage;
-import io.rmq.engine.admin.DeadPage;
-import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.TypeConversionException;
+
+import io.rmq.cli.format.ContentText;
+import io.rmq.cli.format.TextTable.Column;
+import io.rmq.cli.format.TextTable;
+import io.rmq.cli.i18n.CliMessages;
+import io.rmq.engine.admin.DeadCursor;
+import io.rmq.engine.admin.DeadMessage;
+import io.rmq.engine.admin.DeadPage;
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.topic.TopicDefinition;
 
 /** {@code rmq dead list <topic>}: one page of dead messages. */
 @Command(name = "list", header = "Pages through the dead messages of a topic: slot, time of death, deliveries, last failure, content.",

@@ -2,13 +2,14 @@ package io.rmq.cli;
 
 import java.time.Instant;
 
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.admin.DeadSelection;
-import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+
+import io.rmq.engine.admin.DeadSelection;
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.topic.TopicDefinition;
 
 /** {@code rmq dead purge <topic>}: the selected dead messages are deleted. */
 @Command(name = "purge", header = "Deletes dead messages, and what is recorded about them (attempts, last failure).",

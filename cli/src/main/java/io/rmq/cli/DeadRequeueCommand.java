@@ -2,15 +2,16 @@ package io.rmq.cli;
 
 import java.time.Instant;
 
-import io.rmq.cli.i18n.CliMessages;
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.admin.DeadSelection;
-import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+
+import io.rmq.cli.i18n.CliMessages;
+import io.rmq.engine.admin.DeadSelection;
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.topic.TopicDefinition;
 
 /** {@code rmq dead requeue <topic>}: the selected dead messages go back to their store queue. */
 @Command(name = "requeue", header = "Requeues dead messages: due now (PRIORITY: with their priority), with a fresh attempt count.",

@@ -6,11 +6,12 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
-import io.rmq.cli.i18n.CliMessages;
-import io.rmq.engine.admin.DeadSelection;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
+
+import io.rmq.cli.i18n.CliMessages;
+import io.rmq.engine.admin.DeadSelection;
 
 /** Which dead messages {@code dead requeue} and {@code dead purge} act on: exactly one of these options. */
 final class DeadSelectionOptions {

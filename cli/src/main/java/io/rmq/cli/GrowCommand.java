@@ -2,10 +2,11 @@ package io.rmq.cli;
 
 import java.io.PrintWriter;
 
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
+
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.topic.TopicDefinition;
 
 /** {@code rmq grow <topic> <amount>}: grows a topic's slot amount while it runs (docs/topic-growth.md). */
 @Command(name = "grow", header = "Grows a topic to more slots while its producers and consumers run.",

@@ -1,8 +1,9 @@
 package io.rmq.cli;
 
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.Command;
+
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.topic.TopicDefinition;
 
 /** {@code rmq pending due-now <topic> <member>}. */
 @Command(name = "due-now", header = "Makes one pending message due at once (PRIORITY: first of its slot).",

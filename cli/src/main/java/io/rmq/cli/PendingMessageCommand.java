@@ -4,14 +4,15 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
-import io.rmq.cli.format.ContentText;
-import io.rmq.cli.i18n.CliMessages;
-import io.rmq.engine.topic.SlotRouter;
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+
+import io.rmq.cli.format.ContentText;
+import io.rmq.cli.i18n.CliMessages;
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.topic.SlotRouter;
+import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * A command on one pending message, found in the slot producers route it to. Exit status

@@ -1,8 +1,9 @@
 package io.rmq.cli;
 
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.Command;
+
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.topic.TopicDefinition;
 
 /** {@code rmq pending remove <topic> <member>}. */
 @Command(name = "remove", header = "Deletes one pending message (never a copy being consumed).",

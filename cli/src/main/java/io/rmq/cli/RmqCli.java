@@ -8,16 +8,17 @@ import java.util.Properties;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import io.rmq.cli.i18n.CliMessages;
-import io.rmq.engine.redis.RedisAccess;
-import io.rmq.engine.admin.RmqAdmin;
-import io.rmq.engine.support.UriCredentials;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine;
+
+import io.rmq.cli.i18n.CliMessages;
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.support.UriCredentials;
 
 /**
  * {@code rmq}: the operators' command-line tool for the topics of one Redis. The root command holds

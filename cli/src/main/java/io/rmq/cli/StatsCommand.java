@@ -3,16 +3,17 @@ package io.rmq.cli;
 import java.io.PrintWriter;
 import java.util.List;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
 import io.rmq.cli.format.HumanDuration;
-import io.rmq.cli.format.TextTable;
 import io.rmq.cli.format.TextTable.Column;
-import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.cli.format.TextTable;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.admin.SlotOwner;
 import io.rmq.engine.admin.SlotStats;
 import io.rmq.engine.admin.TopicStats;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import io.rmq.engine.topic.TopicDefinition;
 
 /** {@code rmq stats <topic>}: each slot's state, and the totals. */
 @Command(name = "stats", header = "Shows each slot of a topic and the totals: pending, due, in flight, dead, paused, owner.",

@@ -3,12 +3,13 @@ package io.rmq.cli;
 import java.io.PrintWriter;
 import java.util.List;
 
-import io.rmq.cli.format.TextTable;
+import picocli.CommandLine.Command;
+
 import io.rmq.cli.format.TextTable.Column;
+import io.rmq.cli.format.TextTable;
+import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
-import io.rmq.engine.admin.RmqAdmin;
-import picocli.CommandLine.Command;
 
 /** {@code rmq topics}: the topics recorded under the key prefix. */
 @Command(name = "topics", header = "Lists the topics recorded in Redis, with their type and slot amount.",

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import io.rmq.engine.redis.RedisAcl;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.testing.SecuredRedis;
+import io.rmq.testing.redis.SecuredRedis;
 
 /**
  * The tool logs in as a Redis ACL user whose password comes from a prompt ({@code --password}) or from

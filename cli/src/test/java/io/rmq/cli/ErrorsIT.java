@@ -13,9 +13,9 @@ import io.lettuce.core.AclSetuserArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** What goes wrong is said on stderr, with a non-zero exit status and no password. */
 @RedisTest

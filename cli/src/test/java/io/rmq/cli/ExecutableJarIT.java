@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * The executable jar that {@code mvn package} builds ({@code target/rmq-cli.jar}) runs on its own in a

@@ -1,6 +1,9 @@
 package io.rmq.architecture;
 
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
@@ -14,26 +17,10 @@ import io.rmq.testing.MessageCatalogues;
  */
 class MessageCatalogueTest {
 
-    private final MessageCatalogues catalogues = MessageCatalogues.of(RmqLogging.class, RmqExceptions.class)
-            .alongside(EngineLogging.class, EngineExceptions.class);
-
-    @Test
-    void everyMessageStartsWithAWellFormedId() {
-        catalogues.everyMessageStartsWithAWellFormedId();
-    }
-
-    @Test
-    void noIdIsDeclaredTwice() {
-        catalogues.noIdIsDeclaredTwice();
-    }
-
-    @Test
-    void everyMessageIsUsedByProductionCode() {
-        catalogues.everyMessageIsUsedByProductionCode();
-    }
-
-    @Test
-    void noIdIsWrittenOutsideTheCatalogues() {
-        catalogues.noIdIsWrittenOutsideTheCatalogues();
+    @TestFactory
+    Stream<DynamicTest> catalogues() {
+        return MessageCatalogues.of(RmqLogging.class, RmqExceptions.class)
+                .alongside(EngineLogging.class, EngineExceptions.class)
+                .checks();
     }
 }

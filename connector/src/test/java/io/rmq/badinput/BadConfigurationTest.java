@@ -9,13 +9,13 @@ import java.util.Map;
 import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
 import io.rmq.connector.config.IncomingChannelConfig;
 import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.config.RmqConfigurationException;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.testing.LogRecorder;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfigBuilder;
 
 /**
  * The catalogue of bad configuration values (docs/bad-input.md): each is refused when the channel is

@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 import io.rmq.connector.IncomingRmqMetadata;
 import io.rmq.connector.OutgoingRmqMetadata;
 import io.rmq.connector.RedisRmqConnector;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
 import io.rmq.testing.WeldApp;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * The catalogue of bad outgoing messages (docs/bad-input.md), through SmallRye on Weld against a real

@@ -20,10 +20,10 @@ import io.rmq.connector.OutgoingRmqMetadata;
 import io.rmq.connector.RedisRmqConnector;
 import io.rmq.engine.topic.SlotRouter;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
 import io.rmq.testing.WeldApp;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * The catalogue of bad Redis state (docs/bad-input.md): keys of a topic written by another client with

@@ -16,16 +16,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.rmq.connector.ChannelSnapshot;
 import io.rmq.connector.ChannelSnapshot.State;
+import io.rmq.connector.ChannelSnapshot;
 import io.rmq.connector.RedisRmqConnector;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.TcpProxy;
 import io.rmq.testing.WeldApp;
-import io.rmq.testing.ZooKeeperTest;
-import io.rmq.testing.ZooKeeperTestServer;
+import io.rmq.testing.faults.FaultProxy;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
+import io.rmq.testing.zookeeper.ZooKeeperTest;
+import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 
 /**
  * The catalogue of servers that are down or slow (docs/bad-input.md), through SmallRye on Weld: Redis
@@ -42,7 +42,7 @@ class BadServersIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     private WeldApp app;
-    private TcpProxy proxy;
+    private FaultProxy proxy;
     private LogRecorder log;
 
     @BeforeEach
@@ -97,7 +97,7 @@ class BadServersIT {
 
     @Test
     void redisUnreachableAtStartHoldsSendsUntilItIsReached(RedisTestServer redis) throws Exception {
-        proxy = TcpProxy.to(redis.port());
+        proxy = FaultProxy.to(redis.port());
         proxy.cut();
         app = app("redis://127.0.0.1:" + proxy.port()).start(); // the deployment does not fail
 

@@ -16,12 +16,12 @@ import org.junit.jupiter.api.Test;
 
 import io.rmq.connector.ChannelSnapshot.State;
 import io.rmq.connector.config.Direction;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.TcpProxy;
 import io.rmq.testing.WeldApp;
-import io.rmq.testing.ZooKeeperTest;
-import io.rmq.testing.ZooKeeperTestServer;
+import io.rmq.testing.faults.FaultProxy;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
+import io.rmq.testing.zookeeper.ZooKeeperTest;
+import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 
 /**
  * {@link RedisRmqConnector#channelSnapshots()} in SmallRye Reactive Messaging on Weld SE, against a
@@ -37,7 +37,7 @@ class ChannelSnapshotsIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     private WeldApp app;
-    private TcpProxy proxy;
+    private FaultProxy proxy;
 
     @AfterEach
     void tearDown() {
@@ -113,7 +113,7 @@ class ChannelSnapshotsIT {
 
     @Test
     void channelsConnectingAtDeploymentHaveNotStartedUntilRedisIsReached(RedisTestServer redis) {
-        proxy = TcpProxy.to(redis.port());
+        proxy = FaultProxy.to(redis.port());
         proxy.cut();
         app = app("redis://127.0.0.1:" + proxy.port(), ConnectorBeans.Sender.class, ConnectorBeans.Receiver.class)
                 .incoming("in", RMQ, incomingTasks()).start();
@@ -132,7 +132,7 @@ class ChannelSnapshotsIT {
 
     @Test
     void aTopicConflictFoundAfterTheDeploymentFailsBothChannelsForGood(RedisTestServer redis) {
-        proxy = TcpProxy.to(redis.port());
+        proxy = FaultProxy.to(redis.port());
         proxy.cut();
         app = app("redis://127.0.0.1:" + proxy.port(), ConnectorBeans.Sender.class, ConnectorBeans.Receiver.class)
                 .incoming("in", RMQ, incomingTasks()).start();

@@ -40,19 +40,19 @@ import org.junit.jupiter.api.TestInfo;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.engine.topic.SlotRouter;
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.topic.TopicType;
+import io.smallrye.reactive.messaging.annotations.Blocking;
 import io.rmq.engine.coordination.CoordinatedTopic;
 import io.rmq.engine.coordination.SlotAssignment;
 import io.rmq.engine.coordination.SlotAssignments;
 import io.rmq.engine.coordination.WorkerInfo;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.engine.topic.SlotRouter;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.WeldApp;
-import io.rmq.testing.ZooKeeperTest;
-import io.rmq.testing.ZooKeeperTestServer;
-import io.smallrye.reactive.messaging.annotations.Blocking;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
+import io.rmq.testing.zookeeper.ZooKeeperTest;
+import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 
 /**
  * Serial consumption per slot basis through the connector: SmallRye Reactive Messaging on Weld SE,

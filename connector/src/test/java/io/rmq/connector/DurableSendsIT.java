@@ -19,11 +19,11 @@ import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.engine.produce.DurabilityException;
 import io.rmq.engine.produce.WriteState;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisProcess;
-import io.rmq.testing.RedisSentinelTestServer;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
 import io.rmq.testing.WeldApp;
+import io.rmq.testing.redis.RedisProcess;
+import io.rmq.testing.redis.RedisSentinelTestServer;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * The {@code durability} attribute through SmallRye on Weld: on one Redis without replica every message

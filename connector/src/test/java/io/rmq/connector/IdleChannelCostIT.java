@@ -14,9 +14,9 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.rmq.testing.IdleCost;
-import io.rmq.testing.RedisProcess;
 import io.rmq.testing.WeldApp;
+import io.rmq.testing.redis.IdleCost;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * What an idle incoming channel costs Redis: a channel with default settings on an empty 16-slot topic, in

@@ -2,9 +2,9 @@ package io.rmq.connector;
 
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.rmq.testing.RedisClusterExtension;
-import io.rmq.testing.RedisClusterTestServer;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisClusterExtension;
+import io.rmq.testing.redis.RedisClusterTestServer;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * {@link RedisRmqConnectorIT} with {@code redis-uri} naming one node of a local Redis Cluster: the connector

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.rmq.testing.PlainRedis;
-import io.rmq.testing.RedisExtension;
-import io.rmq.testing.RedisTestServer;
 import io.rmq.testing.WeldApp;
+import io.rmq.testing.redis.PlainRedis;
+import io.rmq.testing.redis.RedisExtension;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** The connector in SmallRye Reactive Messaging on Weld SE, against a real Redis. */
 @ExtendWith(RedisExtension.class)

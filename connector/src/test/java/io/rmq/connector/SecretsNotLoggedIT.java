@@ -24,11 +24,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.admin.RmqAdmin;
-import io.rmq.testing.SecuredRedis;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.testing.WeldApp;
-import io.rmq.testing.ZooKeeperTestServer;
+import io.rmq.testing.redis.SecuredRedis;
+import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 
 /**
  * No secret in any log line or exception text: the secured scenarios (a password in the URI, one in

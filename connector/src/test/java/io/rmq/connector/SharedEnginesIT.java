@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.RmqEngine;
-import io.rmq.testing.RedisExtension;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.testing.redis.RedisExtension;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** Channels share an engine only when they name the same Redis with the same credentials and trust. */
 @ExtendWith(RedisExtension.class)

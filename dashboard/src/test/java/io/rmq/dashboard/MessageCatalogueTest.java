@@ -1,8 +1,10 @@
 package io.rmq.dashboard;
 
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 import io.rmq.admin.rest.i18n.AdminRestLogging;
 import io.rmq.admin.rest.i18n.AdminRestMessages;
@@ -18,27 +20,11 @@ import io.rmq.testing.MessageCatalogues;
  */
 class MessageCatalogueTest {
 
-    private final MessageCatalogues catalogues = MessageCatalogues.of(DashboardMessages.class, DashboardLogging.class)
-            .withIds(Pattern.compile("^(RMQ-09(7\\d|8\\d)) \\S"))
-            .alongside(AdminRestMessages.class, AdminRestLogging.class, EngineLogging.class, EngineExceptions.class);
-
-    @Test
-    void everyMessageStartsWithAWellFormedId() {
-        catalogues.everyMessageStartsWithAWellFormedId();
-    }
-
-    @Test
-    void noIdIsDeclaredTwice() {
-        catalogues.noIdIsDeclaredTwice();
-    }
-
-    @Test
-    void everyMessageIsUsedByProductionCode() {
-        catalogues.everyMessageIsUsedByProductionCode();
-    }
-
-    @Test
-    void noIdIsWrittenOutsideTheCatalogues() {
-        catalogues.noIdIsWrittenOutsideTheCatalogues();
+    @TestFactory
+    Stream<DynamicTest> catalogues() {
+        return MessageCatalogues.of(DashboardMessages.class, DashboardLogging.class)
+                .withIds(Pattern.compile("^(RMQ-09(7\\d|8\\d)) \\S"))
+                .alongside(AdminRestMessages.class, AdminRestLogging.class, EngineLogging.class, EngineExceptions.class)
+                .checks();
     }
 }

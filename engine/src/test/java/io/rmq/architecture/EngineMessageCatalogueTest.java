@@ -1,6 +1,9 @@
 package io.rmq.architecture;
 
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
@@ -12,25 +15,9 @@ import io.rmq.testing.MessageCatalogues;
  */
 class EngineMessageCatalogueTest {
 
-    private final MessageCatalogues catalogues = MessageCatalogues.of(EngineLogging.class, EngineExceptions.class);
-
-    @Test
-    void everyMessageStartsWithAWellFormedId() {
-        catalogues.everyMessageStartsWithAWellFormedId();
-    }
-
-    @Test
-    void noIdIsDeclaredTwice() {
-        catalogues.noIdIsDeclaredTwice();
-    }
-
-    @Test
-    void everyMessageIsUsedByProductionCode() {
-        catalogues.everyMessageIsUsedByProductionCode();
-    }
-
-    @Test
-    void noIdIsWrittenOutsideTheCatalogues() {
-        catalogues.noIdIsWrittenOutsideTheCatalogues();
+    @TestFactory
+    Stream<DynamicTest> catalogues() {
+        return MessageCatalogues.of(EngineLogging.class, EngineExceptions.class)
+                .checks();
     }
 }

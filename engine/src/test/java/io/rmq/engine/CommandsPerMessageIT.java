@@ -18,17 +18,18 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.engine.consume.TopicConsumer;
-import io.rmq.engine.scripts.SendResult;
-import io.rmq.engine.produce.TopicProducer;
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.topic.TopicKeys;
-import io.rmq.engine.topic.TopicType;
-import io.rmq.testing.RedisProcess;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.scripts.SendResult;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.topic.TopicType;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * What a message costs Redis end to end, in commands, through the engine as an application drives it:

@@ -16,8 +16,8 @@ import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
-import io.rmq.testing.PlainRedis;
-import io.rmq.testing.RedisClusterTestServer;
+import io.rmq.testing.redis.PlainRedis;
+import io.rmq.testing.redis.RedisClusterTestServer;
 
 /**
  * Clients, topics and consumers for engine tests, against one Redis or a Redis Cluster ({@link #cluster});

@@ -6,15 +6,16 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.List;
 
+import org.junit.jupiter.api.Test;
+
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.testing.RedisClusterTestServer;
-import io.rmq.testing.RedisProcess;
-import org.junit.jupiter.api.Test;
+import io.rmq.testing.redis.RedisClusterTestServer;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * What an idle consumer of an empty 16-slot topic costs a Redis Cluster of the test's own (three masters,

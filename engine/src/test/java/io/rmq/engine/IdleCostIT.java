@@ -11,16 +11,17 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.testing.IdleCost;
-import io.rmq.testing.RedisProcess;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import io.rmq.testing.redis.IdleCost;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * What an idle channel costs Redis: a consumer of an empty 16-slot topic, with default settings, on a

@@ -12,6 +12,11 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisException;
 import io.rmq.engine.consume.ConsumerOptions;
@@ -22,12 +27,8 @@ import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisExtension;
-import io.rmq.testing.RedisTestServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import io.rmq.testing.redis.RedisExtension;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** Redis down at start, restarted, or dropping connections: clients reconnect and lose nothing they accepted. */
 @ExtendWith(RedisExtension.class)

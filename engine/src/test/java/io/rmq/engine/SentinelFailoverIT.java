@@ -6,7 +6,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.rmq.testing.RedisSentinelTestServer;
+import io.rmq.testing.redis.RedisSentinelTestServer;
 
 /**
  * The master of a Sentinel setup killed with {@code SIGKILL} while a 10,000-message backlog is consumed and two

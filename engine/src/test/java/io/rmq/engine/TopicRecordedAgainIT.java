@@ -10,6 +10,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.admin.TopicStats;
 import io.rmq.engine.consume.ConsumerOptions;
@@ -18,10 +21,8 @@ import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisProcess;
-import io.rmq.testing.TcpProxy;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import io.rmq.testing.faults.FaultProxy;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * A Redis without persistence killed with {@code kill -9} and started again comes back empty, the topic
@@ -94,7 +95,7 @@ class TopicRecordedAgainIT {
     void aTopicRecordedMeanwhileWithAnotherDefinitionIsLeftAsItIsAndTheConflictLogged(@TempDir Path dir)
             throws Exception {
         try (RedisProcess redis = RedisProcess.start(dir, List.of(), false);
-                TcpProxy proxy = TcpProxy.to(redis.port());
+                FaultProxy proxy = FaultProxy.to(redis.port());
                 EngineFixture fx = new EngineFixture("redis://" + proxy.address());
                 LogRecorder log = LogRecorder.record("io.rmq")) {
             RmqEngine engine = fx.client();

@@ -8,9 +8,10 @@ import java.io.InputStream;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
 import org.junit.jupiter.api.Test;
+
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * Curator and ZooKeeper are optional dependencies of the engine: a producer and a consumer that do not

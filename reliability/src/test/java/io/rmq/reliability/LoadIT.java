@@ -10,7 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.faults.FaultProxy;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * The scenarios' {@link Load} after an outage: held up for seconds by sends that wait for their reply, it
@@ -22,12 +23,12 @@ class LoadIT {
 
     @Test
     void aLoadHeldUpByAnOutageKeepsSendingAfterTheReconnection(@TempDir Path dir) throws Exception {
-        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false); FaultyProxy proxy = FaultyProxy.to(redis.port());
+        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false); FaultProxy proxy = FaultProxy.to(redis.port());
                 Scenario scenario = new Scenario("load after an outage", proxy.redisUri(), redis.uri())) {
             Load load = scenario.send(4_000, 100, 1_000);
             await().atMost(Duration.ofSeconds(30)).until(() -> load.completed() >= 500);
 
-            proxy.blackHole(); // no reply comes back: every permit of the load waits, and it falls behind its schedule
+            proxy.silence(); // no reply comes back: every permit of the load waits, and it falls behind its schedule
             Thread.sleep(3_000);
             proxy.refuse(true);
             proxy.reset(); // the waiting sends fail; while no connection can be made, every send is refused at once

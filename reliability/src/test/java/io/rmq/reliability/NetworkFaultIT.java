@@ -11,11 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.engine.RmqEngine;
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.faults.FaultProxy;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * Scenario c: network faults between the application (its producer and its consumer) and Redis,
- * through a {@link FaultyProxy}: added latency, connection resets, and a half-open connection that
+ * through a {@link FaultProxy}: added latency, connection resets, and a half-open connection that
  * swallows everything without closing. Nothing acknowledged is lost; the application recovers by
  * itself, within a bounded time for the half-open connection (the engine's command timeout).
  */
@@ -41,7 +42,7 @@ class NetworkFaultIT {
 
     /** Added latency and connection resets: nothing acknowledged is lost, and the backlog drains. */
     private static void latencyAndResets(Path dir, String when) throws Exception {
-        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false); FaultyProxy proxy = FaultyProxy.to(redis.port());
+        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false); FaultProxy proxy = FaultProxy.to(redis.port());
                 Scenario scenario = new Scenario("latency 50 ms and connection resets", proxy.redisUri(), redis.uri());
                 RmqEngine engine = new RmqEngine(proxy.redisUri()).start()) {
             engine.registerTopic(scenario.topic).toCompletableFuture().join();
@@ -51,9 +52,9 @@ class NetworkFaultIT {
                 long lastFault = 0;
                 for (int round = 0; round < FaultSizes.of(2, 10); round++) {
                     awaitSends(load, (round * 2 + 1) * (long) MESSAGES / (FaultSizes.of(2, 10) * 2 + 1));
-                    proxy.latency(50);
+                    proxy.latency(Duration.ofMillis(50));
                     awaitSends(load, (round * 2 + 2) * (long) MESSAGES / (FaultSizes.of(2, 10) * 2 + 1));
-                    proxy.latency(0);
+                    proxy.latency(Duration.ZERO);
                     proxy.reset();
                     resets++;
                     lastFault = System.currentTimeMillis();
@@ -77,7 +78,7 @@ class NetworkFaultIT {
      * and a bound (the connection is replaced), and nothing acknowledged is lost.
      */
     private static void halfOpenConnection(Path dir, String when) throws Exception {
-        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false); FaultyProxy proxy = FaultyProxy.to(redis.port());
+        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false); FaultProxy proxy = FaultProxy.to(redis.port());
                 Scenario scenario = new Scenario("half-open connection", proxy.redisUri(), redis.uri());
                 RmqEngine engine = new RmqEngine(proxy.redisUri()).start()) {
             engine.registerTopic(scenario.topic).toCompletableFuture().join();
@@ -85,7 +86,7 @@ class NetworkFaultIT {
                 Load load = scenario.send(MESSAGES, 500, RATE);
                 awaitSends(load, MESSAGES / 4);
                 long silentSince = Clocks.nowMicros();
-                proxy.blackHole();
+                proxy.silence();
 
                 awaitRecovery("a delivery", scenario, load, () ->
                         scenario.history.deliveries().stream().anyMatch(d -> d.startMicros() > silentSince + 100_000));

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.engine.RmqEngine;
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * The checker's overlap detection against real consumers: without coordination, competing consumers

@@ -6,12 +6,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.engine.RmqEngine;
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * Scenario b: Redis killed with {@code kill -9} during a stream and started again on its append-only

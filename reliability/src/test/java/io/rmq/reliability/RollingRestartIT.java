@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * Scenario e: a clean rolling restart of every consumer JVM during a stream, one after the other, each

@@ -19,9 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.rmq.engine.coordination.CoordinationOptions;
-import io.rmq.testing.RedisProcess;
-import io.rmq.testing.ZooKeeperTestEnsemble;
-import io.rmq.testing.ZooKeeperTestServer;
+import io.rmq.testing.faults.FaultProxy;
+import io.rmq.testing.redis.RedisProcess;
+import io.rmq.testing.zookeeper.ZooKeeperTestEnsemble;
+import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 
 /**
  * Scenario d: faults of the ZooKeeper coordination during a coordinated stream (each slot owned by one
@@ -41,7 +42,7 @@ class ZooKeeperFaultIT {
     @Test
     void networkFaultsSessionExpiryAndTheLeadersDeath(@TempDir Path dir) throws Exception {
         try (RedisProcess redis = RedisProcess.start(dir, List.of(), false); ZooKeeperTestServer zooKeeper = ZooKeeperTestServer.start();
-                FaultyProxy proxy = FaultyProxy.to(zooKeeper.port());
+                FaultProxy proxy = FaultProxy.to(zooKeeper.port());
                 Scenario scenario = new Scenario("zookeeper faults", redis.uri());
                 CuratorFramework reader = reader(zooKeeper.connectString())) {
             ConsumerJvm.Spec spec = new ConsumerJvm.Spec(redis.uri(), scenario.topic.name(), Scenario.SLOTS, dir,
@@ -57,12 +58,12 @@ class ZooKeeperFaultIT {
                 faults.add("every ZooKeeper connection reset");
 
                 Thread.sleep(pause);
-                proxy.blackHole();
+                proxy.silence();
                 faults.add("every ZooKeeper connection silenced (half-open)");
 
                 Thread.sleep(pause);
                 proxy.refuse(true);
-                proxy.blackHole();
+                proxy.silence();
                 Thread.sleep(Scenario.coordination("-").build().sessionTimeout().toMillis() * 2); // the sessions expire
                 proxy.refuse(false);
                 faults.add("ZooKeeper unreachable for twice the session timeout (sessions expired)");

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.rmq.tck.deployment.TckDeployment;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * A channel whose configuration cannot work fails the deployment, with a message that names the

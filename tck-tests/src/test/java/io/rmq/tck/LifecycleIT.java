@@ -29,7 +29,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.tck.deployment.TckDeployment;
 import io.rmq.tck.support.Inbox;
 import io.rmq.tck.support.RedisProbe;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * Undeploying and redeploying, as in a rolling restart: a stopping application finishes and commits

@@ -6,6 +6,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.rmq.testing.redis.RedisConnections;
+
 /** Waiting for asynchronous results in tests. */
 public final class Futures {
 

@@ -10,6 +10,12 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Assumptions;
 
+import io.rmq.testing.redis.RedisBinary;
+import io.rmq.testing.redis.RedisClusterTestServer;
+import io.rmq.testing.redis.RedisProcess;
+import io.rmq.testing.redis.SecuredRedis;
+import io.rmq.testing.redis.TestCertificates;
+
 /**
  * What a test needs that the project cannot ship: {@code redis-server} 7 (a Redis Cluster, TLS; the binary of
  * embedded-redis is Redis 6.2), {@code redis-cli}, {@code openssl}, Chromium and its driver. The fixtures that
@@ -39,27 +45,27 @@ public final class Prerequisites {
     private Prerequisites() {
     }
 
-    /** {@code redis-server} 7 or later, the one the tests start ({@link RedisProcess#serverMajorVersion}). */
+    /** {@code redis-server} 7 or later, the one the tests start ({@link RedisBinary#find()}). */
     public static void redis7(String what) {
-        require(RedisProcess.serverMajorVersion() >= 7, what + " needs redis-server 7 on the PATH (the binary of"
+        require(RedisBinary.find().majorVersion() >= 7, what + " needs redis-server 7 on the PATH (the binary of"
                 + " embedded-redis is Redis 6.2)" + DEBIAN);
     }
 
     /** {@code redis-server} 7 and {@code redis-cli} on the {@code PATH}. */
     public static void redis7AndCli(String what) {
-        require(RedisProcess.onPath("redis-cli") && RedisProcess.serverMajorVersion() >= 7,
+        require(RedisBinary.onPath("redis-cli").isPresent() && RedisBinary.find().majorVersion() >= 7,
                 what + " needs redis-server 7 and redis-cli on the PATH" + DEBIAN);
     }
 
     /** {@code redis-server} (any version) and {@code redis-cli} from the {@code PATH}, not embedded-redis's. */
     public static void redisServerAndCliOnPath(String what) {
-        require(RedisProcess.onPath("redis-server") && RedisProcess.onPath("redis-cli"),
+        require(RedisBinary.fromPath().isPresent() && RedisBinary.onPath("redis-cli").isPresent(),
                 what + " needs redis-server and redis-cli on the PATH" + DEBIAN);
     }
 
     /** {@code openssl} on the {@code PATH}. */
     public static void openssl(String what) {
-        require(RedisProcess.onPath("openssl"), what + " needs openssl on the PATH (Debian: apt-get install openssl)");
+        require(RedisBinary.onPath("openssl").isPresent(), what + " needs openssl on the PATH (Debian: apt-get install openssl)");
     }
 
     /** An executable file at each of these paths (Chromium and its driver, for example). */

@@ -19,11 +19,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.rmq.cdi.RedisRmqExtension;
-import io.rmq.connector.RedisRmqConnector;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.WeldApp;
 import io.smallrye.health.AsyncHealthCheckFactory;
 import io.smallrye.health.SmallRyeHealth;
 import io.smallrye.health.SmallRyeHealthReporter;
@@ -31,6 +26,11 @@ import io.smallrye.health.registry.HealthRegistries;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.reactive.messaging.health.HealthReport;
 import io.smallrye.reactive.messaging.providers.extension.HealthCenter;
+import io.rmq.cdi.RedisRmqExtension;
+import io.rmq.connector.RedisRmqConnector;
+import io.rmq.testing.WeldApp;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * The connector's health in SmallRye Reactive Messaging on Weld SE with the CDI extension, against a

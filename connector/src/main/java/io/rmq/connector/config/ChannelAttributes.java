@@ -1,6 +1,5 @@
 package io.rmq.connector.config;
 
-import io.rmq.connector.i18n.RmqExceptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +8,11 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Consumer;
 import java.util.function.Function;
+
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.reactive.messaging.spi.ConnectorFactory;
+
+import io.rmq.connector.i18n.RmqExceptions;
 
 /**
  * Reads one channel's attributes from its {@link Config}, typed by their declarations, and collects

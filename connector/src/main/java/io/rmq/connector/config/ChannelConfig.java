@@ -1,9 +1,10 @@
 package io.rmq.connector.config;
 
+import java.util.Optional;
+
 import io.rmq.connector.RmqCodec;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.topic.TopicDefinition;
-import java.util.Optional;
 
 /**
  * What the checked configuration of every channel holds, incoming or outgoing: its name, where Redis

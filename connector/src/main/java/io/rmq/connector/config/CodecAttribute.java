@@ -1,9 +1,10 @@
 package io.rmq.connector.config;
 
-import io.rmq.connector.RmqCodec;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Modifier;
 import java.util.Optional;
+
+import io.rmq.connector.RmqCodec;
 
 /**
  * Instantiates the codec a channel's {@code codec} attribute names: a class implementing {@link RmqCodec}

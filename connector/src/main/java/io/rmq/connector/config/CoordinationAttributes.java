@@ -1,7 +1,8 @@
 package io.rmq.connector.config;
 
-import io.rmq.engine.coordination.CoordinationOptions;
 import java.util.Optional;
+
+import io.rmq.engine.coordination.CoordinationOptions;
 
 /**
  * Builds an incoming channel's {@link CoordinationOptions} from {@code zookeeper-connect} and the other

@@ -1,7 +1,8 @@
 package io.rmq.connector.config;
 
-import io.rmq.engine.produce.ProducerOptions;
 import java.time.Duration;
+
+import io.rmq.engine.produce.ProducerOptions;
 
 /** Builds an outgoing channel's {@link ProducerOptions} from {@code durability} and {@code durability-timeout}. Stateless. */
 final class DurabilityAttributes {

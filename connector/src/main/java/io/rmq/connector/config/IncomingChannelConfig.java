@@ -1,11 +1,13 @@
 package io.rmq.connector.config;
 
-import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.engine.coordination.CoordinationOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+
 import org.eclipse.microprofile.config.Config;
+
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.coordination.CoordinationOptions;
 
 /**
  * The checked configuration of one incoming channel: beside what every channel has ({@link ChannelConfig}),

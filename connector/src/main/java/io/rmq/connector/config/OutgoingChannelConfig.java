@@ -1,11 +1,13 @@
 package io.rmq.connector.config;
 
-import io.rmq.engine.produce.ProducerOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+
 import org.eclipse.microprofile.config.Config;
+
+import io.rmq.engine.produce.ProducerOptions;
 
 /**
  * The checked configuration of one outgoing channel: beside what every channel has ({@link ChannelConfig}),

@@ -1,7 +1,5 @@
 package io.rmq.connector.config;
 
-import io.rmq.engine.redis.RedisAccess;
-import io.rmq.engine.support.UriCredentials;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -9,6 +7,9 @@ import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.util.Optional;
+
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.support.UriCredentials;
 
 /**
  * Builds a channel's {@link RedisAccess} from {@code redis-uri}, {@code redis-username},

@@ -1,9 +1,9 @@
 package io.rmq.connector.config;
 
-import io.lettuce.core.RedisURI;
 import java.util.Optional;
 import java.util.Set;
 
+import io.lettuce.core.RedisURI;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.support.UriCredentials;
 

@@ -4,13 +4,14 @@ import static io.rmq.connector.config.Direction.INCOMING;
 import static io.rmq.connector.config.Direction.INCOMING_AND_OUTGOING;
 import static io.rmq.connector.config.Direction.OUTGOING;
 
+import java.util.Arrays;
+import java.util.Optional;
+
 import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.produce.ProducerOptions;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.coordination.CoordinationOptions;
-import java.util.Arrays;
-import java.util.Optional;
 
 /**
  * The configuration attributes of the {@code smallrye-redis-rmq} connector, each declared once

@@ -1,11 +1,12 @@
 package io.rmq.connector.config;
 
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.topic.TopicType;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
+
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 
 /**
  * Builds a channel's {@link TopicDefinition} from {@code topic} (else the channel name),

@@ -1,12 +1,13 @@
 package io.rmq.connector.i18n;
 
-import io.rmq.connector.config.ConfigProblem;
-import io.rmq.connector.config.RmqConfigurationException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+
+import io.rmq.connector.config.ConfigProblem;
+import io.rmq.connector.config.RmqConfigurationException;
 
 /**
  * The connector's exception texts, each with a stable id ({@code RMQ-2xxx}); every method returns

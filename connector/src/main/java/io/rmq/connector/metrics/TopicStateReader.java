@@ -9,11 +9,11 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.rmq.connector.i18n.RmqExceptions;
-import io.rmq.engine.redis.RedisAccess;
-import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.admin.TopicStats;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.support.DaemonThreads;
+import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * Reads topics' state ({@link RmqAdmin#stats}) for the queue gauges, one read at a time on a thread of its

@@ -3,14 +3,16 @@ package io.rmq.connector.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.engine.topic.TopicDefinition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+
 import org.junit.jupiter.api.Test;
+
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * Keeps {@code docs/configuration.md} in step with the attribute declarations. With

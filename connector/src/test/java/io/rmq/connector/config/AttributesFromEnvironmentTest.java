@@ -2,21 +2,23 @@ package io.rmq.connector.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rmq.connector.i18n.RmqLogging;
-import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.testing.LogRecorder;
-import io.smallrye.config.EnvConfigSource;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfigBuilder;
-import io.smallrye.reactive.messaging.providers.impl.ConnectorConfig;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+
 import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
+
+import io.smallrye.config.EnvConfigSource;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import io.smallrye.reactive.messaging.providers.impl.ConnectorConfig;
+import io.rmq.connector.i18n.RmqLogging;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.testing.LogRecorder;
 
 /**
  * Attributes set through environment variables ({@code MP_MESSAGING_CONNECTOR_SMALLRYE_REDIS_RMQ_REDIS_URI},

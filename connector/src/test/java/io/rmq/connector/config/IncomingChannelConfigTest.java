@@ -5,17 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.topic.TopicType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+
 import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 
 class IncomingChannelConfigTest {
 

@@ -4,15 +4,17 @@ import static io.rmq.connector.config.TestConfigs.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.rmq.engine.produce.ProducerOptions;
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.topic.TopicType;
 import java.time.Duration;
 import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import io.rmq.engine.produce.ProducerOptions;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 
 class OutgoingChannelConfigTest {
 

@@ -3,10 +3,12 @@ package io.rmq.connector.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rmq.connector.i18n.RmqExceptions;
 import java.util.ArrayList;
 import java.util.List;
+
 import org.junit.jupiter.api.Test;
+
+import io.rmq.connector.i18n.RmqExceptions;
 
 class RmqConfigurationExceptionTest {
 

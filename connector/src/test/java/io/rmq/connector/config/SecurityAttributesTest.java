@@ -4,14 +4,16 @@ import static io.rmq.connector.config.TestConfigs.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rmq.engine.redis.RedisAccess;
-import io.rmq.engine.coordination.CoordinationOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.rmq.engine.coordination.CoordinationOptions;
+import io.rmq.engine.redis.RedisAccess;
 
 /** The credentials and TLS attributes: how they are read, checked, shared and kept out of every message. */
 class SecurityAttributesTest {

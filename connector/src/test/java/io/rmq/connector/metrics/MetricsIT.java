@@ -26,15 +26,15 @@ import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
+import io.smallrye.metrics.legacyapi.LegacyMetricsExtension;
 import io.rmq.connector.RedisRmqConnector;
 import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
 import io.rmq.testing.WeldApp;
-import io.smallrye.metrics.legacyapi.LegacyMetricsExtension;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * The connector's metrics on SmallRye Reactive Messaging and Weld, against a real Redis: exact counts

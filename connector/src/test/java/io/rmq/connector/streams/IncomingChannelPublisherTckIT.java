@@ -14,8 +14,8 @@ import org.testng.annotations.BeforeClass;
 import org.testng.annotations.BeforeMethod;
 
 import io.lettuce.core.ScoredValue;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * The Reactive Streams TCK ({@link PublisherVerification}) against the publisher of an incoming

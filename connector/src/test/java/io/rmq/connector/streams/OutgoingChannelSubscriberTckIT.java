@@ -9,7 +9,7 @@ import org.testng.annotations.AfterMethod;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.BeforeMethod;
 
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * The Reactive Streams TCK ({@link SubscriberBlackboxVerification}) against the subscriber of an

@@ -2,7 +2,6 @@ package io.rmq.engine.redis;
 
 import java.security.cert.CertificateException;
 import java.util.Locale;
-
 import javax.net.ssl.SSLException;
 
 import io.rmq.engine.i18n.EngineExceptions;

@@ -1,10 +1,11 @@
 package io.rmq.engine.admin;
 
-import io.rmq.engine.EngineFixture;
-import io.rmq.testing.RedisClusterExtension;
-import io.rmq.testing.RedisClusterTestServer;
-import io.rmq.testing.RedisTestServer;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.rmq.engine.EngineFixture;
+import io.rmq.testing.redis.RedisClusterExtension;
+import io.rmq.testing.redis.RedisClusterTestServer;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * {@link RmqAdminIT} on a local Redis Cluster: topics, slot states, dead-letter pages, requeue, purge, pause

@@ -20,6 +20,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
 import io.rmq.engine.EngineFixture;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.consume.ConsumerOptions;
@@ -32,11 +36,8 @@ import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.Invariant;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** The admin API against a real Redis, with producers and consumers running. */
 @RedisTest

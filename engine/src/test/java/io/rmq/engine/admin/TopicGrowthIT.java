@@ -15,24 +15,26 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
 import io.rmq.engine.EngineFixture;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
-import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.SlotRouter;
 import io.rmq.engine.topic.TopicConflictException;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.testing.RedisExtension;
-import io.rmq.testing.RedisTestServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import io.rmq.testing.redis.RedisExtension;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * Growing a topic online ({@link RmqAdmin#growTopic}): under continuous sends and consumption nothing is lost

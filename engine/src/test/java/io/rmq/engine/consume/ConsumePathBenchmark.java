@@ -7,10 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
-import io.rmq.engine.scripts.TopicScripts;
-import io.rmq.engine.settlement.BenchmarkDeliveries;
-import io.rmq.engine.settlement.Delivery;
-import io.rmq.engine.support.SlotBatcher;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -19,6 +15,11 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+
+import io.rmq.engine.scripts.TopicScripts;
+import io.rmq.engine.settlement.BenchmarkDeliveries;
+import io.rmq.engine.settlement.Delivery;
+import io.rmq.engine.support.SlotBatcher;
 
 /**
  * JMH benchmarks of the engine's share of consuming a message, per message: reading a pop reply into

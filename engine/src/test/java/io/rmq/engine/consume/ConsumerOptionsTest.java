@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 
-import io.rmq.engine.coordination.CoordinationOptions;
 import org.junit.jupiter.api.Test;
+
+import io.rmq.engine.coordination.CoordinationOptions;
 
 class ConsumerOptionsTest {
 

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import org.junit.jupiter.api.Test;
+
 import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.settlement.Delivery;
-import org.junit.jupiter.api.Test;
 
 class PrefetchBufferTest {
 

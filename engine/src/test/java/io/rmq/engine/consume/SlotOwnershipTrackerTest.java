@@ -9,6 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
 import io.rmq.engine.coordination.SlotOwnership;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.scripts.PopStatus;
@@ -18,9 +22,6 @@ import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.LogRecorder;
 import io.rmq.testing.ManualClock;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 
 class SlotOwnershipTrackerTest {
 

@@ -15,10 +15,15 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
 import io.rmq.engine.EngineFixture;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicConflictException;
@@ -26,12 +31,8 @@ import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.Invariant;
-import io.rmq.testing.RedisExtension;
-import io.rmq.testing.RedisTestServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import io.rmq.testing.redis.RedisExtension;
+import io.rmq.testing.redis.RedisTestServer;
 
 /** The engine end to end: producer, consumer, commit, rollback, sweeper, extension, shutdown. */
 @ExtendWith(RedisExtension.class)

@@ -1,10 +1,11 @@
 package io.rmq.engine.consume;
 
-import io.rmq.engine.EngineFixture;
-import io.rmq.testing.RedisSentinelTestServer;
-import io.rmq.testing.RedisTestServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+
+import io.rmq.engine.EngineFixture;
+import io.rmq.testing.redis.RedisSentinelTestServer;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * {@link TopicConsumerIT} through a {@code redis-sentinel://} URI: a master with a replica and three sentinels;

@@ -18,11 +18,11 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
-import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.topic.TopicType;
 
 /**
@@ -75,8 +75,8 @@ final class CoordinationFixture implements AutoCloseable {
     }
 
     /** The queue on the shared local Redis Cluster; the overlap detector keeps its counts on {@code redis}. */
-    static CoordinationFixture onCluster(io.rmq.testing.RedisTestServer redis, io.rmq.testing.ZooKeeperTestServer zooKeeper) {
-        return new CoordinationFixture(io.rmq.testing.RedisClusterTestServer.shared().uri(), redis.uri(),
+    static CoordinationFixture onCluster(io.rmq.testing.redis.RedisTestServer redis, io.rmq.testing.zookeeper.ZooKeeperTestServer zooKeeper) {
+        return new CoordinationFixture(io.rmq.testing.redis.RedisClusterTestServer.shared().uri(), redis.uri(),
                 zooKeeper.connectString(), CoordinationOptions.DEFAULT_ROOT);
     }
 

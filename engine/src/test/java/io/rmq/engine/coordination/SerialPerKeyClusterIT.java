@@ -2,10 +2,10 @@ package io.rmq.engine.coordination;
 
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.rmq.testing.RedisClusterExtension;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.ZooKeeperTestServer;
+import io.rmq.testing.redis.RedisClusterExtension;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTestServer;
+import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 
 /**
  * {@link SerialPerKeyIT} with the queue on a local Redis Cluster: ZooKeeper's slot assignment and the owner

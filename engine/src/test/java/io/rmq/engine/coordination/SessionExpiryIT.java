@@ -13,11 +13,11 @@ import org.junit.jupiter.api.Test;
 
 import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.TcpProxy;
-import io.rmq.testing.ZooKeeperTest;
-import io.rmq.testing.ZooKeeperTestServer;
+import io.rmq.testing.faults.FaultProxy;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
+import io.rmq.testing.zookeeper.ZooKeeperTest;
+import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 
 /**
  * An instance cut off from ZooKeeper, but not from Redis (a partition), while messages flow: it
@@ -29,13 +29,13 @@ import io.rmq.testing.ZooKeeperTestServer;
 @ZooKeeperTest
 class SessionExpiryIT {
 
-    private TcpProxy proxy;
+    private FaultProxy proxy;
     private CoordinationFixture fx;
     private LogRecorder log;
 
     @BeforeEach
     void setUp(RedisTestServer redis, ZooKeeperTestServer zooKeeper) {
-        proxy = TcpProxy.to(zooKeeper.port());
+        proxy = FaultProxy.to(zooKeeper.port());
         fx = new CoordinationFixture(redis.uri(), zooKeeper.connectString());
         log = LogRecorder.record("io.rmq");
     }

@@ -2,9 +2,9 @@ package io.rmq.engine.coordination;
 
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.rmq.testing.RedisClusterExtension;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.ZooKeeperTestServer;
+import io.rmq.testing.redis.RedisClusterExtension;
+import io.rmq.testing.redis.RedisTestServer;
+import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 
 /**
  * {@link TopicGrowthCoordinationIT} with the queue on a local Redis Cluster, where an old slot and its new half

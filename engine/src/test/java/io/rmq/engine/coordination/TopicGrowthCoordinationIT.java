@@ -11,10 +11,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.rmq.engine.admin.RmqAdmin;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.ZooKeeperTest;
-import io.rmq.testing.ZooKeeperTestServer;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
+import io.rmq.testing.zookeeper.ZooKeeperTest;
+import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 
 /**
  * Growing a topic whose consumers coordinate through ZooKeeper: while keyed messages are sent and processed

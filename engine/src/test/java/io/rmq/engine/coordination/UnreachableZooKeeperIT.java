@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.testing.Invariant;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.ZooKeeperTest;
-import io.rmq.testing.ZooKeeperTestServer;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
+import io.rmq.testing.zookeeper.ZooKeeperTest;
+import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 
 /**
  * A consumer started while ZooKeeper is unreachable waits in a logged state (it owns no slot and

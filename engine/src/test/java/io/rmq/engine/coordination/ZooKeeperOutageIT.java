@@ -14,12 +14,12 @@ import org.junit.jupiter.api.Test;
 
 import io.rmq.testing.Invariant;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.ZooKeeperTest;
-import io.rmq.testing.ZooKeeperTestEnsemble;
-import io.rmq.testing.ZooKeeperTestServer;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
+import io.rmq.testing.zookeeper.ZooKeeperTest;
+import io.rmq.testing.zookeeper.ZooKeeperTestEnsemble;
+import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 
 /**
  * ZooKeeper itself fails: a single server is down for longer than the session timeout, and a

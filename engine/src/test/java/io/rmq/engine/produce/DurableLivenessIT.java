@@ -10,6 +10,10 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
@@ -20,13 +24,10 @@ import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisProcess;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.TcpProxy;
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import io.rmq.testing.faults.FaultProxy;
+import io.rmq.testing.redis.RedisProcess;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * A durable producer's connection of its own that goes half-open (the network forgets it without closing
@@ -50,7 +51,7 @@ class DurableLivenessIT {
             @TempDir Path dir) throws Exception {
         try (RedisProcess replica = RedisProcess.start(dir, List.of("replicaof " + RedisProcess.HOST + " " + redis.port()),
                 false);
-                TcpProxy proxy = TcpProxy.to(redis.port());
+                FaultProxy proxy = FaultProxy.to(redis.port());
                 LogRecorder log = LogRecorder.record(EngineLogging.LOGGER_NAME);
                 RmqEngine engine = new RmqEngine("redis://" + proxy.address()).start()) {
             Awaitility.await("the replica in sync").atMost(Duration.ofSeconds(30)).until(replica::replicaInSyncOrMaster);

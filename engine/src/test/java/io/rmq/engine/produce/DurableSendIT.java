@@ -11,6 +11,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.scripts.SendResult;
@@ -19,12 +22,10 @@ import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisProcess;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.TcpProxy;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import io.rmq.testing.faults.FaultProxy;
+import io.rmq.testing.redis.RedisProcess;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * Durable sends on one Redis without replicas: a send that asks for a replica is never confirmed. It fails
@@ -115,7 +116,7 @@ class DurableSendIT {
             @TempDir Path dir) throws Exception {
         try (RedisProcess replica = RedisProcess.start(dir, List.of("replicaof " + RedisProcess.HOST + " " + redis.port()),
                 false);
-                TcpProxy proxy = TcpProxy.to(redis.port());
+                FaultProxy proxy = FaultProxy.to(redis.port());
                 RmqEngine engine = new RmqEngine("redis://" + proxy.address()).start()) {
             org.awaitility.Awaitility.await("the replica in sync").atMost(Duration.ofSeconds(30))
                     .until(replica::replicaInSyncOrMaster);

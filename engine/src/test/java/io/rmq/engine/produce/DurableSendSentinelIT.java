@@ -12,16 +12,17 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.testing.RedisProcess;
-import io.rmq.testing.RedisSentinelTestServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import io.rmq.testing.redis.RedisProcess;
+import io.rmq.testing.redis.RedisSentinelTestServer;
 
 /**
  * Durable sends under Sentinel (a master, one replica, three sentinels): sends that ask for one replica are

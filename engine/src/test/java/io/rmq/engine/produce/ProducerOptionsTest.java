@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import java.time.Duration;
 
-import io.rmq.engine.RmqEngine;
 import org.junit.jupiter.api.Test;
+
+import io.rmq.engine.RmqEngine;
 
 class ProducerOptionsTest {
 

@@ -9,9 +9,9 @@ import java.util.OptionalDouble;
 
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.topic.TopicType;
 import io.rmq.engine.produce.SendRules.Parameter;
 import io.rmq.engine.produce.SendRules.Parameters;
+import io.rmq.engine.topic.TopicType;
 
 class SendRulesTest {
 

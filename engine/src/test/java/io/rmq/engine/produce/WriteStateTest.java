@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.util.concurrent.CompletionException;
 
+import org.junit.jupiter.api.Test;
+
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.rmq.engine.redis.RedisUnavailableException;
-import org.junit.jupiter.api.Test;
 
 /** How a send's failure tells whether the message may have been written. */
 class WriteStateTest {

@@ -10,6 +10,10 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
@@ -20,11 +24,8 @@ import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisProcess;
-import io.rmq.testing.TcpProxy;
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import io.rmq.testing.faults.FaultProxy;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * On a Redis Cluster, a master's connection that goes half-open is found by its {@code PING}, closed
@@ -48,7 +49,7 @@ class ClusterLivenessIT {
     void aSilencedNodeConnectionIsReplacedAndSendsAndConsumptionResume(@TempDir Path dir) throws Exception {
         try (RedisProcess node = RedisProcess.start(dir, List.of("cluster-enabled yes", "cluster-config-file nodes.conf",
                 "cluster-require-full-coverage no"), false);
-                TcpProxy proxy = TcpProxy.to(node.port())) {
+                FaultProxy proxy = FaultProxy.to(node.port())) {
             node.cli("CONFIG", "SET", "cluster-announce-ip", RedisProcess.HOST);
             node.cli("CONFIG", "SET", "cluster-announce-port", Integer.toString(proxy.port()));
             node.cli("CLUSTER", "ADDSLOTSRANGE", "0", "16383");

@@ -3,9 +3,10 @@ package io.rmq.engine.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Test;
+
 import io.lettuce.core.RedisURI;
 import io.rmq.engine.support.UriCredentials;
-import org.junit.jupiter.api.Test;
 
 /** A comma-separated list of Redis Cluster seeds in a URI: parsed, credentials applied to each, masked. */
 class RedisSeedsTest {

@@ -6,15 +6,16 @@ import static io.rmq.testing.Bytes.utf8Array;
 import static io.rmq.testing.Futures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.engine.topic.TopicKeys;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import io.rmq.testing.RedisTestServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+
+import io.lettuce.core.api.sync.RedisCommands;
+import io.rmq.engine.topic.TopicKeys;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * Every script is known to Redis by the SHA that {@link RedisScript} computes, and {@link ScriptRunner}

@@ -9,15 +9,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import org.junit.jupiter.api.Test;
+
 import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import org.junit.jupiter.api.Test;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
 
 /**
  * Script calls far larger than the scripts' multi-member commands take at once (Lua's {@code unpack} stops at

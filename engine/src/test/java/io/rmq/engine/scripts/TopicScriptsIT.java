@@ -8,6 +8,9 @@ import static org.assertj.core.api.Assertions.entry;
 
 import java.util.List;
 
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
 import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.engine.redis.RedisUnavailableException;
 import io.rmq.engine.redis.ScriptRunner;
@@ -16,10 +19,8 @@ import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.Bytes;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
 
 /**
  * The typed gateway: each method sends its script the keys and arguments its header documents, and

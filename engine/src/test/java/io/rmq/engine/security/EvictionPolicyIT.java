@@ -11,7 +11,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.SecuredRedis;
+import io.rmq.testing.redis.SecuredRedis;
 
 /**
  * At start the engine reads {@code maxmemory-policy} and warns (RMQ-0142) when Redis may evict its keys:

@@ -18,18 +18,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.engine.settlement.Delivery;
-import io.rmq.engine.redis.RedisAcl;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.redis.RedisAcl;
+import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
-import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.testing.RedisClusterExtension;
-import io.rmq.testing.RedisClusterTestServer;
-import io.rmq.testing.RedisProcess;
+import io.rmq.testing.redis.RedisClusterExtension;
+import io.rmq.testing.redis.RedisClusterTestServer;
+import io.rmq.testing.redis.RedisProcess;
 
 /**
  * {@link RedisAclIT}'s flows and refusals on the local Redis Cluster, with the user of

@@ -21,24 +21,24 @@ import org.junit.jupiter.api.Test;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.engine.settlement.Delivery;
-import io.rmq.engine.produce.DurabilityException;
-import io.rmq.engine.produce.ProducerOptions;
-import io.rmq.engine.redis.RedisAccess;
-import io.rmq.engine.redis.RedisAcl;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.consume.TopicConsumer;
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.topic.TopicKeys;
-import io.rmq.engine.produce.TopicProducer;
-import io.rmq.engine.topic.TopicType;
 import io.rmq.engine.admin.DeadCursor;
 import io.rmq.engine.admin.DeadSelection;
 import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.produce.DurabilityException;
+import io.rmq.engine.produce.ProducerOptions;
+import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.redis.RedisAcl;
+import io.rmq.engine.settlement.Delivery;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.SecuredRedis;
+import io.rmq.testing.redis.SecuredRedis;
 
 /**
  * The documented minimal ACL ({@link RedisAcl}, {@code docs/security.md}) is enough for every flow of the

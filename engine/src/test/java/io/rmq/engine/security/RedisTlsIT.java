@@ -14,19 +14,19 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.engine.settlement.Delivery;
-import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.engine.admin.RmqAdmin;
-import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.SecuredRedis;
-import io.rmq.testing.TestCertificates;
+import io.rmq.testing.redis.SecuredRedis;
+import io.rmq.testing.redis.TestCertificates;
 
 /**
  * {@code rediss://} with certificate verification against a {@code redis-server} with TLS on, whose certificate

@@ -21,18 +21,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.coordination.CoordinationOptions;
+import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.engine.coordination.CoordinationOptions;
-import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.testing.LogRecorder;
-import io.rmq.testing.RedisTestServer;
-import io.rmq.testing.ZooKeeperTestServer;
+import io.rmq.testing.redis.RedisTestServer;
+import io.rmq.testing.zookeeper.ZooKeeperTestServer;
 
 /**
  * ZooKeeper digest authentication and ACLs on the connector's znodes, against a server that requires

@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import io.rmq.engine.scripts.TopicScripts;
 import org.junit.jupiter.api.Test;
+
+import io.rmq.engine.scripts.TopicScripts;
 
 /** The list of held messages, without Redis: what is held, what is unfinished, what leaves. */
 class HeldMessagesTest {

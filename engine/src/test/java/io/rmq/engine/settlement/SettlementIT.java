@@ -8,6 +8,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
 import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.redis.ScriptRunner;
@@ -16,10 +19,8 @@ import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.testing.RedisConnections;
-import io.rmq.testing.RedisTest;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
 
 /**
  * Commits against a real Redis: those the consumer loop's thread makes while it holds them wait in

@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.junit.jupiter.api.Test;
+
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
@@ -17,7 +19,6 @@ import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.LogRecorder;
-import org.junit.jupiter.api.Test;
 
 /**
  * The bounds of {@link SettlementRetries}, with Redis out of reach (every script call fails as while it is

@@ -17,7 +17,7 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 import io.rmq.tck.rules.ContractChannels;
 import io.rmq.tck.support.RedisProbe;
-import io.rmq.testing.RedisTestServer;
+import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * Builds the application a contract test deploys: a WAR as a user would build it, with

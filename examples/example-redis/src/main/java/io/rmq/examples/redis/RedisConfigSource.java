@@ -1,12 +1,12 @@
 package io.rmq.examples.redis;
 
 import java.util.Map;
-import java.util.logging.Logger;
 import java.util.Set;
+import java.util.logging.Logger;
 
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
-import io.rmq.embedded.EmbeddedRedis;
+import io.rmq.testing.redis.EmbeddedRedis;
 
 /**
  * Supplies the connector's Redis URI, {@value #REDIS_URI}, when no other configuration does: the

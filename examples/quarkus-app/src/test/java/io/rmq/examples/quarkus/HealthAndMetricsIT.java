@@ -10,12 +10,12 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
-import io.rmq.embedded.EmbeddedRedis;
+import io.rmq.testing.redis.EmbeddedRedis;
 
 /**
  * The connector in Quarkus's own operations endpoints, on the packaged example started as a process:
  * every channel in the "SmallRye Reactive Messaging" health checks ({@code /q/health/*}, through
- * {@code rmq-quarkus}'s health reporter), and the connector's meters in {@code /q/metrics} (Micrometer's
+ * {@code rmq-quarkus-health}'s health reporter), and the connector's meters in {@code /q/metrics} (Micrometer's
  * Prometheus registry). The Redis is the test's own, given with {@code RMQ_REDIS_URI}, so that the test
  * can stop it and start it again on the same port.
  */

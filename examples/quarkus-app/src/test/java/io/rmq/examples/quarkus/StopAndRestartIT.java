@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
-import io.rmq.embedded.EmbeddedRedis;
+import io.rmq.testing.redis.EmbeddedRedis;
 
 /**
  * Stopping and starting the application, as in a rolling restart: the packaged example is stopped

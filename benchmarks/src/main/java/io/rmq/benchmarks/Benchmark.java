@@ -1,0 +1,293 @@
+package io.rmq.benchmarks;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+import io.rmq.benchmarks.BenchResults.How;
+import io.rmq.benchmarks.BenchResults.Phase;
+import io.rmq.examples.support.Console;
+import io.rmq.examples.support.ConsoleLogging;
+import io.rmq.examples.support.ExampleRedis;
+
+/**
+ * The benchmark: throughput and scheduling accuracy of the {@code smallrye-redis-rmq} connector as an
+ * application sees them, through SmallRye Reactive Messaging on Weld SE, beside a bare Lettuce client
+ * on the same Redis, like compared with like. On each Redis server ({@code bench.redis}):
+ *
+ * <ol>
+ * <li><b>Bare, search</b> ({@code best-bare=true}, after a warm-up of the bare client): its consume at each
+ * {@code best-bare-consumers} x {@code best-bare-batch-sizes}, {@code best-bare-messages} each.</li>
+ * <li><b>Bare, as tuned:</b> the same messages sent and consumed with a bare Lettuce client ({@link RawBaseline}):
+ * single pipelined {@code ZADD}s at most {@code max-inflight} unanswered, then {@code consumers} threads
+ * popping {@code batch-size} members per script call, on {@code slots} slots.</li>
+ * <li><b>Send, tuned:</b> {@code messages} unique messages through an {@code Emitter}, at most
+ * {@code max-inflight} unacknowledged; the time until Redis acknowledged the last one.</li>
+ * <li><b>Consume, tuned:</b> the consumers ({@code consumers} copies of an {@code @Incoming} method, by
+ * SmallRye's {@code concurrency} attribute) are held while the messages are sent, then released;
+ * the time until every message's {@code ack()} completed, and until Redis's prepare queues were empty
+ * (every commit arrived).</li>
+ * <li><b>Lateness:</b> {@code lateness-messages} FIXED_TIME messages, due at random times spread over
+ * {@code lateness-spread-ms} after a lead of {@code lateness-lead-ms}; delivery wall time minus due
+ * time, as percentiles: once idle, once while another topic is sent and consumed at half the consume
+ * rate just measured.</li>
+ * <li><b>Bare, as defaults</b>, then <b>send and consume, defaults:</b> the bare client at the connector's
+ * default consumers, batch size, window and slots; the channels configured with nothing but connector,
+ * topic and type.</li>
+ * <li><b>Bare, multi-member ZADD:</b> the send with one {@code ZADD} per slot for every
+ * {@value BarePhases#GROUPED_MEMBERS} messages of that slot.</li>
+ * <li><b>Bare, extra</b> ({@code extra-bare-consumers} x {@code extra-bare-batch-size}, when set).</li>
+ * <li><b>Bare, best of search</b> ({@code best-bare=true}): the search's fastest point measured in full,
+ * unless a row above already has its settings.</li>
+ * <li><b>Sweeps</b> ({@code sweep=true}): consume throughput of the connector and the bare client against
+ * batch size and against the number of consumers, {@code sweep-messages} per point.</li>
+ * </ol>
+ * Each connector row is compared with the bare row at its own settings, and with the fastest bare row of the
+ * run. Each channel configuration gets a container of its own and a warm-up first. The figures are printed
+ * and written to {@code out} as a Markdown table ({@value #RESULTS_FILE}) and PNG charts
+ * ({@link BenchCharts}). Settings: see {@link BenchSettings}.
+ *
+ * <p>Run from the repository root:
+ * {@code mvn -q -pl benchmarks -am verify -Pbench -DskipTests [-Dbench.messages=5000 ...]}.
+ */
+public final class Benchmark {
+
+    static final String PROGRAM = "bench";
+    static final String RESULTS_FILE = "bench-results.md";
+
+    private Benchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        // the charts are drawn without a display
+        System.setProperty("java.awt.headless", "true");
+        ConsoleLogging.install();
+        BenchSettings settings = BenchSettings.from(args);
+        List<BenchServer> servers = BenchServer.of(settings);
+        List<String> setup = setup(settings);
+        setup.forEach(l -> Console.say("%s", l));
+
+        List<BenchResults> results = new ArrayList<>();
+        for (BenchServer server : servers) {
+            try (BenchServer.Running running = server.start()) {
+                ExampleRedis redis = running.redis();
+                String name = redis.version() + " (" + server.name() + ")";
+                progress("Redis %s at %s", name, redis.displayUri());
+                results.add(new ServerRun(settings, redis, new BenchResults(name)).execute());
+            }
+        }
+
+        List<String> end = new ArrayList<>(setup);
+        end.add(String.format("load average %.2f at the end (other processes on the machine compete for its cores)",
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+        String markdown = BenchReport.markdown(end, results);
+        Files.createDirectories(settings.out());
+        Path table = settings.out().resolve(RESULTS_FILE);
+        Files.writeString(table, markdown);
+        List<Path> charts = BenchCharts.write(results, settings.out());
+        Console.say("");
+        Console.say("%s", markdown);
+        Console.say("written: %s", table.toAbsolutePath());
+        charts.forEach(c -> Console.say("written: %s", c.toAbsolutePath()));
+    }
+
+    /** The whole benchmark on one Redis server. */
+    private record ServerRun(BenchSettings s, ExampleRedis redis, BenchResults results) {
+
+        BenchResults execute() throws Exception {
+            String keyPrefix = "rmq-bench-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss")) + ":";
+            ConnectorPhases phases = new ConnectorPhases(s, redis, keyPrefix);
+            BarePhases bare = new BarePhases(s, redis, results);
+            try (RawBaseline raw = new RawBaseline(redis.uri(), keyPrefix, BenchChannels.BASELINE_TOPIC, s.slots());
+                    RawBaseline rawDefaults = new RawBaseline(redis.uri(), keyPrefix, BenchChannels.BASELINE_DEFAULTS_TOPIC,
+                            BenchChannels.DEFAULT_SLOTS)) {
+                bare.warmUp(raw, s.consumers(), s.batchSize(), s.maxInflight());
+                // the search first: no full bare row then runs on a JIT less warm than the others
+                Optional<BenchResults.SearchPoint> searched = s.bestBare() ? bare.search(raw) : Optional.empty();
+                // each connector row right after the bare client's row at its own settings
+                bare.row(raw, How.BARE_AS_TUNED, s.consumers(), s.batchSize(), s.maxInflight());
+                tuned(phases, keyPrefix);
+                bare.row(rawDefaults, How.BARE_AS_DEFAULTS, BenchChannels.DEFAULT_CONSUMERS, BenchChannels.DEFAULT_BATCH_SIZE,
+                        BenchChannels.DEFAULT_MAX_INFLIGHT);
+                defaults(phases, keyPrefix);
+                bare.groupedSend(raw, s.consumers(), s.batchSize());
+                if (s.extraBare()) {
+                    bare.row(raw, How.BARE_EXTRA, s.extraBareConsumers(), s.extraBareBatchSize(), s.maxInflight());
+                }
+                if (searched.isPresent()) {
+                    bestBare(bare, raw, searched.get());
+                }
+                if (s.sweep()) {
+                    sweep(raw, phases, keyPrefix);
+                }
+                return results;
+            } finally {
+                if (!redis.isEmbedded()) {
+                    redis.deleteKeysContaining(keyPrefix);
+                }
+            }
+        }
+
+        /** The best point of the bare client's search measured in full, unless a full row already has its settings. */
+        private void bestBare(BarePhases bare, RawBaseline raw, BenchResults.SearchPoint best) throws InterruptedException {
+            boolean measured = best.consumers() == s.consumers() && best.batch() == s.batchSize()
+                    || s.extraBare() && best.consumers() == s.extraBareConsumers() && best.batch() == s.extraBareBatchSize();
+            if (measured) {
+                progress("bare Lettuce search: %d threads popping %d were fastest, already measured in full",
+                        best.consumers(), best.batch());
+            } else {
+                bare.row(raw, How.BARE_SEARCHED, best.consumers(), best.batch(), s.maxInflight());
+            }
+        }
+
+        /** The tuned channels: send, consume, both at once, lateness idle and at half load. */
+        private void tuned(ConnectorPhases phases, String keyPrefix) throws Exception {
+            progress("connector, tuned channels: concurrency %d, batch-size %d, max-inflight %d, %d slots",
+                    s.consumers(), s.batchSize(), s.maxInflight(), s.slots());
+            try (BenchContainer c = BenchContainer.start(BenchChannels.tuned(s, redis.uri(), keyPrefix))) {
+                phases.warmUp(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(), s.warmup());
+                ConnectorPhases.Throughput t = phases.sendThenConsume(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(),
+                        s.messages());
+                String tunedSettings = String.format("concurrency %d, batch-size %d, max-inflight %d, %d slots",
+                        s.consumers(), s.batchSize(), s.maxInflight(), s.slots());
+                addThroughput(How.TUNED, tunedSettings, t);
+                Counters.Phase atOnce = phases.sendAndConsumeAtOnce(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(),
+                        s.messages());
+                results.add(Phase.AT_ONCE, How.TUNED, tunedSettings, atOnce);
+                if (s.latenessMessages() > 0) {
+                    results.lateness().add(phases.latenessIdle(c));
+                    // half of what the machine carries sending and consuming at once: half the consume-only
+                    // rate would ask the machine to send that much as well, more than it can
+                    results.lateness().add(phases.latenessUnderLoad(c, atOnce.perSecond() / 2));
+                }
+            }
+        }
+
+        /** The channels with nothing but connector, topic and type: send and consume. */
+        private void defaults(ConnectorPhases phases, String keyPrefix) throws Exception {
+            progress("connector, channels with their defaults (connector, topic and topic-type only)");
+            try (BenchContainer c = BenchContainer.start(BenchChannels.defaults(s, redis.uri(), keyPrefix))) {
+                phases.warmUp(c, BenchChannels.DEFAULTS_TOPIC, BenchChannels.DEFAULT_SLOTS, s.warmup());
+                addThroughput(How.DEFAULTS, String.format("connector, topic, topic-type only (concurrency %d,"
+                                + " batch-size %d, max-inflight %d, %d slots)", BenchChannels.DEFAULT_CONSUMERS,
+                                BenchChannels.DEFAULT_BATCH_SIZE, BenchChannels.DEFAULT_MAX_INFLIGHT, BenchChannels.DEFAULT_SLOTS),
+                        phases.sendThenConsume(c, BenchChannels.DEFAULTS_TOPIC, BenchChannels.DEFAULT_SLOTS, s.messages()));
+            }
+        }
+
+        private void addThroughput(How how, String settings, ConnectorPhases.Throughput t) {
+            results.add(Phase.SEND, how, settings, t.send());
+            results.add(Phase.CONSUME_ACKED, how, settings, t.acked());
+            results.add(Phase.CONSUME, how, settings, t.committed());
+        }
+
+    /** Consume throughput against batch size, then against consumers: the connector's and the bare client's. */
+        private void sweep(RawBaseline raw, ConnectorPhases phases, String keyPrefix) throws Exception {
+            for (int batch : s.sweepBatchSizes()) {
+                sweepPoint(raw, phases, keyPrefix, BenchResults.BATCH_AXIS, batch, batch, s.consumers());
+            }
+            for (int consumers : s.sweepConsumers()) {
+                sweepPoint(raw, phases, keyPrefix, BenchResults.CONSUMERS_AXIS, consumers, s.batchSize(), consumers);
+            }
+        }
+
+        private void sweepPoint(RawBaseline raw, ConnectorPhases phases, String keyPrefix, String axis, int value,
+                int batch, int consumers) throws Exception {
+            int count = s.sweepMessages();
+            progress("sweep, %s %d: %,d messages, concurrency %d, batch-size %d", axis, value, count, consumers, batch);
+            double connector;
+            try (BenchContainer c = BenchContainer.start(BenchChannels.sweep(s, redis.uri(), keyPrefix, batch, consumers))) {
+                phases.warmUp(c, BenchChannels.SWEEP_TOPIC, s.slots(), Math.min(s.warmup(), count / 4));
+                connector = phases.sendThenConsume(c, BenchChannels.SWEEP_TOPIC, s.slots(), count).committed().perSecond();
+            }
+            raw.send(count, s.maxInflight(), i -> phases.payload("raw-sweep-" + i + "-"));
+            Counters start = Counters.take(redis);
+            long consumed = raw.consume(consumers, batch);
+            Counters end = Counters.take(redis);
+            if (consumed != count) {
+                throw new IllegalStateException("the bare client consumed " + consumed + " of " + count + " messages");
+            }
+            results.sweep().add(new BenchResults.SweepPoint(axis, value, connector, end.since(start, count).perSecond()));
+        }
+    }
+
+    /** A payload of {@code bytes} bytes starting with {@code head} (unique heads: nothing merges). */
+    static byte[] payload(int bytes, String head) {
+        byte[] payload = new byte[bytes];
+        Arrays.fill(payload, (byte) 'x');
+        byte[] h = head.getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(h, 0, payload, 0, Math.min(h.length, payload.length));
+        return payload;
+    }
+
+    /** A progress line, with the time of day to match it with logs and profiles. */
+    static void progress(String format, Object... args) {
+        Console.say("%s %s", Console.time(System.currentTimeMillis()), String.format(format, args));
+    }
+
+    /** The nearest-rank percentile of sorted values. */
+    static long percentile(long[] sorted, double p) {
+        int rank = (int) Math.ceil(p / 100 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+    private static List<String> setup(BenchSettings s) {
+        Runtime rt = Runtime.getRuntime();
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format("RMQ benchmark: the smallrye-redis-rmq connector through SmallRye Reactive Messaging %s"
+                + " on Weld SE, beside a bare Lettuce client at the same settings", version("io.smallrye.reactive", "smallrye-reactive-messaging-provider")));
+        lines.add(String.format("machine: %d cores (%s), %s %s, Java %s, JVM max heap %d MB, load average %.2f at start",
+                rt.availableProcessors(), cpuModel(), System.getProperty("os.name"), System.getProperty("os.version"),
+                System.getProperty("java.version"), rt.maxMemory() >> 20,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+        lines.add(String.format("settings: %,d messages of %d bytes (+ %,d warm-up) to a %s topic of %d slots; tuned: %d"
+                        + " consumers (concurrency), batch-size %d, max-inflight %d; bare client: at each connector row's"
+                        + " settings%s; best bare: %s; lateness: %,d messages due over %d ms after %d ms; Redis: %s; sweep: %s",
+                s.messages(), s.payloadBytes(), s.warmup(), s.topicType(), s.slots(), s.consumers(), s.batchSize(),
+                s.maxInflight(), s.extraBare() ? String.format(", and %d threads popping %d (extra)", s.extraBareConsumers(),
+                        s.extraBareBatchSize()) : "",
+                s.bestBare() ? String.format("search of %,d messages per point, consumers %s x batch sizes %s",
+                        s.bestBareMessages(), Arrays.toString(s.bestBareConsumers()), Arrays.toString(s.bestBareBatchSizes()))
+                        : "the fastest bare row",
+                s.latenessMessages(), s.latenessSpreadMs(), s.latenessLeadMs(),
+                s.redisUri().isPresent() ? "given by URI" : s.redis(),
+                s.sweep() ? String.format("%,d messages per point, batch sizes %s, consumers %s", s.sweepMessages(),
+                        Arrays.toString(s.sweepBatchSizes()), Arrays.toString(s.sweepConsumers())) : "off"));
+        return lines;
+    }
+
+    private static String cpuModel() {
+        try {
+            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+                    .filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).strip())
+                    .findFirst().orElse(System.getProperty("os.arch"));
+        } catch (IOException | RuntimeException e) {
+            return System.getProperty("os.arch");
+        }
+    }
+
+    private static String version(String groupId, String artifactId) {
+        String resource = "META-INF/maven/" + groupId + "/" + artifactId + "/pom.properties";
+        try (InputStream in = Thread.currentThread().getContextClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                return "(unknown version)";
+            }
+            Properties p = new Properties();
+            p.load(in);
+            return p.getProperty("version", "(unknown version)");
+        } catch (IOException e) {
+            return "(unknown version)";
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.rmq.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.rmq.benchmarks.BenchResults.How;
+import io.rmq.benchmarks.BenchResults.Phase;
+import io.rmq.benchmarks.BenchResults.SearchPoint;
+
+/** The report's comparisons: each connector row against the bare row at its settings and the best bare row. */
+class BenchReportTest {
+
+    /** {@code perSecond} messages per second over one second, {@code cpuMicros} Redis CPU µs per message. */
+    private static Counters.Phase figures(double perSecond, double commands, double cpuMicros) {
+        long messages = (long) perSecond;
+        return new Counters.Phase(messages, 1.0, commands, 0.01, cpuMicros * messages / 1e6, cpuMicros, 0.5, 3.0, 1_000);
+    }
+
+    private static BenchResults server() {
+        BenchResults s = new BenchResults("7.0.15 (test)");
+        s.add(Phase.SEND, How.BARE_AS_TUNED, "single", figures(200_000, 1.0, 3.4));
+        s.add(Phase.CONSUME, How.BARE_AS_TUNED, "2 x 128", figures(250_000, 0.16, 2.0));
+        s.add(Phase.SEND, How.TUNED, "tuned", figures(150_000, 0.23, 5.2));
+        s.add(Phase.CONSUME_ACKED, How.TUNED, "tuned", figures(275_000, 0.15, 3.0));
+        s.add(Phase.CONSUME, How.TUNED, "tuned", figures(260_000, 0.15, 3.1));
+        s.add(Phase.AT_ONCE, How.TUNED, "tuned", figures(90_000, 0.38, 8.0));
+        s.add(Phase.SEND, How.BARE_AS_DEFAULTS, "single", figures(190_000, 1.0, 3.5));
+        s.add(Phase.CONSUME, How.BARE_AS_DEFAULTS, "1 x 128", figures(150_000, 0.16, 2.2));
+        s.add(Phase.SEND, How.DEFAULTS, "defaults", figures(120_000, 0.23, 5.0));
+        s.add(Phase.CONSUME, How.DEFAULTS, "defaults", figures(120_000, 0.15, 3.3));
+        s.add(Phase.SEND, How.BARE_GROUPED, "grouped", figures(400_000, 0.06, 1.1));
+        s.add(Phase.SEND, How.BARE_SEARCHED, "single", figures(195_000, 1.0, 3.4));
+        s.add(Phase.CONSUME, How.BARE_SEARCHED, "4 x 256", figures(325_000, 0.10, 1.9));
+        s.search().add(new SearchPoint(2, 128, 50_000, 240_000));
+        s.search().add(new SearchPoint(4, 256, 50_000, 330_000));
+        return s;
+    }
+
+    @Test
+    void ratiosCompareWithTheBareRowAtTheSameSettingsAndWithTheFastestBareRow() {
+        BenchResults s = server();
+        assertThat(s.ratioToSame(Phase.CONSUME, How.TUNED)).isEqualTo(260_000 / 250_000.0);
+        assertThat(s.ratioToBest(Phase.CONSUME, How.TUNED)).isEqualTo(260_000 / 325_000.0);
+        assertThat(s.ratioToSame(Phase.CONSUME_ACKED, How.TUNED)).as("against the bare consume").isEqualTo(1.1);
+        assertThat(s.ratioToSame(Phase.CONSUME, How.DEFAULTS)).isEqualTo(0.8);
+        assertThat(s.ratioToSame(Phase.SEND, How.TUNED)).isEqualTo(0.75);
+        assertThat(s.ratioToBest(Phase.SEND, How.TUNED)).as("the multi-member ZADD is the fastest send").isEqualTo(0.375);
+        assertThat(s.ratioToSame(Phase.AT_ONCE, How.TUNED)).as("the bare client has no such phase").isNaN();
+        assertThat(s.ratioToSame(Phase.CONSUME, How.BARE_SEARCHED)).isNaN();
+        assertThat(s.ratioToBest(Phase.CONSUME, How.BARE_AS_TUNED)).isNaN();
+        assertThat(s.bestSearched()).contains(new SearchPoint(4, 256, 50_000, 330_000));
+    }
+
+    @Test
+    void theSummaryShowsBothRatiosTheBestBareRowsAndRedisCpuPerMessage() {
+        String md = BenchReport.markdown(List.of("setup line"), List.of(server()));
+        assertThat(md).contains(
+                "| sent /s, bare Lettuce, multi-member ZADD | 400,000 |",
+                "| sent /s, best bare | 400,000 (bare Lettuce, multi-member ZADD) |",
+                "| sent, tuned / bare at the same settings | 0.75 |",
+                "| sent, tuned / best bare | 0.38 |",
+                "| consumed and committed /s, best bare | 325,000 (bare Lettuce, best of search) |",
+                "| bare search: fastest threads x batch (consumed /s) | 4 x 256 (330,000) |",
+                "| consumed, tuned / bare at the same settings | 1.04 |",
+                "| consumed, tuned / best bare | 0.80 |",
+                "| consumed, defaults / bare at the same settings | 0.80 |",
+                "| Redis commands per message, send / consume, connector, tuned | 0.23 / 0.15 |",
+                "| Redis CPU µs per message (process), send / consume, connector, tuned | 5.2 / 3.1 |",
+                "| Redis CPU µs per message (process), send / consume, bare Lettuce, as tuned | 3.4 / 2.0 |",
+                "| Redis CPU µs per message (process), send / consume, bare Lettuce, multi-member ZADD | 1.1 / - |",
+                "| / bare, same settings | / best bare | Redis commands/msg | Redis CPU µs/msg (process) |",
+                "| 4 | 256 | 50,000 | 330,000 |");
+        assertThat(md).doesNotContain("baseline");
+    }
+
+    @Test
+    void aServerRowCarriesBothRatiosAndRedisCpuPerMessage() {
+        BenchResults s = server();
+        String row = BenchReport.row(s, s.row(Phase.CONSUME, How.TUNED).orElseThrow());
+        assertThat(row).startsWith("| consume, every commit in Redis | connector, tuned | tuned | 260,000 | 1.00 | 260,000"
+                + " | 1.04 | 0.80 | 0.15 | 3.1 | 0.010 |");
+        String bare = BenchReport.row(s, s.row(Phase.CONSUME, How.BARE_AS_TUNED).orElseThrow());
+        assertThat(bare).contains("| 250,000 | - | - | 0.16 | 2.0 |");
+    }
+}
