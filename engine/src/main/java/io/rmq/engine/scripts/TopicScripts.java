@@ -2,6 +2,7 @@ package io.rmq.engine.scripts;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -117,8 +118,8 @@ public final class TopicScripts {
         if (capacity <= from) {
             return;
         }
-        byte[][][] k = java.util.Arrays.copyOf(slotKeys, capacity);
-        byte[][] channels = java.util.Arrays.copyOf(shardedWakeChannels, capacity);
+        byte[][][] k = Arrays.copyOf(slotKeys, capacity);
+        byte[][] channels = Arrays.copyOf(shardedWakeChannels, capacity);
         for (int s = from; s < capacity; s++) {
             channels[s] = bytes(keys.shardedWakeChannel(s));
             SlotKeys sk = keys.slot(s);
