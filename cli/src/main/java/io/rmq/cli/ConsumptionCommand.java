@@ -2,8 +2,8 @@ package io.rmq.cli;
 
 import java.io.PrintWriter;
 
-import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.topic.TopicDefinition;
 import picocli.CommandLine.Parameters;
 
 /** Sets whether a topic's consumption is paused, on every slot: {@code pause} and {@code resume}. */

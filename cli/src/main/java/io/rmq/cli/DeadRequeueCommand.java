@@ -3,9 +3,9 @@ package io.rmq.cli;
 import java.time.Instant;
 
 import io.rmq.cli.i18n.CliMessages;
-import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.DeadSelection;
 import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.topic.TopicDefinition;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

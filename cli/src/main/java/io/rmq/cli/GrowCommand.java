@@ -2,8 +2,8 @@ package io.rmq.cli;
 
 import java.io.PrintWriter;
 
-import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.topic.TopicDefinition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 

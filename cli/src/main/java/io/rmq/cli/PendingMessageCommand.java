@@ -6,9 +6,9 @@ import java.util.Base64;
 
 import io.rmq.cli.format.ContentText;
 import io.rmq.cli.i18n.CliMessages;
+import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.topic.SlotRouter;
 import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;

@@ -1,7 +1,7 @@
 package io.rmq.cli;
 
-import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.topic.TopicDefinition;
 import picocli.CommandLine.Command;
 
 /** {@code rmq pending remove <topic> <member>}. */

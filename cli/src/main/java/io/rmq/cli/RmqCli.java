@@ -9,8 +9,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import io.rmq.cli.i18n.CliMessages;
-import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.support.UriCredentials;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

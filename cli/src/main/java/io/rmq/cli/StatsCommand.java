@@ -6,11 +6,11 @@ import java.util.List;
 import io.rmq.cli.format.HumanDuration;
 import io.rmq.cli.format.TextTable;
 import io.rmq.cli.format.TextTable.Column;
-import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.admin.SlotOwner;
 import io.rmq.engine.admin.SlotStats;
 import io.rmq.engine.admin.TopicStats;
+import io.rmq.engine.topic.TopicDefinition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 

@@ -5,9 +5,9 @@ import java.util.List;
 
 import io.rmq.cli.format.TextTable;
 import io.rmq.cli.format.TextTable.Column;
+import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
-import io.rmq.engine.admin.RmqAdmin;
 import picocli.CommandLine.Command;
 
 /** {@code rmq topics}: the topics recorded under the key prefix. */

@@ -7,13 +7,13 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.scripts.SendResult;
+import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
-import io.rmq.engine.produce.TopicProducer;
 import io.rmq.testing.Futures;
 
 /**

@@ -15,14 +15,14 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.topic.SlotRouter;
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.settlement.Delivery;
+import io.rmq.engine.topic.SlotRouter;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.testing.RedisConnections;
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;

@@ -21,9 +21,9 @@ import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.connector.metrics.DeliveryMeter;
 import io.rmq.connector.metrics.IncomingMetrics;
-import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.TopicKeys;
 
 /**

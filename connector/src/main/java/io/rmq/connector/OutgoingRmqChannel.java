@@ -21,15 +21,15 @@ import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.connector.metrics.OutgoingMetrics;
-import io.rmq.engine.produce.DurabilityException;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.produce.DurabilityException;
 import io.rmq.engine.produce.SendFailedException;
-import io.rmq.engine.scripts.SendResult;
-import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.produce.TopicProducer;
-import io.rmq.engine.topic.TopicType;
 import io.rmq.engine.produce.WriteState;
 import io.rmq.engine.redis.WrongKeyTypeException;
+import io.rmq.engine.scripts.SendResult;
+import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.topic.TopicType;
 
 /**
  * An outgoing channel: a Reactive Streams {@link Subscriber} that writes each message to its slot.

@@ -3,9 +3,9 @@ package io.rmq.connector;
 import java.util.HashMap;
 import java.util.Map;
 
-import io.rmq.engine.redis.RedisAccess;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.redis.RedisAccess;
 
 /**
  * The Redis clients of one connector: one started {@link RmqEngine} per distinct Redis access

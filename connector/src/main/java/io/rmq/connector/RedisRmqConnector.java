@@ -1,12 +1,12 @@
 package io.rmq.connector;
 
 import java.util.List;
-import java.util.stream.Stream;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
@@ -24,12 +24,12 @@ import org.eclipse.microprofile.reactive.streams.operators.PublisherBuilder;
 import org.eclipse.microprofile.reactive.streams.operators.ReactiveStreams;
 import org.eclipse.microprofile.reactive.streams.operators.SubscriberBuilder;
 
-import io.rmq.engine.redis.RedisAccess;
 import io.rmq.connector.config.IncomingChannelConfig;
 import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.metrics.RmqMetrics;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.redis.RedisAccess;
 
 /**
  * The {@code smallrye-redis-rmq} connector: reads a channel's configuration, creates an incoming or

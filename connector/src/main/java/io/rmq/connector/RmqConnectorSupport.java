@@ -9,8 +9,8 @@ import java.util.function.Function;
 
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.topic.TopicConflictException;
 import io.rmq.engine.redis.WrongKeyTypeException;
+import io.rmq.engine.topic.TopicConflictException;
 
 /** Helpers shared by the incoming and outgoing channels. Stateless. */
 final class RmqConnectorSupport {

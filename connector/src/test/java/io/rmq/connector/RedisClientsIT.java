@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.testing.RedisExtension;
 import io.rmq.testing.RedisTestServer;
 

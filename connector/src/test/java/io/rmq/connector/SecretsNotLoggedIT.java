@@ -24,8 +24,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.testing.SecuredRedis;
 import io.rmq.testing.WeldApp;
 import io.rmq.testing.ZooKeeperTestServer;

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.testing.RedisExtension;
 import io.rmq.testing.RedisTestServer;
 import io.rmq.testing.WeldApp;

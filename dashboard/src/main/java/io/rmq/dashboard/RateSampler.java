@@ -12,10 +12,10 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import io.rmq.admin.rest.AdminSettings;
-import io.rmq.engine.redis.RedisAccess;
-import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.support.UriCredentials;
+import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * Reads every topic's cluster-wide counters ({@code RmqAdmin.stats(topic).counters()}) at a fixed

@@ -13,11 +13,11 @@ import org.junit.jupiter.api.Test;
 
 import io.rmq.admin.rest.AdminSettings;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.admin.SlotCounters;
+import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
-import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.engine.admin.SlotCounters;
 import io.rmq.testing.RedisTest;
 import io.rmq.testing.RedisTestServer;
 

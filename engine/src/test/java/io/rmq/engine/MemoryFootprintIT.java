@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
-import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;

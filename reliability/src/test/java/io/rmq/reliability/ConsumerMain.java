@@ -8,12 +8,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.engine.coordination.CoordinationOptions;
 
 /**
  * A consumer application in a JVM of its own, for {@link ConsumerJvm}: it consumes the scenario's topic

@@ -6,10 +6,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
-import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.TopicKeys;
 
 /**

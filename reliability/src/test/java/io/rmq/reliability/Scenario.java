@@ -15,13 +15,13 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.coordination.CoordinationOptions;
+import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
-import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.engine.coordination.CoordinationOptions;
 
 /**
  * What every scenario shares: the topic, consumer options with short timeouts, the history, a producer

@@ -6,8 +6,8 @@ import static io.rmq.admin.rest.i18n.AdminRestMessages.msg;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.support.UriCredentials;
 
 /**

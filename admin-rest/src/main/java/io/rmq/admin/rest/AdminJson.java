@@ -13,14 +13,14 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.admin.DeadCursor;
 import io.rmq.engine.admin.DeadMessage;
 import io.rmq.engine.admin.DeadPage;
 import io.rmq.engine.admin.SlotCounters;
 import io.rmq.engine.admin.SlotStats;
 import io.rmq.engine.admin.TopicStats;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
 
 /**
  * The JSON answers of the admin endpoints, built member by member so that their order and their

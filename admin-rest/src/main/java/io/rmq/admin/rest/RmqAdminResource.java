@@ -31,11 +31,11 @@ import jakarta.ws.rs.core.SecurityContext;
 import org.eclipse.microprofile.config.Config;
 
 import io.rmq.connector.RedisRmqConnector;
-import io.rmq.engine.topic.SlotRouter;
-import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.DeadCursor;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.support.UriCredentials;
+import io.rmq.engine.topic.SlotRouter;
+import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * The admin endpoints, one per operation of {@link RmqAdmin}, under

@@ -9,16 +9,16 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
-import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.topic.TopicType;
 import io.rmq.engine.admin.DeadCursor;
 import io.rmq.engine.admin.DeadMessage;
 import io.rmq.engine.admin.DeadPage;
 import io.rmq.engine.admin.DeadSelection;
-import io.rmq.engine.admin.SlotOwner;
 import io.rmq.engine.admin.SlotCounters;
+import io.rmq.engine.admin.SlotOwner;
 import io.rmq.engine.admin.SlotStats;
 import io.rmq.engine.admin.TopicStats;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 
 /** The JSON answers, member by member and in order, as docs/admin-rest.md shows them. */
 class AdminJsonTest {

@@ -2,11 +2,11 @@ package io.rmq.connector.config;
 
 import io.rmq.connector.RmqCodec;
 import io.rmq.connector.i18n.RmqExceptions;
-import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.produce.ProducerOptions;
-import io.rmq.engine.topic.TopicType;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.support.UriCredentials;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;

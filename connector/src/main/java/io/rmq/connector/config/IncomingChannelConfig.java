@@ -1,10 +1,10 @@
 package io.rmq.connector.config;
 
 import io.rmq.connector.RmqCodec;
-import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.coordination.CoordinationOptions;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.topic.TopicDefinition;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

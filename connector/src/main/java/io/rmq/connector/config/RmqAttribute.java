@@ -5,9 +5,9 @@ import static io.rmq.connector.config.Direction.INCOMING_AND_OUTGOING;
 import static io.rmq.connector.config.Direction.OUTGOING;
 
 import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.produce.ProducerOptions;
 import io.rmq.engine.topic.TopicDefinition;
-import io.rmq.engine.coordination.CoordinationOptions;
 import java.util.Arrays;
 import java.util.Optional;
 

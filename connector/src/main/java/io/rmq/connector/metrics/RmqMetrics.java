@@ -9,9 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
+import io.rmq.engine.RmqEngine;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.settlement.EngineEvents;
-import io.rmq.engine.RmqEngine;
 import io.rmq.engine.topic.TopicDefinition;
 
 /**

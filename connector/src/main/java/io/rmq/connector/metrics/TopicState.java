@@ -6,10 +6,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.rmq.engine.redis.RedisAccess;
 import io.rmq.connector.i18n.RmqLogging;
-import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.TopicStats;
+import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * The state of one topic as its gauges show it, read from Redis lazily and at a bounded rate: when a

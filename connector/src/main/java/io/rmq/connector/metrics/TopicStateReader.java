@@ -7,11 +7,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 
-import io.rmq.engine.redis.RedisAccess;
-import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.admin.TopicStats;
+import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.support.DaemonThreads;
+import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * Reads topics' state ({@link RmqAdmin#stats}) for the queue gauges, one read at a time on a thread of its

@@ -4,8 +4,8 @@ import static io.rmq.connector.config.TestConfigs.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.coordination.CoordinationOptions;
+import io.rmq.engine.redis.RedisAccess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

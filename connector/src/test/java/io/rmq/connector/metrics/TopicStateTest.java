@@ -14,11 +14,11 @@ import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.Test;
 
+import io.rmq.engine.admin.SlotStats;
+import io.rmq.engine.admin.TopicStats;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
-import io.rmq.engine.admin.SlotStats;
-import io.rmq.engine.admin.TopicStats;
 
 /** The queue gauges' state: read lazily, at most once per interval, no value before a read or after a failed one. */
 class TopicStateTest {

@@ -21,15 +21,15 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.redis.ConnectionFailure;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.redis.RedisTopology;
 import io.rmq.engine.redis.ScriptRunner;
+import io.rmq.engine.support.ClientShutdown;
 import io.rmq.engine.topic.SlotRouter;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
-import io.rmq.engine.i18n.EngineExceptions;
-import io.rmq.engine.support.ClientShutdown;
 
 /**
  * What an operator does with the topics of one Redis: list them, read each slot's state, page

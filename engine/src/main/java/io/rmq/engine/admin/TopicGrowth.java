@@ -11,11 +11,11 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
-import io.rmq.engine.i18n.EngineExceptions;
-import io.rmq.engine.i18n.EngineLogging;
 
 /**
  * Grows a topic's slot amount while producers and consumers run (see {@code docs/topic-growth.md}), one

@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.rmq.engine.EngineFixture;
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicConflictException;

@@ -18,11 +18,11 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 
 import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
-import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.topic.TopicType;
 
 /**

@@ -13,8 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import io.rmq.engine.RmqEngine;
-import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;

@@ -12,12 +12,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
-import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.topic.TopicType;
 
 /** What the scaling benchmark does to a Redis: the engine's sends and consumption, timed. */
