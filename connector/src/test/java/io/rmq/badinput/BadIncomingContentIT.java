@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 
 import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.connector.RedisRmqConnector;
-import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.testing.LogRecorder;
 import io.rmq.testing.WeldApp;
 import io.rmq.testing.redis.RedisConnections;

@@ -2,6 +2,7 @@ package io.rmq.architecture;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -12,8 +13,8 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * How the engine's packages may depend: the engine stands on its own (plain Java on Lettuce and Curator), and
- * its packages form no cycle. The module's dependencies already keep the connector out of its compile path;
+ * How the engine's packages may depend: the engine stands on its own (plain Java on Lettuce and Curator), its
+ * packages form no cycle, and each uses only the layers below it. The module's dependencies already keep the connector out of its compile path;
  * this test also keeps out a runtime that a dependency might bring along, and names the rule for the reader.
  */
 @AnalyzeClasses(packages = "io.rmq.engine", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -28,6 +29,38 @@ class EngineArchitectureTest {
 
     @ArchTest
     static final ArchRule packagesFormNoCycle = slices().matching("io.rmq.engine.(**)").should().beFreeOfCycles();
+
+    /**
+     * The engine's layers, the entry point on top: {@code RmqEngine} wires the consumer, the producer and the
+     * admin API beside them; consuming stands on settlement; producing, settlement and consuming stand on the
+     * scripts' gateway; everything on the Redis connection, coordination on the topic model, and all of them on
+     * the shared support and message catalogues. A layer never uses one above it.
+     */
+    @ArchTest
+    static final ArchRule layersUseOnlyThoseBelow = layeredArchitecture().consideringOnlyDependenciesInLayers()
+            .layer("Engine").definedBy("io.rmq.engine")
+            .layer("Admin").definedBy("io.rmq.engine.admin..")
+            .layer("Consume").definedBy("io.rmq.engine.consume..")
+            .layer("Settlement").definedBy("io.rmq.engine.settlement..")
+            .layer("Produce").definedBy("io.rmq.engine.produce..")
+            .layer("Scripts").definedBy("io.rmq.engine.scripts..")
+            .layer("Coordination").definedBy("io.rmq.engine.coordination..")
+            .layer("Redis").definedBy("io.rmq.engine.redis..")
+            .layer("Topic").definedBy("io.rmq.engine.topic..")
+            .layer("Support").definedBy("io.rmq.engine.support..", "io.rmq.engine.i18n..")
+            .whereLayer("Engine").mayNotBeAccessedByAnyLayer()
+            .whereLayer("Admin").mayNotBeAccessedByAnyLayer()
+            .whereLayer("Consume").mayOnlyBeAccessedByLayers("Engine")
+            .whereLayer("Settlement").mayOnlyBeAccessedByLayers("Engine", "Consume")
+            .whereLayer("Produce").mayOnlyBeAccessedByLayers("Engine")
+            .whereLayer("Scripts").mayOnlyBeAccessedByLayers("Engine", "Consume", "Settlement", "Produce")
+            .whereLayer("Coordination").mayOnlyBeAccessedByLayers("Engine", "Consume")
+            .whereLayer("Redis").mayOnlyBeAccessedByLayers("Engine", "Admin", "Consume", "Settlement", "Produce",
+                    "Scripts")
+            .whereLayer("Topic").mayOnlyBeAccessedByLayers("Engine", "Admin", "Consume", "Settlement", "Produce",
+                    "Scripts", "Coordination", "Redis")
+            .because("each package stands on those below it and is told about what happens above by listeners"
+                    + " it defines, so a reader learns a package without those that use it");
 
     /**
      * Classes of a {@code javax} package that the JDK does not provide: {@code javax.inject} or the Java EE

@@ -10,7 +10,6 @@ import java.util.List;
 
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.consume.ConsumerOptions;
-import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;

@@ -3,6 +3,7 @@ package io.rmq.engine.admin;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletionStage;
 
 import io.rmq.engine.redis.RedisScript;
@@ -21,7 +22,7 @@ final class AdminScripts {
         REQUEUE, PURGE, COUNT;
 
         byte[] arg() {
-            return bytes(name().toLowerCase(java.util.Locale.ROOT));
+            return bytes(name().toLowerCase(Locale.ROOT));
         }
     }
 

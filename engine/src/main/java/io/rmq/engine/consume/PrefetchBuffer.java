@@ -2,6 +2,7 @@ package io.rmq.engine.consume;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 
@@ -30,7 +31,7 @@ final class PrefetchBuffer {
     /** The topic grew to {@code slotAmount} slots. */
     void grow(int slotAmount) {
         if (serial && slotAmount > inProcess.length) {
-            inProcess = java.util.Arrays.copyOf(inProcess, slotAmount);
+            inProcess = Arrays.copyOf(inProcess, slotAmount);
         }
     }
 

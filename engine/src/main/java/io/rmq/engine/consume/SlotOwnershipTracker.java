@@ -2,6 +2,7 @@ package io.rmq.engine.consume;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.BiConsumer;
 
@@ -63,9 +64,9 @@ final class SlotOwnershipTracker {
     /** The topic grew to {@code slotAmount} slots. */
     void grow(int slotAmount) {
         if (slotAmount > awaitingHandover.length) {
-            awaitingHandover = java.util.Arrays.copyOf(awaitingHandover, slotAmount);
-            handoverSince = java.util.Arrays.copyOf(handoverSince, slotAmount);
-            longWaitReported = java.util.Arrays.copyOf(longWaitReported, slotAmount);
+            awaitingHandover = Arrays.copyOf(awaitingHandover, slotAmount);
+            handoverSince = Arrays.copyOf(handoverSince, slotAmount);
+            longWaitReported = Arrays.copyOf(longWaitReported, slotAmount);
         }
     }
 

@@ -3,6 +3,7 @@ package io.rmq.engine.consume;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Decides when each assigned slot of a consumer is popped next: at once after a full batch, at the
@@ -96,7 +97,7 @@ final class SlotScheduler {
 
     /** Assigns exactly these slots, without coordination (epoch 0). */
     void assign(int[] slots) {
-        java.util.TreeMap<Integer, Long> epochless = new java.util.TreeMap<>();
+        TreeMap<Integer, Long> epochless = new TreeMap<>();
         for (int s : slots) {
             epochless.put(s, 0L);
         }

@@ -17,7 +17,6 @@ import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.WakeBus;
 import io.rmq.engine.scripts.TopicScripts;
-import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.settlement.HeldMessages;
 import io.rmq.engine.settlement.Settlement;

@@ -2,6 +2,7 @@ package io.rmq.engine.coordination;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -100,7 +101,7 @@ public final class SlotAssignment {
         Map<String, List<Integer>> out = new LinkedHashMap<>();
         for (int s = 0; s < owners.length; s++) {
             if (owners[s] != null) {
-                out.computeIfAbsent(owners[s], w -> new java.util.ArrayList<>()).add(s);
+                out.computeIfAbsent(owners[s], w -> new ArrayList<>()).add(s);
             }
         }
         out.replaceAll((w, slots) -> List.copyOf(slots));

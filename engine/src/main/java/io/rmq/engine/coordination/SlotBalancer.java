@@ -3,14 +3,17 @@ package io.rmq.engine.coordination;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -37,8 +40,8 @@ final class SlotBalancer {
         long[] epochs = new long[slotAmount];
         // a topic that grew keeps its old slots' owners; the new slots are unowned so far
         boolean comparable = previous != null && previous.slotAmount() <= slotAmount;
-        String[] before = comparable ? java.util.Arrays.copyOf(previous.owners(), slotAmount) : new String[slotAmount];
-        long[] beforeEpochs = comparable ? java.util.Arrays.copyOf(previous.epochs(), slotAmount) : new long[slotAmount];
+        String[] before = comparable ? Arrays.copyOf(previous.owners(), slotAmount) : new String[slotAmount];
+        long[] beforeEpochs = comparable ? Arrays.copyOf(previous.epochs(), slotAmount) : new long[slotAmount];
 
         if (!order.isEmpty()) {
             Map<String, Deque<Integer>> holdings = new LinkedHashMap<>();
@@ -108,7 +111,7 @@ final class SlotBalancer {
             Objects.requireNonNull(w, "worker");
             byInstance.computeIfAbsent(w.instance(), i -> new TreeMap<>()).putIfAbsent(w.id(), w);
         }
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         List<Deque<String>> queues = new ArrayList<>();
         byInstance.values().forEach(workers -> queues.add(new ArrayDeque<>(workers.keySet())));
         List<String> order = new ArrayList<>();

@@ -3,13 +3,18 @@ package io.rmq.engine.coordination;
 import java.io.Closeable;
 import java.util.List;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.support.DaemonThreads;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
@@ -19,11 +24,6 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-
-import io.rmq.engine.i18n.EngineExceptions;
-import io.rmq.engine.i18n.EngineLogging;
-import io.rmq.engine.support.DaemonThreads;
-
 
 /**
  * One worker's part in the coordination of a topic: it registers the worker (an ephemeral node),
@@ -126,7 +126,7 @@ public final class SlotCoordinator implements Closeable {
                         leader.slotAmountGrew();
                     }
                 });
-            } catch (java.util.concurrent.RejectedExecutionException closed) {
+            } catch (RejectedExecutionException closed) {
                 // closed meanwhile: nothing to assign
             }
         }
@@ -235,7 +235,7 @@ public final class SlotCoordinator implements Closeable {
 
     private SlotOwnership assigned() {
         if (assignment == null) {
-            return new SlotOwnership(new java.util.TreeMap<>(), true, 0);
+            return new SlotOwnership(new TreeMap<>(), true, 0);
         }
         return new SlotOwnership(assignment.slotsOf(workerId), true, assignment.generation());
     }

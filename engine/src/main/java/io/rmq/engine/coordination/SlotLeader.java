@@ -6,20 +6,20 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.IntSupplier;
 
+import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.support.DaemonThreads;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
-
-import io.rmq.engine.i18n.EngineLogging;
-import io.rmq.engine.support.DaemonThreads;
-
 
 /**
  * One worker's candidacy for leading a topic's slot assignment (a Curator {@link LeaderLatch}) and,
@@ -45,7 +45,7 @@ final class SlotLeader implements Closeable {
     private final CoordinationPaths paths;
     private final String workerId;
     private final SlotCoordinator.EpochSource epochSource;
-    private final java.util.function.IntSupplier slotAmount;
+    private final IntSupplier slotAmount;
     private final ScheduledExecutorService duty;
     private final AtomicBoolean leading = new AtomicBoolean();
     private final AtomicBoolean pending = new AtomicBoolean();
@@ -55,7 +55,7 @@ final class SlotLeader implements Closeable {
 
     SlotLeader(CuratorFramework curator, CoordinationOptions options, CoordinatedTopic topic, CoordinationPaths paths,
             String workerId, String consumerName, SlotCoordinator.EpochSource epochSource,
-            java.util.function.IntSupplier slotAmount) {
+            IntSupplier slotAmount) {
         this.slotAmount = slotAmount;
         this.curator = curator;
         this.options = options;
@@ -121,7 +121,7 @@ final class SlotLeader implements Closeable {
         if (!closed.get() && pending.compareAndSet(false, true)) {
             try {
                 duty.schedule(this::rebalance, delayMillis, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 pending.set(false);
             }
         }

@@ -1,6 +1,7 @@
 package io.rmq.engine.coordination;
 
 import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -37,6 +38,6 @@ public record SlotOwnership(SortedMap<Integer, Long> epochs, boolean active, lon
     @Override
     public String toString() {
         return "SlotOwnership[" + (active ? "active" : "suspended") + ", generation " + generation + ", slots "
-                + SlotAssignment.ranges(java.util.List.copyOf(epochs.keySet())) + "]";
+                + SlotAssignment.ranges(List.copyOf(epochs.keySet())) + "]";
     }
 }

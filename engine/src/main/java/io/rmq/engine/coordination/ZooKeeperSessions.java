@@ -2,10 +2,14 @@ package io.rmq.engine.coordination;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.support.DaemonThreads;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.ACLProvider;
@@ -14,10 +18,6 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
-
-import io.rmq.engine.i18n.EngineExceptions;
-import io.rmq.engine.i18n.EngineLogging;
-import io.rmq.engine.support.DaemonThreads;
 
 /**
  * The ZooKeeper sessions of one {@code RmqEngine}: one started Curator client per distinct
@@ -131,7 +131,7 @@ public final class ZooKeeperSessions implements AutoCloseable {
         private void schedule(Runnable task, long delayMillis) {
             try {
                 scheduler.schedule(task, delayMillis, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 // the client is closing
             }
         }

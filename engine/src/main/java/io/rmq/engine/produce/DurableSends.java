@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -72,7 +73,7 @@ public final class DurableSends {
     }
 
     private CompletionStage<DurableConnection> open(String nodeId,
-            java.util.function.Supplier<CompletionStage<StatefulRedisConnection<byte[], byte[]>>> nodeConnection) {
+            Supplier<CompletionStage<StatefulRedisConnection<byte[], byte[]>>> nodeConnection) {
         CompletableFuture<DurableConnection> existing = byMaster.get(nodeId);
         if (existing != null && !existing.isCompletedExceptionally()) {
             return existing;

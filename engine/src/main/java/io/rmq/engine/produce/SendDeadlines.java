@@ -3,6 +3,7 @@ package io.rmq.engine.produce;
 import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -47,7 +48,7 @@ final class SendDeadlines {
             long delay = head.deadlineNanos() + ALLOWANCE_NANOS - System.nanoTime();
             try {
                 timer.schedule(this::expire, Math.max(0, delay), TimeUnit.NANOSECONDS);
-            } catch (java.util.concurrent.RejectedExecutionException closed) {
+            } catch (RejectedExecutionException closed) {
                 // the client is closed: nothing more can be written or confirmed, settle what is left now
                 DurableSend left;
                 while ((left = sends.poll()) != null) {

@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -56,7 +57,7 @@ public final class RedisTopology {
                     String server = sync.info("server");
                     boolean cluster = seed.getSentinels().isEmpty() && sync.info("cluster").contains("cluster_enabled:1");
                     return new RedisTopology(cluster, version(server));
-                } catch (io.lettuce.core.RedisCommandExecutionException e) {
+                } catch (RedisCommandExecutionException e) {
                     if (String.valueOf(e.getMessage()).startsWith("NOPERM")) {
                         // an ACL user without +info (the minimal ACL of one server): taken as one server
                         return new RedisTopology(false, "");

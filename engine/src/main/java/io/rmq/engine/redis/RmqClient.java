@@ -3,8 +3,13 @@ package io.rmq.engine.redis;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -12,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisChannelHandler;
@@ -23,7 +29,10 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
@@ -36,6 +45,7 @@ import io.rmq.engine.RmqEngine;
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.support.ClientShutdown;
+import io.rmq.engine.support.DaemonThreads;
 import io.rmq.engine.support.UriCredentials;
 
 /**
@@ -139,7 +149,7 @@ public final class RmqClient implements AutoCloseable {
         synchronized (timerLock) {
             if (timer == null) {
                 ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1,
-                        io.rmq.engine.support.DaemonThreads.numbered("rmq-deadlines-"));
+                        DaemonThreads.numbered("rmq-deadlines-"));
                 t.setRemoveOnCancelPolicy(true);
                 timer = t;
                 if (state.get() == State.CLOSED) {
@@ -251,7 +261,7 @@ public final class RmqClient implements AutoCloseable {
     }
 
     private void connectCluster(RedisTopology topology) {
-        RedisClusterClient client = RedisTopology.clusterClient(uris, java.util.Optional.ofNullable(ssl),
+        RedisClusterClient client = RedisTopology.clusterClient(uris, Optional.ofNullable(ssl),
                 DEFAULT_COMMAND_TIMEOUT);
         client.addListener(stateListener);
         try {
@@ -271,7 +281,7 @@ public final class RmqClient implements AutoCloseable {
             p.setNodeMessagePropagation(true); // sharded subscriptions live on node connections
             // after a failover or a resharding, the sharded subscriptions must move with their slots
             client.getResources().eventBus().get()
-                    .filter(event -> event instanceof io.lettuce.core.cluster.event.ClusterTopologyChangedEvent)
+                    .filter(event -> event instanceof ClusterTopologyChangedEvent)
                     .subscribe(event -> onTopologyChanged());
             this.cluster = true;
             this.sharded = topology.shardedPubSub();
@@ -296,23 +306,23 @@ public final class RmqClient implements AutoCloseable {
      * Subscribes ({@code subscribe}) or unsubscribes sharded channels, each on the Pub/Sub connection of the
      * master that serves its hash slot now. Does nothing before the first connection.
      */
-    void shardedSubscription(boolean subscribe, java.util.Collection<String> channels) {
+    void shardedSubscription(boolean subscribe, Collection<String> channels) {
         StatefulRedisPubSubConnection<String, String> p = pubSub;
         if (!(p instanceof StatefulRedisClusterPubSubConnection<String, String> clusterPubSub) || channels.isEmpty()) {
             return;
         }
-        java.util.Map<String, List<String>> byNode = new java.util.HashMap<>();
+        Map<String, List<String>> byNode = new HashMap<>();
         for (String channel : channels) {
             RedisClusterNode node = clusterPubSub.getPartitions()
-                    .getPartitionBySlot(io.lettuce.core.cluster.SlotHash.getSlot(channel));
+                    .getPartitionBySlot(SlotHash.getSlot(channel));
             if (node != null) {
-                byNode.computeIfAbsent(node.getNodeId(), id -> new java.util.ArrayList<>()).add(channel);
+                byNode.computeIfAbsent(node.getNodeId(), id -> new ArrayList<>()).add(channel);
             }
         }
         byNode.forEach((nodeId, list) -> clusterPubSub.getConnectionAsync(nodeId).thenCompose(c -> {
             // one command per channel: Redis refuses (CROSSSLOT) an SSUBSCRIBE of channels of different hash slots,
             // even on one node, and the channels of a topic's slots have one hash slot each
-            List<CompletableFuture<Void>> calls = new java.util.ArrayList<>();
+            List<CompletableFuture<Void>> calls = new ArrayList<>();
             for (String channel : list) {
                 calls.add((subscribe ? c.async().ssubscribe(channel) : c.async().sunsubscribe(channel)).toCompletableFuture());
             }
@@ -404,7 +414,7 @@ public final class RmqClient implements AutoCloseable {
      *
      * @param replies when the calls on {@code c} last got a reply
      */
-    public void watchLiveness(StatefulRedisConnection<?, ?> c, java.util.function.LongSupplier replies) {
+    public void watchLiveness(StatefulRedisConnection<?, ?> c, LongSupplier replies) {
         ConnectionLiveness.watchOne(scheduler, LIVENESS_INTERVAL, displayUri, "durable send", c, replies);
     }
 
@@ -413,7 +423,7 @@ public final class RmqClient implements AutoCloseable {
      * scripts run as on this client's connection (sharded wake notices and {@code #!lua} on a Redis 7 cluster),
      * and a script missing from the node is loaded there.
      */
-    public ScriptRunner scriptsOn(io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands<byte[], byte[]> node) {
+    public ScriptRunner scriptsOn(RedisClusterAsyncCommands<byte[], byte[]> node) {
         return new ScriptRunner(node, sharded, shebang);
     }
 

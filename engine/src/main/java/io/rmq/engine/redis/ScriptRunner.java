@@ -1,9 +1,13 @@
 package io.rmq.engine.redis;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.rmq.engine.produce.WriteState;
 import io.rmq.engine.topic.TopicKeys;
@@ -39,7 +43,7 @@ public final class ScriptRunner {
      */
     public ScriptRunner(RedisClusterAsyncCommands<byte[], byte[]> redis, boolean sharded, boolean shebang) {
         this.redis = redis;
-        this.cluster = redis instanceof io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+        this.cluster = redis instanceof RedisAdvancedClusterAsyncCommands;
         this.sharded = sharded;
         this.shebang = shebang;
     }
@@ -87,7 +91,7 @@ public final class ScriptRunner {
      * {@link RedisUnavailableException} (with the client's message), so that a sender knows nothing was stored
      * ({@link WriteState}); any later failure of the call is the client's own.
      */
-    private <T> CompletionStage<T> issue(java.util.function.Supplier<CompletionStage<T>> command) {
+    private <T> CompletionStage<T> issue(Supplier<CompletionStage<T>> command) {
         CompletionStage<T> call;
         try {
             call = command.get();
@@ -97,7 +101,7 @@ public final class ScriptRunner {
         CompletableFuture<T> f = call.toCompletableFuture();
         if (f.isCompletedExceptionally()) {
             Throwable refused = f.handle((v, t) -> unwrap(t)).join();
-            if (!(refused instanceof io.lettuce.core.RedisCommandExecutionException)) {
+            if (!(refused instanceof RedisCommandExecutionException)) {
                 return CompletableFuture.failedFuture(new RedisUnavailableException(refused.getMessage(), refused));
             }
         }
@@ -131,13 +135,13 @@ public final class ScriptRunner {
     }
 
     private void noteReply(Throwable failure) {
-        if (failure == null || unwrap(failure) instanceof io.lettuce.core.RedisCommandExecutionException) {
+        if (failure == null || unwrap(failure) instanceof RedisCommandExecutionException) {
             lastReplyNanos = System.nanoTime();
         }
     }
 
     private static Throwable unwrap(Throwable t) {
-        while (t instanceof java.util.concurrent.CompletionException && t.getCause() != null) {
+        while (t instanceof CompletionException && t.getCause() != null) {
             t = t.getCause();
         }
         return t;

@@ -1,5 +1,16 @@
 package io.rmq.engine.scripts;
 
+import static io.rmq.engine.scripts.SlotKeyBytes.ATTEMPTS;
+import static io.rmq.engine.scripts.SlotKeyBytes.COUNTERS;
+import static io.rmq.engine.scripts.SlotKeyBytes.DEAD;
+import static io.rmq.engine.scripts.SlotKeyBytes.FAILURES;
+import static io.rmq.engine.scripts.SlotKeyBytes.ORIGIN;
+import static io.rmq.engine.scripts.SlotKeyBytes.OWNER;
+import static io.rmq.engine.scripts.SlotKeyBytes.PAUSED;
+import static io.rmq.engine.scripts.SlotKeyBytes.PREPARE;
+import static io.rmq.engine.scripts.SlotKeyBytes.SLOT;
+import static io.rmq.engine.scripts.SlotKeyBytes.STORE;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +23,6 @@ import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.settlement.Delivery;
-import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicGrowthState;
 import io.rmq.engine.topic.TopicKeys;
@@ -26,8 +36,8 @@ import io.rmq.engine.topic.TopicKeys;
  * <p>Every method fails its stage (it never throws) when Redis was never reached or the call fails; a
  * call that fails because a key holds the wrong kind of value fails with RMQ-0340 naming the key
  * ({@link KeyTypes}).
- * Stateless apart from precomputed key and argument bytes and the slot amount it consumes, which only grows
- * ({@link #grow}, when the topic grew: see {@code docs/topic-growth.md}); thread-safe.
+ * Stateless apart from the key and argument bytes of its slots ({@link SlotKeyBytes}) and the slot amount it
+ * consumes, which only grows ({@link #grow}, when the topic grew: see {@code docs/topic-growth.md}); thread-safe.
  */
 public final class TopicScripts {
 
@@ -36,27 +46,11 @@ public final class TopicScripts {
     private static final byte[] EPOCH_FIELD = RmqClient.bytes("epoch");
     /** Elements of a pop reply before the popped triples: status, now, next, detail. */
     private static final int POP_HEADER = 4;
-    /** Indexes into {@link #slotKeys}: the slot's keys, and its number as an argument. */
-    private static final int STORE = 0;
-    private static final int PREPARE = 1;
-    private static final int ATTEMPTS = 2;
-    private static final int ORIGIN = 3;
-    private static final int DEAD = 4;
-    private static final int OWNER = 5;
-    private static final int FAILURES = 6;
-    private static final int PAUSED = 7;
-    private static final int SLOT = 8;
-    private static final int COUNTERS = 9;
 
     private final Supplier<ScriptRunner> scripts;
     private final TopicKeys keys;
     private final byte[] type;
-    private final byte[] wakeChannel;
-    /** Per slot, up to the capacity built so far (at least {@link #slotAmount}): grown by copy, never changed in place. */
-    private volatile byte[][] shardedWakeChannels;
-    private volatile byte[][][] slotKeys;
-    /** The slots consumed, swept and counted: the definition's amount, or more once the topic grew. */
-    private volatile int slotAmount;
+    private final SlotKeyBytes slots;
 
     /** How a rolled-back member is retried: {@code rollback.lua}'s ARGV[2..4]. */
     public record RetryRule(int maxRetries, long backoffMillis, long backoffMaxMillis) {
@@ -88,11 +82,7 @@ public final class TopicScripts {
         this.scripts = scripts;
         this.keys = keys;
         this.type = RmqClient.bytes(keys.topic().type().name());
-        this.wakeChannel = RmqClient.bytes(keys.wakeChannel());
-        this.slotKeys = new byte[0][][];
-        this.shardedWakeChannels = new byte[0][];
-        this.slotAmount = keys.topic().slotAmount();
-        buildUpTo(slotAmount);
+        this.slots = new SlotKeyBytes(keys);
     }
 
     public TopicKeys keys() {
@@ -101,43 +91,12 @@ public final class TopicScripts {
 
     /** The slots consumed: the topic definition's amount, or the amount it grew to since ({@link #grow}). */
     public int slotAmount() {
-        return slotAmount;
+        return slots.slotAmount();
     }
 
     /** The topic has {@code amount} slots now (a growth began or ended); a smaller amount changes nothing. */
-    public synchronized void grow(int amount) {
-        if (amount > slotAmount) {
-            buildUpTo(amount);
-            slotAmount = amount;
-        }
-    }
-
-    private synchronized void buildUpTo(int capacity) {
-        int from = slotKeys.length;
-        if (capacity <= from) {
-            return;
-        }
-        byte[][][] k = java.util.Arrays.copyOf(slotKeys, capacity);
-        byte[][] channels = java.util.Arrays.copyOf(shardedWakeChannels, capacity);
-        for (int s = from; s < capacity; s++) {
-            channels[s] = bytes(keys.shardedWakeChannel(s));
-            SlotKeys sk = keys.slot(s);
-            k[s] = new byte[][] { bytes(sk.store()), bytes(sk.prepare()), bytes(sk.attempts()), bytes(sk.origin()),
-                    bytes(sk.dead()), bytes(sk.owner()), bytes(sk.failures()), bytes(sk.paused()), number(s),
-                    bytes(sk.counters()) };
-        }
-        shardedWakeChannels = channels;
-        slotKeys = k;
-    }
-
-    /** The key and argument bytes of a slot; a slot beyond those built so far (a producer routing by a grown amount) builds them. */
-    private byte[][] k(int slot) {
-        byte[][][] built = slotKeys;
-        if (slot < built.length) {
-            return built[slot];
-        }
-        buildUpTo(Integer.highestOneBit(slot) * 2);
-        return k(slot);
+    public void grow(int amount) {
+        slots.grow(amount);
     }
 
     /** {@code register_topic.lua}: the definition recorded for the topic (its own when new or agreeing). */
@@ -165,7 +124,7 @@ public final class TopicScripts {
      * once the slot was split by a growth to {@code 2 * routedBy}.
      */
     public CompletionStage<List<SendResult>> send(int slot, int routedBy, List<Send> sends) {
-        byte[][] k = k(slot);
+        byte[][] k = slots.of(slot);
         byte[][] args = messageArgs(slot, sends);
         byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
         return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker }, args)
@@ -191,7 +150,7 @@ public final class TopicScripts {
      * into its pending pre-split copy there, if it has one.
      */
     public CompletionStage<MergeReply> mergePending(int slot, int targetAmount, List<Send> sends) {
-        byte[][] k = k(slot);
+        byte[][] k = slots.of(slot);
         byte[] presplit = bytes(keys.presplit(slot, targetAmount));
         return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { k[STORE], presplit, k[COUNTERS] },
                 messageArgs(slot, sends))
@@ -211,7 +170,7 @@ public final class TopicScripts {
         byte[][] args = new byte[3 + 2 * sends.size()][];
         args[0] = type;
         args[1] = wakeChannel(slot);
-        args[2] = k(slot)[SLOT];
+        args[2] = slots.of(slot)[SLOT];
         for (int i = 0; i < sends.size(); i++) {
             args[3 + 2 * i] = bytes(sends.get(i).value());
             args[4 + 2 * i] = sends.get(i).member();
@@ -250,7 +209,7 @@ public final class TopicScripts {
      * @param worker the caller's worker id, recorded with a new epoch; ignored when epoch is 0
      */
     public CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker) {
-        byte[][] k = k(slot);
+        byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED],
                 k[COUNTERS] },
                 type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker))
@@ -270,7 +229,7 @@ public final class TopicScripts {
 
     /** {@code commit.lua}: removes these members from the prepare queue; the number removed. */
     public CompletionStage<Long> commit(int slot, List<byte[]> members) {
-        byte[][] k = k(slot);
+        byte[][] k = slots.of(slot);
         byte[][] args = new byte[2 + members.size()][];
         args[0] = wakeChannel(slot);
         args[1] = k[SLOT];
@@ -306,7 +265,7 @@ public final class TopicScripts {
         args[2] = number(rule.backoffMillis());
         args[3] = number(rule.backoffMaxMillis());
         args[4] = wakeChannel(slot);
-        args[5] = k(slot)[SLOT];
+        args[5] = slots.of(slot)[SLOT];
         args[6] = selection;
         args[7] = number(limit);
         args[8] = bytes(failure);
@@ -314,7 +273,7 @@ public final class TopicScripts {
     }
 
     private CompletionStage<RollbackReply> runRollback(int slot, byte[][] args) {
-        byte[][] k = k(slot);
+        byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.ROLLBACK,
                 new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES],
                         k[COUNTERS] }, args)
@@ -326,7 +285,7 @@ public final class TopicScripts {
      * were popped with, no attempt counted; the number returned or merged.
      */
     public CompletionStage<Long> release(int slot, List<PoppedMember> members) {
-        byte[][] k = k(slot);
+        byte[][] k = slots.of(slot);
         byte[][] args = new byte[2 + 2 * members.size()][];
         args[0] = wakeChannel(slot);
         args[1] = k[SLOT];
@@ -344,7 +303,7 @@ public final class TopicScripts {
         for (int i = 0; i < members.size(); i++) {
             args[1 + i] = members.get(i);
         }
-        return run(RedisScript.EXTEND, new byte[][] { k(slot)[PREPARE] }, args);
+        return run(RedisScript.EXTEND, new byte[][] { slots.of(slot)[PREPARE] }, args);
     }
 
     /**
@@ -352,7 +311,7 @@ public final class TopicScripts {
      * beyond {@code maxCount}, at most {@code limit}; how many were deleted.
      */
     public CompletionStage<Long> trimDead(int slot, long maxCount, long maxAgeMillis, int limit) {
-        byte[][] k = k(slot);
+        byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.TRIM_DEAD, new byte[][] { k[DEAD], k[ATTEMPTS], k[FAILURES], k[COUNTERS] },
                 number(maxCount), number(maxAgeMillis), number(limit))
                 .thenApply(r -> (Long) r.get(0) + (Long) r.get(1));
@@ -363,12 +322,12 @@ public final class TopicScripts {
      * so that epochs handed out by a fresh assignment keep growing.
      */
     public CompletionStage<Long> highestEpoch() {
-        List<CompletableFuture<byte[]>> reads = new ArrayList<>(slotAmount);
+        byte[][] owners = slots.everySlot(OWNER);
+        List<CompletableFuture<byte[]>> reads = new ArrayList<>(owners.length);
         try {
             ScriptRunner runner = scripts.get();
-            for (int slot = 0; slot < slotAmount; slot++) {
-                byte[][] k = k(slot);
-                reads.add(runner.commands().hget(k[OWNER], EPOCH_FIELD).toCompletableFuture());
+            for (byte[] owner : owners) {
+                reads.add(runner.commands().hget(owner, EPOCH_FIELD).toCompletableFuture());
             }
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
@@ -394,30 +353,22 @@ public final class TopicScripts {
      * How many of these slots' store queues hold members (a sorted set that empties is deleted): one
      * {@code EXISTS} on one server. The safety poll of slots that had nothing waiting.
      */
-    public CompletionStage<Long> countPending(int[] slots) {
-        byte[][] k = new byte[slots.length][];
-        for (int i = 0; i < slots.length; i++) {
-            k[i] = k(slots[i])[STORE];
+    public CompletionStage<Long> countPending(int[] parked) {
+        byte[][] k = new byte[parked.length][];
+        for (int i = 0; i < parked.length; i++) {
+            k[i] = slots.of(parked[i])[STORE];
         }
         return countExisting(k);
     }
 
     /** How many of the topic's prepare queues hold members: whether the sweeper has anything to look at. */
     public CompletionStage<Long> countPrepared() {
-        return countExisting(everySlot(PREPARE));
+        return countExisting(slots.everySlot(PREPARE));
     }
 
     /** How many of the topic's dead queues hold members: whether the retention has anything to trim. */
     public CompletionStage<Long> countDead() {
-        return countExisting(everySlot(DEAD));
-    }
-
-    private byte[][] everySlot(int key) {
-        byte[][] k = new byte[slotAmount][];
-        for (int slot = 0; slot < k.length; slot++) {
-            k[slot] = k(slot)[key];
-        }
-        return k;
+        return countExisting(slots.everySlot(DEAD));
     }
 
     private CompletionStage<Long> countExisting(byte[][] k) {
@@ -431,13 +382,9 @@ public final class TopicScripts {
     /** The channel the slot's scripts publish wake notices on: sharded per slot on a Redis Cluster. */
     private byte[] wakeChannel(int slot) {
         try {
-            if (!scripts.get().shardedWakeChannels()) {
-                return wakeChannel;
-            }
-            k(slot);
-            return shardedWakeChannels[slot];
+            return scripts.get().shardedWakeChannels() ? slots.shardedWakeChannel(slot) : slots.wakeChannel();
         } catch (RuntimeException notConnected) {
-            return wakeChannel; // the call fails anyway, in run()
+            return slots.wakeChannel(); // the call fails anyway, in run()
         }
     }
 

@@ -221,6 +221,7 @@ public final class Settlement implements Delivery.Settler {
         });
     }
 
+    /** {@link #release} of unfinished messages of any slots: one call per slot. */
     public CompletionStage<Void> releaseAll(List<Delivery> deliveries) {
         return CompletableFuture.allOf(bySlot(deliveries).entrySet().stream()
                 .map(e -> release(e.getKey(), e.getValue()).toCompletableFuture())

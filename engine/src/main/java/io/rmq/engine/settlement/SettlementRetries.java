@@ -1,9 +1,11 @@
 package io.rmq.engine.settlement;
 
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -11,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
 import io.rmq.engine.i18n.EngineLogging;
@@ -75,7 +78,7 @@ public final class SettlementRetries {
             t = t.getCause();
         }
         if (t instanceof RedisUnavailableException || t instanceof RedisConnectionException
-                || t instanceof io.lettuce.core.RedisCommandTimeoutException) {
+                || t instanceof RedisCommandTimeoutException) {
             return true;
         }
         if (t instanceof RedisCommandExecutionException e) {
@@ -84,7 +87,7 @@ public final class SettlementRetries {
                     || m.startsWith("READONLY") || m.startsWith("MASTERDOWN");
         }
         // Lettuce's own: "Currently not connected", "Connection closed", "Connection disconnected", ...
-        return t instanceof RedisException || t instanceof java.io.IOException;
+        return t instanceof RedisException || t instanceof IOException;
     }
 
     /** Keeps a failed commit; {@code false} when the failure is not transient (nothing kept). */
@@ -146,7 +149,7 @@ public final class SettlementRetries {
             }
             calls.add(send(k).<Void>handle((v, failure) -> {
                 if (failure == null) {
-                    LOG.settlementRetried(k.members().size(), k.kind().name().toLowerCase(java.util.Locale.ROOT), k.slot(),
+                    LOG.settlementRetried(k.members().size(), k.kind().name().toLowerCase(Locale.ROOT), k.slot(),
                             topic(), ageNanos / 1_000_000);
                 } else if (!keep(k, failure)) {
                     drop(k, RmqClient.rootMessage(failure));
@@ -163,7 +166,7 @@ public final class SettlementRetries {
     }
 
     private void drop(Kept k, String why) {
-        LOG.settlementRetryDropped(k.members().size(), k.kind().name().toLowerCase(java.util.Locale.ROOT), k.slot(), topic(),
+        LOG.settlementRetryDropped(k.members().size(), k.kind().name().toLowerCase(Locale.ROOT), k.slot(), topic(),
                 why);
     }
 
