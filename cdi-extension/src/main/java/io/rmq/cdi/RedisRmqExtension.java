@@ -18,7 +18,6 @@ import io.rmq.cdi.health.HealthBeans;
 import io.rmq.connector.RedisRmqConnector;
 import io.rmq.connector.config.ConfigProblem;
 import io.rmq.connector.config.RmqConfigurationException;
-import io.rmq.connector.i18n.RmqExceptions;
 
 /**
  * The CDI portable extension of the {@code smallrye-redis-rmq} connector. An application adds the
@@ -81,7 +80,7 @@ public class RedisRmqExtension implements Extension {
     void validateChannels(@Observes @Priority(VALIDATION_PRIORITY) AfterDeploymentValidation event) {
         List<ConfigProblem> problems = ConfiguredChannels.problems(applicationConfig());
         if (!problems.isEmpty()) {
-            RmqConfigurationException invalid = RmqExceptions.ex.invalidConfiguration(problems);
+            RmqConfigurationException invalid = RmqConfigurationException.of(problems);
             throw new DeploymentException(invalid.getMessage(), invalid);
         }
     }

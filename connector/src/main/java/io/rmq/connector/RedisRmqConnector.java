@@ -70,7 +70,7 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
     /** The connector name used in {@code mp.messaging.*.connector}. */
     public static final String CONNECTOR_NAME = "smallrye-redis-rmq";
 
-    private final SharedEngines engines = new SharedEngines();
+    private final SharedEngines engines = new SharedEngines(CONNECTOR_NAME);
     private final RmqMetrics metrics = RmqMetrics.discover();
     private final List<IncomingRmqChannel> incoming = new CopyOnWriteArrayList<>();
     private final List<OutgoingRmqChannel> outgoing = new CopyOnWriteArrayList<>();

@@ -12,15 +12,21 @@ import io.rmq.engine.redis.RedisAccess;
  * ({@code redis-uri} as written, with the credentials and trusted certificates given apart from it),
  * shared by every channel that uses it, all closed, with their connections and threads, by {@link #close()}.
  *
- * <p>Owned by the {@link RedisRmqConnector}, which closes it after its channels: being the only
+ * <p>Owned by the connector ({@code RedisRmqConnector}), which closes it after its channels: being the only
  * owner is what guarantees that order (channels stop, committing and releasing what they hold, then
  * the engines close), whatever order a container destroys beans in and whether or not it fires
  * {@code @BeforeDestroyed}. Thread-safe. Closing may take up to a few seconds (Lettuce's shutdown).
  */
 final class SharedEngines implements AutoCloseable {
 
+    private final String connector;
     private final Map<RedisAccess, RmqEngine> engines = new HashMap<>();
     private boolean closed;
+
+    /** @param connector the owning connector's name, for the error once it stopped */
+    SharedEngines(String connector) {
+        this.connector = connector;
+    }
 
     /**
      * The started engine for {@code access}, created on first use.
@@ -29,7 +35,7 @@ final class SharedEngines implements AutoCloseable {
      */
     synchronized RmqEngine acquire(RedisAccess access) {
         if (closed) {
-            throw RmqExceptions.ex.connectorStopped(RedisRmqConnector.CONNECTOR_NAME);
+            throw RmqExceptions.ex.connectorStopped(connector);
         }
         return engines.computeIfAbsent(access, a -> new RmqEngine(a).start());
     }

@@ -16,7 +16,7 @@ class SharedEnginesIT {
 
     @Test
     void anEngineIsSharedPerUriAndCredentials(RedisTestServer redis) {
-        try (SharedEngines engines = new SharedEngines()) {
+        try (SharedEngines engines = new SharedEngines(RedisRmqConnector.CONNECTOR_NAME)) {
             RedisAccess plain = RedisAccess.of(redis.uri());
             RmqEngine first = engines.acquire(plain);
             assertThat(engines.acquire(RedisAccess.of(redis.uri()))).isSameAs(first);

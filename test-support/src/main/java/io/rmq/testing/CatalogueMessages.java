@@ -182,6 +182,11 @@ final class CatalogueMessages {
             Type element = type instanceof ParameterizedType p ? p.getActualTypeArguments()[0] : Object.class;
             return List.of(sample(element));
         }
+        if (raw.isAssignableFrom(Map.class) && Map.class.isAssignableFrom(raw)) {
+            Type[] kv = type instanceof ParameterizedType p ? p.getActualTypeArguments()
+                    : new Type[] { Object.class, Object.class };
+            return Map.of(sample(kv[0]), sample(kv[1]));
+        }
         if (raw.isRecord()) {
             RecordComponent[] components = raw.getRecordComponents();
             Class<?>[] types = Arrays.stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new);

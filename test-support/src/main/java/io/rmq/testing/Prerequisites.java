@@ -11,16 +11,12 @@ import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 
 import io.rmq.testing.redis.RedisBinary;
-import io.rmq.testing.redis.RedisClusterTestServer;
-import io.rmq.testing.redis.RedisProcess;
-import io.rmq.testing.redis.SecuredRedis;
-import io.rmq.testing.redis.TestCertificates;
 
 /**
  * What a test needs that the project cannot ship: {@code redis-server} 7 (a Redis Cluster, TLS; the binary of
  * embedded-redis is Redis 6.2), {@code redis-cli}, {@code openssl}, Chromium and its driver. The fixtures that
- * need them ({@link RedisProcess} for a cluster node, {@link RedisClusterTestServer}, {@link SecuredRedis} for
- * TLS, {@link TestCertificates}) declare them here, so a test that uses such a fixture cannot forget to.
+ * need them ({@code RedisProcess} for a cluster node, {@code RedisClusterTestServer}, {@code SecuredRedis} for
+ * TLS, {@code TestCertificates}) declare them here, so a test that uses such a fixture cannot forget to.
  *
  * <p>Without them the calling test is skipped, with a message that starts with {@value #SKIP_MARK} and says what
  * to install, so that {@code mvn -B verify} passes on a machine with only a JDK and Maven. With the environment

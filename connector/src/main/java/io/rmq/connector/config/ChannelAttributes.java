@@ -68,7 +68,7 @@ final class ChannelAttributes {
 
     void throwIfProblems() {
         if (!problems.isEmpty()) {
-            throw RmqExceptions.ex.invalidConfiguration(problems);
+            throw RmqConfigurationException.of(problems);
         }
     }
 

@@ -1,13 +1,8 @@
 package io.rmq.connector.i18n;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-
-import io.rmq.connector.config.ConfigProblem;
-import io.rmq.connector.config.RmqConfigurationException;
 
 /**
  * The connector's exception texts, each with a stable id ({@code RMQ-2xxx}); every method returns
@@ -26,18 +21,12 @@ public final class RmqExceptions {
      * RMQ-2001: one or more channels are misconfigured. The message names every problem, one line per
      * channel: {@code Channel 'prices' (incoming): attribute 'slot-amount' = '12' is invalid: ...; attribute ...}.
      *
-     * @param problems at least one problem
+     * @param problemsByChannel per channel label, the descriptions of its problems; at least one
      */
-    public RmqConfigurationException invalidConfiguration(List<ConfigProblem> problems) {
-        Map<String, List<ConfigProblem>> byChannel = new LinkedHashMap<>();
-        for (ConfigProblem problem : problems) {
-            byChannel.computeIfAbsent(problem.channelLabel(), k -> new ArrayList<>()).add(problem);
-        }
-        String message = byChannel.entrySet().stream()
-                .map(e -> e.getKey() + ": "
-                        + e.getValue().stream().map(ConfigProblem::describe).collect(Collectors.joining("; ")))
+    public String invalidConfiguration(Map<String, List<String>> problemsByChannel) {
+        return problemsByChannel.entrySet().stream()
+                .map(e -> e.getKey() + ": " + String.join("; ", e.getValue()))
                 .collect(Collectors.joining("\n", "RMQ-2001 ", ""));
-        return new RmqConfigurationException(message, problems);
     }
 
     /**

@@ -8,7 +8,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.rmq.connector.i18n.RmqExceptions;
 
 class RmqConfigurationExceptionTest {
 
@@ -19,7 +18,7 @@ class RmqConfigurationExceptionTest {
         problems.addAll(OutgoingChannelConfig.validate(TestConfigs.channel("b", "topic-type", "PRIORITY",
                 "priority", "NaN")));
 
-        RmqConfigurationException e = RmqExceptions.ex.invalidConfiguration(problems);
+        RmqConfigurationException e = RmqConfigurationException.of(problems);
 
         assertThat(e.getMessage()).isEqualTo("RMQ-2001 Channel 'a' (incoming): "
                 + "attribute 'topic-type' is missing: one of RANGE_MERGE, PRIORITY, FIXED_TIME is required; "
@@ -31,7 +30,7 @@ class RmqConfigurationExceptionTest {
     @Test
     void theProblemListIsAnImmutableCopy() {
         List<ConfigProblem> problems = new ArrayList<>(IncomingChannelConfig.validate(TestConfigs.channel("a")));
-        RmqConfigurationException e = RmqExceptions.ex.invalidConfiguration(problems);
+        RmqConfigurationException e = RmqConfigurationException.of(problems);
         problems.clear();
 
         assertThat(e.problems()).hasSize(1);
@@ -40,7 +39,7 @@ class RmqConfigurationExceptionTest {
 
     @Test
     void anExceptionNeedsAProblem() {
-        assertThatThrownBy(() -> new RmqConfigurationException("x", List.of()))
+        assertThatThrownBy(() -> RmqConfigurationException.of(List.of()))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

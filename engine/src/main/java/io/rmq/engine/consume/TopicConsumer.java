@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
-import io.rmq.engine.RmqEngine;
 import io.rmq.engine.coordination.ZooKeeperSessions;
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
@@ -25,7 +24,7 @@ import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * Consumes the slots of one topic: pops due members in batches, hands them to a {@link DeliveryListener}
- * strictly on demand, and commits or rolls them back. Create it with {@link RmqEngine#consumer}.
+ * strictly on demand, and commits or rolls them back. Create it with {@code RmqEngine.consumer}.
  *
  * <p><b>Back-pressure.</b> It pops only while the listener has outstanding demand, and holds at
  * most {@code batchSize} popped-but-undelivered messages (the prefetch), so a slow listener cannot

@@ -19,7 +19,6 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.protocol.CommandExpiryWriter;
 import io.lettuce.core.protocol.DefaultEndpoint;
 import io.rmq.engine.i18n.EngineLogging;
-import io.rmq.engine.produce.DurableSends;
 
 /**
  * Finds connections to Redis that are open but dead, and replaces them. A connection whose peer
@@ -37,7 +36,7 @@ import io.rmq.engine.produce.DurableSends;
  *
  * <p>Watched: the command and Pub/Sub connections of a single server or Sentinel-managed master; the
  * connection of its own that each durable producer writes on, to that server or to each master of a Redis
- * Cluster ({@link DurableSends}); and on a Redis Cluster each master's connection under the command
+ * Cluster ({@code DurableSends}); and on a Redis Cluster each master's connection under the command
  * connection ({@link #watchCluster}).
  *
  * <p>Runs on the engine's scheduler; stops by itself once its connections are closed. Thread-safe.

@@ -41,7 +41,6 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
-import io.rmq.engine.RmqEngine;
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.support.ClientShutdown;
@@ -359,7 +358,7 @@ public final class RmqClient implements AutoCloseable {
         return ready.isDone() && !ready.isCompletedExceptionally();
     }
 
-    /** See {@link RmqEngine#firstConnectionAttempt()}. */
+    /** See {@code RmqEngine.firstConnectionAttempt()}. */
     public CompletionStage<Boolean> firstConnectionAttempt() {
         return firstAttempt;
     }

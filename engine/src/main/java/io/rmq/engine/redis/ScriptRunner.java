@@ -9,7 +9,6 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.rmq.engine.produce.WriteState;
 import io.rmq.engine.topic.TopicKeys;
 
 /**
@@ -89,7 +88,7 @@ public final class ScriptRunner {
      * Issues a call. The client may refuse a command at once (not connected, or a connection closed while it is
      * being replaced): it throws, or returns a call already failed, and has written nothing. Such a refusal is a
      * {@link RedisUnavailableException} (with the client's message), so that a sender knows nothing was stored
-     * ({@link WriteState}); any later failure of the call is the client's own.
+     * ({@code WriteState}); any later failure of the call is the client's own.
      */
     private <T> CompletionStage<T> issue(Supplier<CompletionStage<T>> command) {
         CompletionStage<T> call;

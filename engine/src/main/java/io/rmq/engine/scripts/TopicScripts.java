@@ -22,7 +22,6 @@ import io.rmq.engine.redis.KeyTypes;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.ScriptRunner;
-import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicGrowthState;
 import io.rmq.engine.topic.TopicKeys;
@@ -243,7 +242,7 @@ public final class TopicScripts {
     /**
      * {@code rollback.lua} on these members: retried by {@code rule}, or moved to the dead queue.
      *
-     * @param failure why they failed, recorded as their last failure (see {@link Delivery#failureText})
+     * @param failure why they failed, recorded as their last failure (see {@code Delivery.failureText})
      */
     public CompletionStage<RollbackReply> rollback(int slot, RetryRule rule, String failure, List<byte[]> members) {
         byte[][] args = rollbackArgs(slot, rule, MEMBERS, 0, failure, members.size());

@@ -4,12 +4,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
-import io.rmq.engine.RmqEngine;
 import io.rmq.engine.i18n.EngineArguments;
 
 /**
  * A topic: its name, its number of slots and its type, plus the key prefix of the keyspace it
- * lives in. The same name always has the same slot amount and type; {@link RmqEngine#registerTopic}
+ * lives in. The same name always has the same slot amount and type; {@code RmqEngine.registerTopic}
  * refuses a conflicting definition. Immutable.
  *
  * @param name       letters, digits and {@code ._:-} only

@@ -37,7 +37,7 @@ public final class RespClient {
      */
     public static String command(int port, String... args) {
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(RedisProcess.HOST, port), (int) CONNECT_TIMEOUT.toMillis());
+            socket.connect(new InetSocketAddress(Loopback.HOST, port), (int) CONNECT_TIMEOUT.toMillis());
             socket.setSoTimeout((int) READ_TIMEOUT.toMillis());
             write(socket.getOutputStream(), args);
             InputStream in = new BufferedInputStream(socket.getInputStream());
