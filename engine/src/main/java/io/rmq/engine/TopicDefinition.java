@@ -28,8 +28,8 @@ public record TopicDefinition(String name, int slotAmount, TopicType type, Strin
     public TopicDefinition {
         Objects.requireNonNull(type, "type");
         keyPrefix = keyPrefix == null ? "" : keyPrefix;
-        if (name == null || !NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("topic name '" + name + "' is invalid: use letters, digits and ._:- only");
+        if (name == null || !NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) { // a URL path cannot carry . or ..
+            throw new IllegalArgumentException("topic name '" + name + "' is invalid: use letters, digits and ._:- only, and not . or .. alone");
         }
         if (!isValidSlotAmount(slotAmount)) {
             throw new IllegalArgumentException("slot amount " + slotAmount + " of topic '" + name

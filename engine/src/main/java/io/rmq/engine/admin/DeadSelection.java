@@ -1,8 +1,11 @@
 package io.rmq.engine.admin;
 
+import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Which dead messages an operation acts on. Immutable.
@@ -14,9 +17,10 @@ public sealed interface DeadSelection {
         return All.INSTANCE;
     }
 
-    /** These messages (their contents), wherever their slot. */
+    /** These messages (their contents), wherever their slot; a content given twice is selected once. */
     static DeadSelection members(List<byte[]> members) {
-        return new Members(List.copyOf(members));
+        Set<ByteBuffer> seen = new HashSet<>();
+        return new Members(members.stream().filter(m -> seen.add(ByteBuffer.wrap(m))).toList());
     }
 
     /** Messages that died before {@code time}. */
