@@ -57,6 +57,14 @@ final class DashboardServlet extends HttpServlet {
         sampler.close();
     }
 
+    /** TRACE would echo the request's headers, its credentials and cookies among them, into the answer. */
+    @Override
+    protected void doTrace(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        response.setHeader("Allow", "GET, HEAD");
+        response.setStatus(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
+        json(response, Json.createObjectBuilder().add("status", 405).add("message", msg.notAllowed("TRACE")).build());
+    }
+
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String path = request.getPathInfo();
