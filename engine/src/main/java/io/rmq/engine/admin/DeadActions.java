@@ -13,9 +13,9 @@ import io.rmq.engine.TopicDefinition;
 import io.rmq.engine.TopicKeys;
 
 /**
- * Requeues, purges and counts of dead messages for {@link RmqAdmin}, in script calls that each read at most
- * {@value #MAX_PER_CALL} listed members and act on at most {@value #MAX_PER_CALL} messages, so Redis is never
- * busy long with one. An operation acts on what its selection held in each slot when it reached the slot: a
+ * Requeues, purges and counts of dead messages for {@link RmqAdmin}, in calls that each read at most
+ * {@value #MAX_PER_CALL} members (listed ones, or a page of a dead queue that Java searches for a content) and
+ * act on at most {@value #MAX_PER_CALL} messages, so Redis is never busy long with one, dry runs included. An operation acts on what its selection held in each slot when it reached the slot: a
  * message it requeues that dies again meanwhile is not requeued again by it. Requeues of one topic share its
  * rate ({@link RatePacer}). Thread-safe.
  */
@@ -34,14 +34,20 @@ final class DeadActions {
         this.commands = commands;
     }
 
-    /** How many dead messages the selection holds. */
+    /** How many dead messages the selection holds, in calls that each read at most {@value #MAX_PER_CALL} members. */
     long count(TopicDefinition topic, DeadSelection selection) {
-        long count = 0;
+        String operation = "Counting dead messages of topic '" + topic.name() + "'";
         AdminScripts scripts = admin.scripts(topic);
+        TopicKeys keys = new TopicKeys(topic);
+        long count = 0;
         for (int slot = 0; slot < topic.slotAmount(); slot++) {
-            for (DeadSelection part : parts(selection)) {
-                count += admin.await("Counting dead messages of topic '" + topic.name() + "'",
-                        scripts.actOnDead(slot, AdminScripts.DeadAction.COUNT, part, Integer.MAX_VALUE)).acted();
+            if (selection instanceof DeadSelection.Members) {
+                for (DeadSelection part : parts(selection)) {
+                    count += admin.await(operation, scripts.actOnDead(slot, AdminScripts.DeadAction.COUNT, part, MAX_PER_CALL))
+                            .acted();
+                }
+            } else {
+                count += selected(operation, keys.slot(slot), selection);
             }
         }
         return count;
@@ -50,37 +56,46 @@ final class DeadActions {
     /** Requeues or purges the selection, at most {@code perSecond} ({@link Integer#MAX_VALUE}: unpaced); how many. */
     long act(TopicDefinition topic, DeadSelection selection, AdminScripts.DeadAction action, int perSecond,
             AdminProgress progress) {
-        AdminScripts scripts = admin.scripts(topic);
+        Batches batches = new Batches(admin.scripts(topic), action, perSecond == Integer.MAX_VALUE ? null
+                : pacers.computeIfAbsent(TopicKeys.registryKey(topic.keyPrefix()) + "\n" + topic.name(), t -> new RatePacer()),
+                perSecond, progress, action + " of dead messages of topic '" + topic.name() + "'");
         TopicKeys keys = new TopicKeys(topic);
-        RatePacer pacer = perSecond == Integer.MAX_VALUE ? null
-                : pacers.computeIfAbsent(TopicKeys.registryKey(topic.keyPrefix()) + "\n" + topic.name(), t -> new RatePacer());
-        String operation = action + " of dead messages of topic '" + topic.name() + "'";
-        long total = 0;
         for (int slot = 0; slot < topic.slotAmount(); slot++) {
+            if (selection instanceof DeadSelection.ContentContains c) {
+                actOnContent(batches, slot, keys.slot(slot), c);
+                continue;
+            }
             for (DeadSelection part : parts(selection)) {
-                long remaining = selected(operation, keys.slot(slot), part, scripts, slot);
-                while (remaining > 0 && !progress.stopped()) {
-                    int most = (int) Math.min(MAX_PER_CALL, remaining);
-                    int limit = pacer == null ? most : pacer.take(perSecond, most);
-                    long acted = admin.await(operation, scripts.actOnDead(slot, action, part, limit)).acted();
-                    total += acted;
-                    remaining -= acted;
-                    progress.add(acted);
-                    if (pacer != null) {
-                        pacer.giveBack(limit - acted);
-                    }
-                    if (acted < limit) {
-                        break;
-                    }
-                }
+                batches.act(slot, part, selected(batches.operation, keys.slot(slot), part));
             }
         }
-        return total;
+        return progress.acted();
+    }
+
+    /**
+     * A content selection: the slot's dead queue is read a page at a time and the matching members are acted on
+     * by name, so that no call scans the whole queue. At most as many as matched when the slot was reached.
+     */
+    private void actOnContent(Batches batches, int slot, SlotKeys keys, DeadSelection.ContentContains selection) {
+        byte[] dead = bytes(keys.dead());
+        byte[] text = bytes(selection.text());
+        long remaining = selected(batches.operation, keys, selection);
+        long from = 0;
+        while (remaining > 0 && !batches.progress.stopped()) {
+            List<byte[]> page = admin.await(batches.operation, commands.zrange(dead, from, from + MAX_PER_CALL - 1));
+            if (page.isEmpty()) {
+                return;
+            }
+            List<byte[]> matching = page.stream().filter(m -> contains(m, text)).limit(remaining).toList();
+            long acted = matching.isEmpty() ? 0 : batches.act(slot, DeadSelection.members(matching), matching.size());
+            remaining -= acted;
+            from += page.size() - acted; // those acted on left the queue before the next page
+        }
     }
 
     /** How many of the slot's dead messages {@code part} selects now: the most an operation acts on there. */
-    private long selected(String operation, SlotKeys slot, DeadSelection part, AdminScripts scripts, int slotNumber) {
-        byte[] dead = slot.dead().getBytes(StandardCharsets.UTF_8);
+    private long selected(String operation, SlotKeys slot, DeadSelection part) {
+        byte[] dead = bytes(slot.dead());
         if (part instanceof DeadSelection.Members m) {
             return m.members().size();
         }
@@ -88,11 +103,76 @@ final class DeadActions {
             return admin.await(operation, commands.zcount(dead, Range.create(Double.NEGATIVE_INFINITY,
                     Math.nextDown((double) b.time().toEpochMilli()))));
         }
-        if (part instanceof DeadSelection.ContentContains) {
-            return admin.await(operation, scripts.actOnDead(slotNumber, AdminScripts.DeadAction.COUNT, part,
-                    Integer.MAX_VALUE)).acted();
+        if (part instanceof DeadSelection.ContentContains c) {
+            byte[] text = bytes(c.text());
+            long count = 0;
+            for (long from = 0;; from += MAX_PER_CALL) {
+                List<byte[]> page = admin.await(operation, commands.zrange(dead, from, from + MAX_PER_CALL - 1));
+                count += page.stream().filter(m -> contains(m, text)).count();
+                if (page.size() < MAX_PER_CALL) {
+                    return count;
+                }
+            }
         }
         return admin.await(operation, commands.zcard(dead));
+    }
+
+    /** The script calls of one operation: paced, counted in its progress, stopped with it. Not thread-safe. */
+    private final class Batches {
+
+        final AdminScripts scripts;
+        final AdminScripts.DeadAction action;
+        final RatePacer pacer;
+        final int perSecond;
+        final AdminProgress progress;
+        final String operation;
+
+        Batches(AdminScripts scripts, AdminScripts.DeadAction action, RatePacer pacer, int perSecond, AdminProgress progress,
+                String operation) {
+            this.scripts = scripts;
+            this.action = action;
+            this.pacer = pacer;
+            this.perSecond = perSecond;
+            this.progress = progress;
+            this.operation = operation;
+        }
+
+        /** Acts on at most {@code most} messages {@code part} selects in {@code slot}; how many it acted on. */
+        long act(int slot, DeadSelection part, long most) {
+            long total = 0;
+            while (total < most && !progress.stopped()) {
+                int want = (int) Math.min(MAX_PER_CALL, most - total);
+                int limit = pacer == null ? want : pacer.take(perSecond, want);
+                long acted = admin.await(operation, scripts.actOnDead(slot, action, part, limit)).acted();
+                total += acted;
+                progress.add(acted);
+                if (pacer != null) {
+                    pacer.giveBack(limit - acted);
+                }
+                if (acted < limit) {
+                    break;
+                }
+            }
+            return total;
+        }
+    }
+
+    /** Whether {@code member} holds the bytes {@code text}, as Lua's plain {@code string.find} does. */
+    static boolean contains(byte[] member, byte[] text) {
+        outer:
+        for (int i = 0; i + text.length <= member.length; i++) {
+            for (int j = 0; j < text.length; j++) {
+                if (member[i + j] != text[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     /** A selection of many members as parts of at most {@link #MAX_PER_CALL}: one script call never reads more. */

@@ -11,10 +11,13 @@ public record DeadCursor(int slot, long offset) {
 
     /** The first page. */
     public static final DeadCursor START = new DeadCursor(0, 0);
+    /** The largest offset: a sorted set holds fewer members, and a script's numbers stay exact below it. */
+    public static final long MAX_OFFSET = 1L << 32;
 
     public DeadCursor {
-        if (slot < 0 || offset < 0) {
-            throw new IllegalArgumentException("a dead-queue cursor needs slot >= 0 and offset >= 0, was " + slot + "/" + offset);
+        if (slot < 0 || offset < 0 || offset > MAX_OFFSET) {
+            throw new IllegalArgumentException("a dead-queue cursor needs slot >= 0 and an offset from 0 to " + MAX_OFFSET
+                    + ", was " + slot + "/" + offset);
         }
     }
 
