@@ -71,8 +71,6 @@ public class RmqAdminResource {
     static final int DEFAULT_PAGE_SIZE = 20;
     /** The most dead messages one page may hold. */
     static final int MAX_PAGE_SIZE = 1000;
-    /** The largest offset of a cursor: a sorted set holds fewer members, and a script's numbers stay exact. */
-    static final long MAX_CURSOR_OFFSET = 1L << 32;
 
     @Inject
     AdminConnection connection;
@@ -266,13 +264,13 @@ public class RmqAdminResource {
     private static DeadCursor cursor(String text, TopicDefinition topic) {
         try {
             DeadCursor cursor = DeadCursor.parse(text.strip());
-            if (cursor.slot() < topic.slotAmount() && cursor.offset() <= MAX_CURSOR_OFFSET) {
+            if (cursor.slot() < topic.slotAmount()) {
                 return cursor;
             }
         } catch (IllegalArgumentException e) {
             // reported below
         }
-        throw msg.badCursor(text, topic.slotAmount(), MAX_CURSOR_OFFSET);
+        throw msg.badCursor(text, topic.slotAmount(), DeadCursor.MAX_OFFSET);
     }
 
     /** The Redis of this request's configuration, connected on first use, and the key prefix of its topics. */
