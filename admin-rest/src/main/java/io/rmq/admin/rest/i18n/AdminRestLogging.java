@@ -47,6 +47,11 @@ public final class AdminRestLogging {
                 + Shown.text(reply));
     }
 
+    /** RMQ-0957 (FINE, one line): the runtime could not read a request; answered 400 (RMQ-0928). */
+    public void unreadableRequest(String cause) {
+        LOGGER.fine(() -> "RMQ-0957 RMQ admin: a request could not be read: " + Shown.text(cause));
+    }
+
     /** RMQ-0955: an operator started a change that takes a while (a requeue, a purge); RMQ-0951 or RMQ-0956 ends it. */
     public void started(String user, String action, String topic, String what) {
         LOGGER.info(() -> "RMQ-0955 RMQ admin: user '" + Shown.text(user) + "' started " + action + " on topic '"

@@ -139,6 +139,11 @@ public final class AdminRestMessages {
         return "RMQ-0927 No requeue or purge is under way with id '" + Shown.text(id) + "'; GET operations lists those that are";
     }
 
+    /** RMQ-0928: the runtime could not read the request (a malformed header) before an endpoint ran. */
+    public String unreadableRequest() {
+        return "RMQ-0928 The request cannot be read: check its headers (Accept, Content-Type)";
+    }
+
     /** RMQ-0921: the request body goes on after its JSON object. */
     public IllegalArgumentException trailingContent() {
         return new IllegalArgumentException("RMQ-0921 The request body must hold one JSON object and nothing after it");
