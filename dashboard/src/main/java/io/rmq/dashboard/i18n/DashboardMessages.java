@@ -29,8 +29,8 @@ public final class DashboardMessages {
         return "RMQ-0982 The dashboard has nothing at '" + Shown.text(path) + "'";
     }
 
-    /** RMQ-0984: the dashboard does not answer this method (TRACE would echo credentials and cookies). */
+    /** RMQ-0984: the dashboard answers GET and HEAD only (TRACE would echo credentials and cookies). */
     public String notAllowed(String method) {
-        return "RMQ-0984 The dashboard does not answer " + Shown.text(method);
+        return "RMQ-0984 The dashboard answers GET and HEAD only, not " + Shown.text(method);
     }
 }
