@@ -57,9 +57,9 @@ class AdminAttackIT {
 
     @BeforeAll
     static void workload() throws Exception {
-        client = new AdminClient(System.getProperty("rmq.example.url", "http://localhost:9080"));
-        log = ServerLog.ofTestServer();
-        topic = ExampleTopic.record(client, TOPIC, 2);
+        topic = ExampleTopic.record(TOPIC, 2);
+        client = topic.client;
+        log = topic.log;
         keys = topic.keys;
         redis = topic.redis;
         producer = topic.engine.producer(keys);

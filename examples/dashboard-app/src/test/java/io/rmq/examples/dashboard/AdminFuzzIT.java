@@ -22,8 +22,6 @@ import org.junit.jupiter.api.Test;
 
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
-import io.rmq.engine.TopicKeys;
 
 /**
  * Random and malformed requests to the admin endpoints of the running application (started by the POM in Open
@@ -49,21 +47,13 @@ class AdminFuzzIT {
             "\"\\ud800\"", "\"\\u0000\"", "\"x\\r\\ny\"", "1e999", "-1", "99999999999999999999", "0.5", "\"15m\"",
             "\"+999999999-12-31T23:59:59Z\"", "\"PT-1H\"", "\"%%%\"", "\"AP8K\"", "\"=\"", " ", "\u00e9", "\"");
 
-    static AdminClient client;
-    static ServerLog log;
     static ExampleTopic topic;
-    static TopicKeys keys;
-    static RedisCommands<String, String> redis;
 
     @BeforeAll
     static void deadMessages() throws Exception {
-        client = new AdminClient(System.getProperty("rmq.example.url", "http://localhost:9080"));
-        log = ServerLog.ofTestServer();
-        topic = ExampleTopic.record(client, TOPIC, 2);
-        keys = topic.keys;
-        redis = topic.redis;
+        topic = ExampleTopic.record(TOPIC, 2);
         for (int i = 0; i < 20; i++) {
-            redis.zadd(keys.slot(i % 2).dead(), System.currentTimeMillis() - 60_000, "fuzz-dead-" + i);
+            topic.redis.zadd(topic.keys.slot(i % 2).dead(), System.currentTimeMillis() - 60_000, "fuzz-dead-" + i);
         }
     }
 
@@ -85,18 +75,18 @@ class AdminFuzzIT {
         for (int i = 0; i < 50; i++) {
             pingConnection.sync().ping(); // warmed up: the first calls measure class loading, not Redis
         }
-        redis.slowlogReset();
+        topic.redis.slowlogReset();
         pinger.scheduleAtFixedRate(() -> {
             long start = System.nanoTime();
             pingConnection.sync().ping();
             pingNanos.add(System.nanoTime() - start);
         }, 0, 20, TimeUnit.MILLISECONDS);
-        long mark = log.mark();
+        long mark = topic.log.mark();
         try {
             String before = snapshot();
             for (int i = 0; i < requests; i++) {
                 HttpRequest request = request(random);
-                HttpResponse<String> response = client.send(request);
+                HttpResponse<String> response = topic.client.send(request);
                 assertThat(response.statusCode()).as("%s %s (seed %d, request %d)", request.method(), request.uri(), seed, i)
                         .isLessThan(500);
                 String after = snapshot();
@@ -113,16 +103,17 @@ class AdminFuzzIT {
         }
         // Redis itself never busy for 50 ms with one command (its own measure, free of this machine's scheduling),
         // and the PINGs of a client answered within 50 ms but for a rare scheduling hiccup of a loaded test machine
-        List<Object> slow = redis.slowlogGet(128);
+        List<Object> slow = topic.redis.slowlogGet(128);
         assertThat(slow.stream().map(entry -> (List<?>) entry).filter(entry -> (Long) entry.get(2) >= 50_000).toList())
                 .as("commands that held Redis 50 ms or more").isEmpty();
         List<Long> sorted = pingNanos.stream().sorted().toList();
         assertThat(sorted).as("PINGs during the run").hasSizeGreaterThan(10);
         assertThat(Duration.ofNanos(sorted.get(sorted.size() * 95 / 100))).as("95th percentile of %d PINGs, worst %s",
                 sorted.size(), Duration.ofNanos(sorted.get(sorted.size() - 1))).isLessThan(Duration.ofMillis(50));
-        assertThat(client.post("/rmq/admin/topics/" + TOPIC + "/resume", "").statusCode()).isEqualTo(200);
-        await().atMost(Duration.ofSeconds(60)).until(() -> log.since(mark).contains("resumed consumption on topic '" + TOPIC + "'"));
-        String written = log.since(mark);
+        assertThat(topic.client.post("/rmq/admin/topics/" + TOPIC + "/resume", "").statusCode()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> topic.log.since(mark).contains("resumed consumption on topic '" + TOPIC + "'"));
+        String written = topic.log.since(mark);
         assertThat(STACK_FRAME.matcher(written).find()).as("a stack trace in the log:%n%s", written).isFalse();
     }
 
@@ -139,7 +130,7 @@ class AdminFuzzIT {
         }
         String method = random.nextInt(3) == 0 ? METHODS.get(random.nextInt(METHODS.size())) : "POST";
         String body = body(random);
-        HttpRequest.Builder builder = (random.nextInt(8) == 0 ? client.anonymous(path) : client.asOps(path))
+        HttpRequest.Builder builder = (random.nextInt(8) == 0 ? topic.client.anonymous(path) : topic.client.asOps(path))
                 .method(method, method.equals("GET") || method.equals("HEAD") || method.equals("TRACE")
                         ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (random.nextInt(4) == 0) {
@@ -190,11 +181,11 @@ class AdminFuzzIT {
     private static String snapshot() {
         List<String> out = new ArrayList<>();
         for (int slot = 0; slot < 2; slot++) {
-            for (String key : List.of(keys.slot(slot).dead(), keys.slot(slot).store())) {
-                List<ScoredValue<String>> members = redis.zrangeWithScores(key, 0, -1);
+            for (String key : List.of(topic.keys.slot(slot).dead(), topic.keys.slot(slot).store())) {
+                List<ScoredValue<String>> members = topic.redis.zrangeWithScores(key, 0, -1);
                 out.add(key + "=" + members);
             }
-            out.add("paused" + slot + "=" + redis.exists(keys.slot(slot).paused()));
+            out.add("paused" + slot + "=" + topic.redis.exists(topic.keys.slot(slot).paused()));
         }
         return String.join("\n", out);
     }
