@@ -14,6 +14,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -39,6 +40,8 @@ final class DashboardServlet extends HttpServlet {
     private static final String POLICY = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
             + "frame-ancestors 'none'; form-action 'none'";
 
+    private static final List<String> READ_METHODS = List.of("GET", "HEAD");
+
     private final transient DashboardSettings settings;
     private final transient RateSampler sampler;
 
@@ -55,6 +58,21 @@ final class DashboardServlet extends HttpServlet {
     @Override
     public void destroy() {
         sampler.close();
+    }
+
+    /**
+     * Answers GET and HEAD; any other method 405 (the servlet's default answers TRACE by echoing the request's
+     * headers, its credentials and cookies among them, and an unknown method such as PATCH with 501).
+     */
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+        if (READ_METHODS.contains(request.getMethod())) {
+            super.service(request, response);
+            return;
+        }
+        response.setHeader("Allow", String.join(", ", READ_METHODS));
+        response.setStatus(HttpServletResponse.SC_METHOD_NOT_ALLOWED);
+        json(response, Json.createObjectBuilder().add("status", 405).add("message", msg.notAllowed(request.getMethod())).build());
     }
 
     @Override

@@ -164,6 +164,27 @@ final class AdminJson {
         return out.build();
     }
 
+    /** {@code GET operations}: the requeues and purges under way, oldest first. */
+    static JsonObject operations(List<RunningChanges.Running> running) {
+        JsonArrayBuilder list = Json.createArrayBuilder();
+        running.forEach(r -> list.add(operation(r)));
+        return Json.createObjectBuilder().add("operations", list).build();
+    }
+
+    /** One change under way; {@code stopping} once it was asked to stop. */
+    static JsonObject operation(RunningChanges.Running r) {
+        return Json.createObjectBuilder()
+                .add("id", r.id())
+                .add("user", r.user())
+                .add("action", r.action())
+                .add("topic", r.topic())
+                .add("what", r.what())
+                .add("startedAt", r.startedAt().toString())
+                .add("acted", r.progress().acted())
+                .add("stopping", r.progress().stopped())
+                .build();
+    }
+
     /** {@code pending/remove} and {@code pending/due-now}: whether the message was pending in {@code slot}, and so acted on. */
     static JsonObject pending(TopicDefinition topic, String action, int slot, boolean pending) {
         return Json.createObjectBuilder()

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.rmq.admin.rest.i18n.Shown;
 import io.rmq.engine.admin.DeadSelection;
 
 /**
@@ -36,7 +37,7 @@ import io.rmq.engine.admin.DeadSelection;
  *
  * @param selection   the selection
  * @param description the selection in words: {@code all}, {@code 2 members}, {@code died before <time>},
- *                    {@code content contains '<text>'}
+ *                    {@code content contains '<text>'} (the text on one line and bounded, {@link Shown})
  * @param dryRun      whether only to count
  * @param rate        the most messages requeued per second; 0 for a purge
  */
@@ -48,6 +49,9 @@ record DeadActionRequest(DeadSelection selection, String description, boolean dr
     static final int MAX_RATE = 1_000_000;
 
     static final List<String> SELECTIONS = List.of("all", "members", "membersBase64", "olderThan", "diedBefore", "contains");
+
+    /** After the latest time a request may give: year 10000. */
+    private static final Instant LATEST = Instant.parse("+10000-01-01T00:00:00Z");
 
     private static final Pattern SHORT_AGE = Pattern.compile("(\\d{1,12})(ms|s|m|h|d)");
 
@@ -73,7 +77,7 @@ record DeadActionRequest(DeadSelection selection, String description, boolean dr
             throw msg.oneSelection(SELECTIONS, given);
         }
         DeadSelection selection = selection(json, given.get(0), now);
-        return new DeadActionRequest(selection, selection.describe(), json.bool("dryRun", false),
+        return new DeadActionRequest(selection, selection.describe(Shown::text), json.bool("dryRun", false),
                 requeue ? json.integer("rate", DEFAULT_RATE, 1, MAX_RATE) : 0);
     }
 
@@ -132,13 +136,20 @@ record DeadActionRequest(DeadSelection selection, String description, boolean dr
         return now.minus(age).truncatedTo(ChronoUnit.MILLIS);
     }
 
-    /** A time: ISO-8601 with an offset, in whole milliseconds as Redis stamps deaths. */
+    /**
+     * A time: ISO-8601 with an offset, in whole milliseconds as Redis stamps deaths, from the epoch to the end of
+     * year 9999 (a time in milliseconds beyond it does not fit a script's number).
+     */
     static Instant time(String member, String text) {
         try {
-            return OffsetDateTime.parse(text.strip()).toInstant().truncatedTo(ChronoUnit.MILLIS);
+            Instant time = OffsetDateTime.parse(text.strip()).toInstant().truncatedTo(ChronoUnit.MILLIS);
+            if (!time.isBefore(Instant.EPOCH) && time.isBefore(LATEST)) {
+                return time;
+            }
         } catch (DateTimeParseException e) {
-            throw msg.badTime(member, text);
+            // reported below
         }
+        throw msg.badTime(member, text);
     }
 
 }

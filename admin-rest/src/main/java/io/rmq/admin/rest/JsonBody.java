@@ -2,19 +2,15 @@ package io.rmq.admin.rest;
 
 import static io.rmq.admin.rest.i18n.AdminRestMessages.msg;
 
-import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Locale;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
-import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 
@@ -26,6 +22,9 @@ import jakarta.json.JsonValue;
  */
 final class JsonBody {
 
+    /** The most items an array of a body may hold: {@value}. */
+    static final int MAX_ITEMS = 1000;
+
     private final JsonObject object;
 
     private JsonBody(JsonObject object) {
@@ -33,22 +32,18 @@ final class JsonBody {
     }
 
     /**
-     * Reads {@code text}; an absent or blank body is an empty object.
+     * Reads {@code text} strictly ({@link StrictJson}); an absent or blank body is an empty object.
      *
      * @param known the members the operation knows, in the order the error message lists them
      */
     static JsonBody parse(String text, List<String> known) {
         JsonObject object = JsonValue.EMPTY_JSON_OBJECT;
         if (text != null && !text.isBlank()) {
-            try (JsonReader reader = Json.createReader(new StringReader(text))) {
-                JsonValue value = reader.readValue();
-                if (value.getValueType() != JsonValue.ValueType.OBJECT) {
-                    throw msg.notAJsonObject("it is " + value.getValueType().name().toLowerCase(Locale.ROOT));
-                }
-                object = value.asJsonObject();
-            } catch (JsonException e) {
-                throw msg.notAJsonObject(e.getMessage());
+            JsonValue value = StrictJson.read(text);
+            if (value.getValueType() != JsonValue.ValueType.OBJECT) {
+                throw msg.notAJsonObject("it is " + value.getValueType().name().toLowerCase(Locale.ROOT));
             }
+            object = value.asJsonObject();
         }
         for (String member : object.keySet()) {
             if (!known.contains(member)) {
@@ -108,7 +103,8 @@ final class JsonBody {
             return absent;
         }
         JsonValue value = object.get(member);
-        if (value instanceof JsonNumber n && n.isIntegral() && n.bigIntegerValue().bitLength() < 32
+        if (value instanceof JsonNumber n && n.isIntegral()
+                && n.bigIntegerValue().bitLength() < 32
                 && n.intValue() >= min && n.intValue() <= max) {
             return n.intValue();
         }
@@ -122,6 +118,9 @@ final class JsonBody {
         }
         if (!(object.get(member) instanceof JsonArray array) || array.isEmpty()) {
             throw msg.wrongType(member, "a non-empty array of strings");
+        }
+        if (array.size() > MAX_ITEMS) {
+            throw msg.tooManyItems(member, MAX_ITEMS, array.size());
         }
         List<String> out = new ArrayList<>(array.size());
         for (JsonValue item : array) {

@@ -25,8 +25,9 @@ import jakarta.ws.rs.core.Application;
  * this module's too (Jakarta REST 3.1, section 2.3.2): there the admin resource answers 404, so the
  * endpoints are reachable under this application's path only.
  *
- * <p>Every endpoint requires the container role {@value #ROLE}; every request that changes something, the
- * header {@value CrossSiteGuard#HEADER} ({@link CrossSiteGuard}).
+ * <p>Every request requires a logged-in user ({@link LoginGate}), every endpoint the container role
+ * {@value #ROLE}; every request that changes something, the header {@value CrossSiteGuard#HEADER}
+ * ({@link CrossSiteGuard}). What the runtime refuses is answered quietly ({@link QuietErrors}).
  */
 @ApplicationPath(RmqAdminApplication.DEFAULT_PATH)
 @DeclareRoles(RmqAdminApplication.ROLE)
@@ -39,6 +40,7 @@ public class RmqAdminApplication extends Application {
 
     @Override
     public Set<Class<?>> getClasses() {
-        return Set.of(AdminGate.class, CrossSiteGuard.class, RmqAdminResource.class);
+        return Set.of(AdminGate.class, LoginGate.class, CrossSiteGuard.class, QuietErrors.class, RmqAdminResource.class,
+                RmqOperationsResource.class);
     }
 }

@@ -3,6 +3,7 @@ package io.rmq.admin.rest;
 import static io.rmq.admin.rest.i18n.AdminRestLogging.log;
 import static io.rmq.admin.rest.i18n.AdminRestMessages.msg;
 
+import java.io.InputStream;
 import java.security.Principal;
 import java.time.Instant;
 
@@ -54,8 +55,9 @@ import io.rmq.engine.topic.TopicDefinition;
  * </table>
  *
  * Answers are JSON ({@link AdminJson}); failures are answered as {@link AdminAnswers} says. A request
- * body is read as JSON whatever its content type. Every change is logged with the user's name
- * (RMQ-0951). The role {@value RmqAdminApplication#ROLE} is required for all. One instance per request.
+ * body is read as JSON whatever its content type, strictly and bounded ({@link RequestBody}, {@link StrictJson}).
+ * Every change is logged with the user's name (RMQ-0951); a requeue or purge also when it starts (RMQ-0955)
+ * and when it fails (RMQ-0956), with the messages it moved. The role {@value RmqAdminApplication#ROLE} is required for all. One instance per request.
  */
 @Path("admin")
 @RequestScoped
@@ -74,6 +76,9 @@ public class RmqAdminResource {
 
     @Inject
     Config config;
+
+    @Inject
+    RunningChanges changes;
 
     @Context
     Application application;
@@ -127,17 +132,17 @@ public class RmqAdminResource {
     @POST
     @Path("topics/{topic}/dead/requeue")
     @Consumes(MediaType.WILDCARD)
-    public Response requeue(@PathParam("topic") String topic, String body) {
+    public Response requeue(@PathParam("topic") String topic, InputStream body) {
         return answer("Requeuing dead messages of topic '" + topic + "'", redis -> {
-            DeadActionRequest request = DeadActionRequest.requeue(body, Instant.now());
+            DeadActionRequest request = DeadActionRequest.requeue(RequestBody.read(body), Instant.now());
             TopicDefinition definition = redis.topic(topic);
             if (request.dryRun()) {
                 return AdminJson.deadAction(definition, "requeue", request, redis.admin().countDead(definition, request.selection()));
             }
-            long count = redis.admin().requeueDead(definition, request.selection(), request.rate());
+            long count = changes.run(user(), new RunningChanges.Change("requeuing dead messages", "requeued dead messages", definition,
+                    "selection: " + request.description() + ", at most " + request.rate() + "/s"),
+                    progress -> redis.admin().requeueDead(definition, request.selection(), request.rate(), progress));
             countRequeued(definition, count);
-            audit("requeued dead messages", definition, count + " (selection: " + request.description() + ", at most "
-                    + request.rate() + "/s)");
             return AdminJson.deadAction(definition, "requeue", request, count);
         });
     }
@@ -145,15 +150,16 @@ public class RmqAdminResource {
     @POST
     @Path("topics/{topic}/dead/purge")
     @Consumes(MediaType.WILDCARD)
-    public Response purge(@PathParam("topic") String topic, String body) {
+    public Response purge(@PathParam("topic") String topic, InputStream body) {
         return answer("Purging dead messages of topic '" + topic + "'", redis -> {
-            DeadActionRequest request = DeadActionRequest.purge(body, Instant.now());
+            DeadActionRequest request = DeadActionRequest.purge(RequestBody.read(body), Instant.now());
             TopicDefinition definition = redis.topic(topic);
             if (request.dryRun()) {
                 return AdminJson.deadAction(definition, "purge", request, redis.admin().countDead(definition, request.selection()));
             }
-            long count = redis.admin().purgeDead(definition, request.selection());
-            audit("purged dead messages", definition, count + " (selection: " + request.description() + ")");
+            long count = changes.run(user(), new RunningChanges.Change("purging dead messages", "purged dead messages", definition,
+                    "selection: " + request.description()),
+                    progress -> redis.admin().purgeDead(definition, request.selection(), progress));
             return AdminJson.deadAction(definition, "purge", request, count);
         });
     }
@@ -161,9 +167,9 @@ public class RmqAdminResource {
     @POST
     @Path("topics/{topic}/pending/remove")
     @Consumes(MediaType.WILDCARD)
-    public Response removePending(@PathParam("topic") String topic, String body) {
+    public Response removePending(@PathParam("topic") String topic, InputStream body) {
         return answer("Removing a pending message of topic '" + topic + "'", redis -> {
-            PendingMessageRequest request = PendingMessageRequest.read(body);
+            PendingMessageRequest request = PendingMessageRequest.read(RequestBody.read(body));
             TopicDefinition definition = redis.topic(topic);
             int slot = SlotRouter.slotOf(request.slotBasis(), request.content(), definition.slotAmount());
             boolean pending = redis.admin().removePending(definition, request.content(), request.slotBasis());
@@ -175,9 +181,9 @@ public class RmqAdminResource {
     @POST
     @Path("topics/{topic}/pending/due-now")
     @Consumes(MediaType.WILDCARD)
-    public Response makeDueNow(@PathParam("topic") String topic, String body) {
+    public Response makeDueNow(@PathParam("topic") String topic, InputStream body) {
         return answer("Making a pending message of topic '" + topic + "' due", redis -> {
-            PendingMessageRequest request = PendingMessageRequest.read(body);
+            PendingMessageRequest request = PendingMessageRequest.read(RequestBody.read(body));
             TopicDefinition definition = redis.topic(topic);
             int slot = SlotRouter.slotOf(request.slotBasis(), request.content(), definition.slotAmount());
             boolean pending = redis.admin().makeDueNow(definition, request.content(), request.slotBasis());
@@ -230,8 +236,12 @@ public class RmqAdminResource {
     }
 
     private void audit(String action, TopicDefinition topic, String outcome) {
+        log.changed(user(), action, topic.name(), outcome);
+    }
+
+    private String user() {
         Principal user = security.getUserPrincipal();
-        log.changed(user == null ? "?" : user.getName(), action, topic.name(), outcome);
+        return user == null ? "?" : user.getName();
     }
 
     private static String slots(TopicDefinition topic) {
@@ -259,7 +269,7 @@ public class RmqAdminResource {
         } catch (IllegalArgumentException e) {
             // reported below
         }
-        throw msg.badCursor(text, topic.slotAmount());
+        throw msg.badCursor(text, topic.slotAmount(), DeadCursor.MAX_OFFSET);
     }
 
     /** The Redis of this request's configuration, connected on first use, and the key prefix of its topics. */

@@ -29,7 +29,9 @@ class AdminAnswersTest {
                         "RMQ-0313 Cannot reach Redis at redis://***@cache:6379: Command timed out after 10 second(s)"));
         assertThat(AdminAnswers.classify("op", URI, new RedisCommandExecutionException("WRONGTYPE Operation against a key")))
                 .isEqualTo(new Failure(Status.BAD_GATEWAY,
-                        "RMQ-0913 Redis at redis://***@cache:6379 answered with an error: WRONGTYPE Operation against a key"));
+                        "RMQ-0913 Redis at redis://***@cache:6379 answered with an error (the server log has it)"));
+        assertThat(AdminAnswers.classify("op", URI, new AdminAnswers.TooLargeException(new IllegalArgumentException("RMQ-0917 big"))))
+                .isEqualTo(new Failure(Status.REQUEST_ENTITY_TOO_LARGE, "RMQ-0917 big"));
         assertThat(AdminAnswers.classify("Listing the topics", URI, new NullPointerException("boom")))
                 .isEqualTo(new Failure(Status.INTERNAL_SERVER_ERROR,
                         "RMQ-0914 Listing the topics failed: java.lang.NullPointerException: boom (the server log has the details)"));

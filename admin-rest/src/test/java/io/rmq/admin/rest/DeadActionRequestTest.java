@@ -74,8 +74,8 @@ class DeadActionRequestTest {
         assertThat(DeadActionRequest.purge("{\"diedBefore\":\"2026-01-31T13:00:00.5+01:00\"}", NOW).selection())
                 .isEqualTo(DeadSelection.diedBefore(Instant.parse("2026-01-31T12:00:00.500Z")));
         assertThatThrownBy(() -> DeadActionRequest.purge("{\"diedBefore\":\"2026-01-31T12:00:00\"}", NOW))
-                .hasMessage("RMQ-0909 'diedBefore' must be an ISO-8601 time with an offset, such as 2025-01-31T12:00:00Z,"
-                        + " was '2026-01-31T12:00:00'");
+                .hasMessage("RMQ-0909 'diedBefore' must be an ISO-8601 time with an offset, such as 2025-01-31T12:00:00Z"
+                        + " (years 1970 to 9999), was '2026-01-31T12:00:00'");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.rmq.dashboard.i18n;
 
+import io.rmq.admin.rest.i18n.Shown;
+
 /**
  * The dashboard's error texts, each with a stable id ({@code RMQ-098x}). Use the shared instance
  * {@link #msg}; stateless, thread-safe.
@@ -24,6 +26,11 @@ public final class DashboardMessages {
 
     /** RMQ-0982: no file or endpoint at this path of the dashboard. */
     public String notFound(String path) {
-        return "RMQ-0982 The dashboard has nothing at '" + path + "'";
+        return "RMQ-0982 The dashboard has nothing at '" + Shown.text(path) + "'";
+    }
+
+    /** RMQ-0984: the dashboard answers GET and HEAD only (TRACE would echo credentials and cookies). */
+    public String notAllowed(String method) {
+        return "RMQ-0984 The dashboard answers GET and HEAD only, not " + Shown.text(method);
     }
 }

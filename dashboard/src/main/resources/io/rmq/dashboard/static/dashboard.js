@@ -181,7 +181,8 @@
       cell(row, 'type', t.type);
       cell(row, 'slotAmount', number.format(t.slotAmount), t.slotAmount);
       if (!s) {
-        cell(row, null, 'reading…').colSpan = 9;
+        const failure = (state.statsFailures || {})[t.name];
+        cell(row, null, failure ? 'Cannot read: ' + failure : 'reading…').colSpan = 9;
         continue;
       }
       const totals = s.totals;
@@ -275,7 +276,7 @@
       row.insertCell().appendChild(pick);
       cell(row, 'slot', String(m.slot));
       cell(row, 'diedAt', new Date(m.diedAt).toLocaleString(), m.diedAt);
-      cell(row, 'deliveries', m.deliveries === undefined ? '–' : String(m.deliveries));
+      cell(row, 'deliveries', m.deliveries === undefined || m.deliveries === null ? '–' : String(m.deliveries));
       cell(row, 'lastFailure', m.lastFailure === undefined ? '–' : m.lastFailure).className = 'failure';
       const text = m.content === null ? '(binary, ' + atob(m.contentBase64).length + ' bytes)' : m.content;
       cell(row, 'content', text.length > 200 ? text.slice(0, 200) + '…' : text).className = 'content';
@@ -394,6 +395,38 @@
     box.appendChild(table);
   }
 
+  // ---- operations under way: listed, each cancellable ----------------------------------------------------
+  function renderOperations(listing) {
+    const body = $('operations-table').tBodies[0];
+    body.textContent = '';
+    $('operations-panel').hidden = listing.operations.length === 0;
+    for (const o of listing.operations) {
+      const row = body.insertRow();
+      row.dataset.operation = o.id;
+      cell(row, 'startedAt', new Date(o.startedAt).toLocaleTimeString());
+      cell(row, 'user', o.user);
+      cell(row, 'action', o.action);
+      cell(row, 'topic', o.topic);
+      cell(row, 'what', o.what);
+      cell(row, 'acted', number.format(o.acted));
+      const actions = cell(row, 'actions', o.stopping ? 'stopping…' : '');
+      if (!o.stopping) actions.appendChild(button('Cancel', () => cancelOperation(o), true));
+    }
+  }
+
+  async function cancelOperation(o) {
+    const ok = await confirmAction('Cancel ' + o.action + ' of topic \'' + o.topic + '\' started by ' + o.user + '?',
+      'It stops after its current batch; what it moved stays moved.');
+    if (!ok) return;
+    try {
+      await call('POST', admin('/operations/' + encodeURIComponent(o.id) + '/cancel'));
+      notify('Cancelled ' + o.action + ' of topic \'' + o.topic + '\'.');
+      await refresh();
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
   // ---- refresh -----------------------------------------------------------------------------------------
   async function refresh() {
     if (state.busy) return;
@@ -403,9 +436,14 @@
       $('redis').textContent = listing.redis;
       $('key-prefix').textContent = listing.keyPrefix === '' ? '(none)' : listing.keyPrefix;
       state.topics = listing.topics;
-      const stats = await Promise.all(listing.topics.map((t) => call('GET', topicPath(t.name) + '/stats')));
+      // one topic that cannot be read (gone meanwhile, a name a path cannot carry) shows its error in its own row
+      const stats = await Promise.allSettled(listing.topics.map((t) => call('GET', topicPath(t.name) + '/stats')));
       state.stats = {};
-      stats.forEach((s) => { state.stats[s.topic] = s; });
+      state.statsFailures = {};
+      stats.forEach((r, i) => {
+        if (r.status === 'fulfilled') state.stats[r.value.topic] = r.value;
+        else state.statsFailures[listing.topics[i].name] = r.reason.message;
+      });
       try {
         state.rates = await call('GET', state.config.dashboardPath + '/api/rates');
       } catch (e) { /* shown as missing rates */ }
@@ -419,6 +457,7 @@
           await loadDead();
         }
       }
+      renderOperations(await call('GET', admin('/operations')));
       renderLateness(await call('GET', state.config.dashboardPath + '/api/lateness'));
       $('refreshed').textContent = new Date().toLocaleTimeString();
       $('refreshed').dataset.at = String(Date.now());

@@ -13,10 +13,12 @@ public record DeadCursor(int slot, long offset) {
 
     /** The first page. */
     public static final DeadCursor START = new DeadCursor(0, 0);
+    /** The largest offset: a sorted set holds fewer members, and a script's numbers stay exact below it. */
+    public static final long MAX_OFFSET = 1L << 32;
 
     public DeadCursor {
-        if (slot < 0 || offset < 0) {
-            throw EngineArguments.arg.negativeDeadCursor(slot, offset);
+        if (slot < 0 || offset < 0 || offset > MAX_OFFSET) {
+            throw EngineArguments.arg.badDeadCursor(slot, offset, MAX_OFFSET);
         }
     }
 

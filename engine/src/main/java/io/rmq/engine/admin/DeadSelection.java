@@ -1,8 +1,12 @@
 package io.rmq.engine.admin;
 
+import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 
 import io.rmq.engine.i18n.EngineArguments;
 
@@ -16,9 +20,10 @@ public sealed interface DeadSelection {
         return All.INSTANCE;
     }
 
-    /** These messages (their contents), wherever their slot. */
+    /** These messages (their contents), wherever their slot; a content given twice is selected once. */
     static DeadSelection members(List<byte[]> members) {
-        return new Members(List.copyOf(members));
+        Set<ByteBuffer> seen = new HashSet<>();
+        return new Members(members.stream().filter(m -> seen.add(ByteBuffer.wrap(m))).toList());
     }
 
     /** Messages that died before {@code time}. */
@@ -39,6 +44,14 @@ public sealed interface DeadSelection {
      * {@code died before <time>}, {@code content contains '<text>'}.
      */
     default String describe() {
+        return describe(text -> text);
+    }
+
+    /**
+     * The selection in words, with the text of a content selection as {@code shown} writes it (escaped and
+     * bounded for a log line, say).
+     */
+    default String describe(UnaryOperator<String> shown) {
         if (this instanceof Members m) {
             return m.members().size() + (m.members().size() == 1 ? " member" : " members");
         }
@@ -46,7 +59,7 @@ public sealed interface DeadSelection {
             return "died before " + b.time();
         }
         if (this instanceof ContentContains c) {
-            return "content contains '" + c.text() + "'";
+            return "content contains '" + shown.apply(c.text()) + "'";
         }
         return "all";
     }

@@ -52,8 +52,6 @@ public final class RmqAdmin implements AutoCloseable {
 
     /** How long one call waits for Redis. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
-    /** The most messages a requeue or purge moves per script call: bounds the time Redis is busy with one. */
-    static final int MAX_PER_CALL = 500;
     /** Where the counters start in a {@code stats.lua} reply. */
     private static final int STATS_COUNTERS = 9;
 
@@ -63,6 +61,7 @@ public final class RmqAdmin implements AutoCloseable {
     private final ScriptRunner scripts;
     private final String displayUri;
     private final AdminCalls calls;
+    private final DeadActions deadActions;
 
     private RmqAdmin(AbstractRedisClient client, StatefulConnection<byte[], byte[]> connection,
             RedisClusterAsyncCommands<byte[], byte[]> commands, ScriptRunner scripts, String displayUri) {
@@ -72,6 +71,7 @@ public final class RmqAdmin implements AutoCloseable {
         this.scripts = scripts;
         this.displayUri = displayUri;
         this.calls = new AdminCalls(displayUri, DEFAULT_TIMEOUT);
+        this.deadActions = new DeadActions(calls, scripts, commands);
     }
 
     /**
@@ -217,51 +217,39 @@ public final class RmqAdmin implements AutoCloseable {
 
     /** How many dead messages the selection holds (the dry run of a requeue or purge). */
     public long countDead(TopicDefinition topic, DeadSelection selection) {
-        long count = 0;
-        AdminScripts admin = scripts(topic);
-        for (int slot = 0; slot < topic.slotAmount(); slot++) {
-            count += await("Counting dead messages of topic '" + topic.name() + "'",
-                    admin.actOnDead(slot, AdminScripts.DeadAction.COUNT, selection, Integer.MAX_VALUE)).acted();
-        }
-        return count;
+        return deadActions.count(topic, selection);
     }
 
     /**
      * Requeues the selected dead messages into their own slot, at most {@code perSecond} messages per
-     * second (a redrive velocity): due now (timed types) or with their priority (PRIORITY), with a
+     * second (a redrive velocity; the requeues under way on one topic through this instance share it): due now (timed types) or with their priority (PRIORITY), with a
      * fresh attempt count; one that has a pending copy merges into it. Blocks until done.
      *
      * @return how many left the dead queue
      */
     public long requeueDead(TopicDefinition topic, DeadSelection selection, int perSecond) {
+        return requeueDead(topic, selection, perSecond, new AdminProgress());
+    }
+
+    /**
+     * {@link #requeueDead(TopicDefinition, DeadSelection, int)}, counting in {@code progress} as it goes and
+     * stopping early when it is {@linkplain AdminProgress#stop() stopped}.
+     */
+    public long requeueDead(TopicDefinition topic, DeadSelection selection, int perSecond, AdminProgress progress) {
         if (perSecond < 1) {
             throw EngineExceptions.ex.badRequeueRate(perSecond);
         }
-        return act(topic, selection, AdminScripts.DeadAction.REQUEUE, perSecond);
+        return deadActions.act(topic, selection, AdminScripts.DeadAction.REQUEUE, perSecond, progress);
     }
 
     /** Deletes the selected dead messages and what is recorded about them; how many. */
     public long purgeDead(TopicDefinition topic, DeadSelection selection) {
-        return act(topic, selection, AdminScripts.DeadAction.PURGE, Integer.MAX_VALUE);
+        return purgeDead(topic, selection, new AdminProgress());
     }
 
-    private long act(TopicDefinition topic, DeadSelection selection, AdminScripts.DeadAction action, int perSecond) {
-        AdminScripts admin = scripts(topic);
-        RatePacer pacer = new RatePacer(perSecond);
-        long total = 0;
-        for (int slot = 0; slot < topic.slotAmount(); slot++) {
-            while (true) {
-                int limit = Math.min(MAX_PER_CALL, pacer.allowance());
-                long acted = await(action + " of dead messages of topic '" + topic.name() + "'",
-                        admin.actOnDead(slot, action, selection, limit)).acted();
-                total += acted;
-                pacer.used(acted);
-                if (acted < limit) {
-                    break;
-                }
-            }
-        }
-        return total;
+    /** {@link #purgeDead(TopicDefinition, DeadSelection)}, counting in {@code progress}, stopping when it is stopped. */
+    public long purgeDead(TopicDefinition topic, DeadSelection selection, AdminProgress progress) {
+        return deadActions.act(topic, selection, AdminScripts.DeadAction.PURGE, Integer.MAX_VALUE, progress);
     }
 
     /**
@@ -334,7 +322,7 @@ public final class RmqAdmin implements AutoCloseable {
         ClientShutdown.shutdown(client, displayUri);
     }
 
-    private AdminScripts scripts(TopicDefinition topic) {
+    AdminScripts scripts(TopicDefinition topic) {
         return new AdminScripts(scripts, new TopicKeys(topic));
     }
 

@@ -23,7 +23,7 @@ public final class EngineArguments {
     // ---- topics and options
 
     public IllegalArgumentException badTopicName(String name) {
-        return new IllegalArgumentException("topic name '" + name + "' is invalid: use letters, digits and ._:- only");
+        return new IllegalArgumentException("topic name '" + name + "' is invalid: use letters, digits and ._:- only, and not . or .. alone");
     }
 
     public IllegalArgumentException badSlotAmount(String topic, int slotAmount, int max) {
@@ -137,9 +137,9 @@ public final class EngineArguments {
         return new IllegalArgumentException("a page needs a limit of at least 1, was " + limit);
     }
 
-    public IllegalArgumentException negativeDeadCursor(int slot, long offset) {
-        return new IllegalArgumentException("a dead-queue cursor needs slot >= 0 and offset >= 0, was " + slot + "/"
-                + offset);
+    public IllegalArgumentException badDeadCursor(int slot, long offset, long maxOffset) {
+        return new IllegalArgumentException("a dead-queue cursor needs slot >= 0 and an offset from 0 to " + maxOffset
+                + ", was " + slot + "/" + offset);
     }
 
     public IllegalArgumentException malformedDeadCursor(String text) {

@@ -28,7 +28,8 @@ public record TopicDefinition(String name, int slotAmount, TopicType type, Strin
     public TopicDefinition {
         Objects.requireNonNull(type, "type");
         keyPrefix = keyPrefix == null ? "" : keyPrefix;
-        if (name == null || !NAME.matcher(name).matches()) {
+        if (name == null || !NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
+            // a URL path cannot carry . or .. as a segment
             throw EngineArguments.arg.badTopicName(name);
         }
         if (!isValidSlotAmount(slotAmount)) {

@@ -26,6 +26,15 @@ import org.junit.jupiter.api.Test;
 
 import io.rmq.engine.EngineFixture;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.admin.AdminProgress;
+import io.rmq.engine.admin.DeadCursor;
+import io.rmq.engine.admin.DeadMessage;
+import io.rmq.engine.admin.DeadPage;
+import io.rmq.engine.admin.DeadSelection;
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.admin.SlotCounters;
+import io.rmq.engine.admin.SlotStats;
+import io.rmq.engine.admin.TopicStats;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.produce.TopicProducer;
@@ -225,6 +234,25 @@ class RmqAdminIT {
         assertThat(admin.stats(keys.topic()).pending()).isEqualTo(2);
         assertThat(admin.stats(keys.topic()).counters()).as("a dry run counts nothing")
                 .isEqualTo(new SlotCounters(0, 0, 0, 0, 0, 0, 0, 2, 2, 0));
+    }
+
+    @Test
+    void aContentSelectionIsReadInPagesAndAListedMemberCountsOnce() {
+        TopicKeys keys = register(fx.client(), new TopicDefinition("paged", 1, TopicType.FIXED_TIME));
+        for (int i = 0; i < 1_200; i++) {
+            fx.redis().zadd(keys.slot(0).dead(), i, (i % 2 == 0 ? "hit-" : "miss-") + i);
+        }
+        assertThat(admin.countDead(keys.topic(), DeadSelection.contentContains("hit"))).isEqualTo(600);
+        assertThat(admin.countDead(keys.topic(), DeadSelection.all())).isEqualTo(1_200);
+        assertThat(admin.purgeDead(keys.topic(), DeadSelection.contentContains("hit"))).isEqualTo(600);
+        assertThat(fx.redis().zcard(keys.slot(0).dead())).isEqualTo(600);
+        assertThat(admin.purgeDead(keys.topic(), DeadSelection.members(List.of(bytes("miss-1"), bytes("miss-1"), bytes("miss-1")))))
+                .isEqualTo(1);
+
+        AdminProgress stopped = new AdminProgress();
+        stopped.stop();
+        assertThat(admin.requeueDead(keys.topic(), DeadSelection.all(), 10, stopped)).as("stopped before it began").isZero();
+        assertThat(fx.redis().zcard(keys.slot(0).dead())).isEqualTo(599);
     }
 
     @Test

@@ -23,9 +23,13 @@ public final class AdminRestLogging {
         LOGGER.info(() -> "RMQ-0950 RMQ admin endpoints: connected to Redis at " + uri);
     }
 
-    /** RMQ-0951: an operator changed something: who, what, on which topic, with which outcome. */
+    /**
+     * RMQ-0951: an operator changed something: who, what, on which topic, with which outcome. Every value is
+     * shown on one line and bounded ({@link Shown}): a value cannot forge another line of the audit trail.
+     */
     public void changed(String user, String action, String topic, String outcome) {
-        LOGGER.info(() -> "RMQ-0951 RMQ admin: user '" + user + "' " + action + " on topic '" + topic + "': " + outcome);
+        LOGGER.info(() -> "RMQ-0951 RMQ admin: user '" + Shown.text(user) + "' " + action + " on topic '"
+                + Shown.text(topic) + "': " + outcome);
     }
 
     /** RMQ-0952: an operation failed unexpectedly (answered with 500). */
@@ -36,5 +40,27 @@ public final class AdminRestLogging {
     /** RMQ-0953: the endpoints closed their Redis connection (application stopped, or the configured URI changed). */
     public void disconnected(String uri) {
         LOGGER.info(() -> "RMQ-0953 RMQ admin endpoints: closed the connection to Redis at " + uri);
+    }
+    /** RMQ-0954: Redis answered a command with an error; the answer says so without the error's text. */
+    public void redisRefused(String operation, String uri, String reply) {
+        LOGGER.warning(() -> "RMQ-0954 RMQ admin: Redis at " + uri + " answered " + operation + " with an error: "
+                + Shown.text(reply));
+    }
+
+    /** RMQ-0957 (FINE, one line): the runtime could not read a request; answered 400 (RMQ-0928). */
+    public void unreadableRequest(String cause) {
+        LOGGER.fine(() -> "RMQ-0957 RMQ admin: a request could not be read: " + Shown.text(cause));
+    }
+
+    /** RMQ-0955: an operator started a change that takes a while (a requeue, a purge); RMQ-0951 or RMQ-0956 ends it. */
+    public void started(String user, String action, String topic, String what) {
+        LOGGER.info(() -> "RMQ-0955 RMQ admin: user '" + Shown.text(user) + "' started " + action + " on topic '"
+                + Shown.text(topic) + "': " + what);
+    }
+
+    /** RMQ-0956: a change failed or was stopped; how far it got. */
+    public void changeFailed(String user, String action, String topic, String outcome, String reason) {
+        LOGGER.warning(() -> "RMQ-0956 RMQ admin: user '" + Shown.text(user) + "' stopped " + action + " on topic '"
+                + Shown.text(topic) + "': " + outcome + "; " + Shown.text(reason));
     }
 }
