@@ -15,14 +15,14 @@ import jakarta.servlet.annotation.ServletSecurity.TransportGuarantee;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
+import io.rmq.admin.rest.AdminRole;
 import io.rmq.admin.rest.AdminSettings;
-import io.rmq.admin.rest.RmqAdminApplication;
 
 /**
  * Adds the dashboard to the web application that carries this jar, when {@value DashboardSettings#ENABLED}
  * is {@code true} (read from MicroProfile Config at start): a servlet under
  * {@value DashboardSettings#PATH} (default {@value DashboardSettings#DEFAULT_PATH}) that only users in the
- * container role {@value RmqAdminApplication#ROLE} may reach, and its rate sampler. Off, it adds nothing.
+ * container role {@value AdminRole#NAME} may reach, and its rate sampler. Off, it adds nothing.
  * A setting that cannot be used fails the application's start, naming the property (RMQ-0980).
  * Registered in {@code META-INF/services/jakarta.servlet.ServletContainerInitializer}; stateless.
  */
@@ -50,14 +50,9 @@ public final class DashboardInitializer implements ServletContainerInitializer {
         servlet.addMapping(settings.path(), settings.path() + "/*");
         servlet.setLoadOnStartup(1);
         servlet.setServletSecurity(new ServletSecurityElement(new HttpConstraintElement(
-                TransportGuarantee.NONE, RmqAdminApplication.ROLE)));
-        context.declareRoles(RmqAdminApplication.ROLE);
-        log.serving(root(context.getContextPath()) + settings.path(), RmqAdminApplication.ROLE, settings.sample().toSeconds(),
+                TransportGuarantee.NONE, AdminRole.NAME)));
+        context.declareRoles(AdminRole.NAME);
+        log.serving(DashboardSettings.root(context.getContextPath()) + settings.path(), AdminRole.NAME, settings.sample().toSeconds(),
                 settings.history().toMinutes());
-    }
-
-    /** The context path to put before an absolute path: empty for the root context, which some containers give as "/". */
-    static String root(String contextPath) {
-        return contextPath == null || contextPath.equals("/") ? "" : contextPath;
     }
 }

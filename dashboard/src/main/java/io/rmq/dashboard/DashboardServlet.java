@@ -25,7 +25,7 @@ import io.rmq.engine.admin.SlotCounters;
  * Serves the dashboard under its path: the page ({@code /}), its scripts and styles ({@code /static/...},
  * from this jar, Chart.js included), and three read-only JSON answers of its own: {@code /api/config},
  * {@code /api/rates} (the sampler's history) and {@code /api/lateness}. Everything the page changes goes
- * through the admin endpoints. Registered by {@link DashboardInitializer}, which also protects it with
+ * through the admin endpoints. Registered by {@code DashboardInitializer}, which also protects it with
  * the role {@code rmq-admin}. Owns the {@link RateSampler}: started by {@link #init()}, closed by
  * {@link #destroy()}. Thread-safe.
  */
@@ -81,13 +81,13 @@ final class DashboardServlet extends HttpServlet {
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("Content-Security-Policy", POLICY);
         if (path == null || path.isEmpty()) {
-            response.sendRedirect(DashboardInitializer.root(request.getContextPath()) + settings.path() + "/");
+            response.sendRedirect(DashboardSettings.root(request.getContextPath()) + settings.path() + "/");
         } else if (path.equals("/")) {
             file(response, "index.html");
         } else if (path.startsWith("/static/") && STATIC_NAME.matcher(path.substring(8)).matches()) {
             file(response, path.substring(8));
         } else if (path.equals("/api/config")) {
-            json(response, config(DashboardInitializer.root(request.getContextPath())));
+            json(response, config(DashboardSettings.root(request.getContextPath())));
         } else if (path.equals("/api/rates")) {
             json(response, rates());
         } else if (path.equals("/api/lateness")) {

@@ -96,4 +96,9 @@ public record DashboardSettings(boolean enabled, String path, String adminPath, 
         }
         throw msg.badSetting(property, value.get(), "a whole number from " + min + " to " + max);
     }
+
+    /** The context path to put before an absolute path: empty for the root context, which some containers give as "/". */
+    static String root(String contextPath) {
+        return contextPath == null || contextPath.equals("/") ? "" : contextPath;
+    }
 }

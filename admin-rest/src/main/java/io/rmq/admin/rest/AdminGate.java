@@ -14,7 +14,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /**
  * Answers every request 404 while the endpoints are off ({@value AdminSettings#ENABLED} is not
  * {@code true}), before a resource is matched and before anyone is asked to log in. Read on every
- * request. Registered by {@link RmqAdminApplication} only, never discovered (no {@code @Provider}),
+ * request. Registered by {@code RmqAdminApplication} only, never discovered (no {@code @Provider}),
  * so it never filters the application's own resources. Stateless; thread-safe.
  */
 @PreMatching

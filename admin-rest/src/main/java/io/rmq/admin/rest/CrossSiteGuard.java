@@ -18,7 +18,7 @@ import jakarta.ws.rs.core.Response;
  * it cannot add a header of its own without asking the server first (a CORS preflight), which these
  * endpoints never allow. So a request with the header comes from a client that chose to send it: the
  * dashboard, {@code curl -H}, a script. Reads ({@code GET}, {@code HEAD}, {@code OPTIONS}) need no
- * header. Registered by {@link RmqAdminApplication} only. Stateless; thread-safe.
+ * header. Registered by {@code RmqAdminApplication} only. Stateless; thread-safe.
  */
 @PreMatching
 @Priority(Priorities.AUTHENTICATION - 50)

@@ -20,14 +20,14 @@ import jakarta.ws.rs.core.Response;
  * Asks for a login (401) before a resource is matched, whatever the path or method: a client that has not
  * logged in cannot tell an endpoint from an unknown path (404) or a method it does not answer (405). The
  * container authenticates (its configured mechanism, e.g. Basic); the role is checked afterwards, on the
- * matched endpoint ({@code @RolesAllowed}). Registered by {@link RmqAdminApplication} only. Thread-safe.
+ * matched endpoint ({@code @RolesAllowed}). Registered by {@code RmqAdminApplication} only. Thread-safe.
  */
 @PreMatching
 @Priority(Priorities.AUTHENTICATION - 75)
 public class LoginGate implements ContainerRequestFilter {
 
     /** The challenge when the container gives none. */
-    private static final String BASIC = "Basic realm=\"" + RmqAdminApplication.ROLE + "\"";
+    private static final String BASIC = "Basic realm=\"" + AdminRole.NAME + "\"";
 
     @Context
     HttpServletRequest servletRequest;

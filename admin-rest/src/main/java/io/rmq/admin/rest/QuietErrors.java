@@ -14,7 +14,7 @@ import jakarta.ws.rs.ext.ExceptionMapper;
  * 405 with its {@code Allow} header; a request it cannot read: 400) with the endpoints' own JSON error. Without it the runtime's
  * mappers answer, which on Open Liberty with MicroProfile Metrics log each such request with a stack trace and
  * name their own classes in a header: anyone could fill the log without logging in. Registered by
- * {@link RmqAdminApplication} only. Stateless; thread-safe.
+ * {@code RmqAdminApplication} only. Stateless; thread-safe.
  */
 public class QuietErrors implements ExceptionMapper<RuntimeException> {
 

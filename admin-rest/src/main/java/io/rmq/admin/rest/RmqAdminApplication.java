@@ -36,7 +36,7 @@ public class RmqAdminApplication extends Application {
     /** The application path unless {@code web.xml} maps this class elsewhere: {@value}. */
     public static final String DEFAULT_PATH = "/rmq";
     /** The container role every endpoint requires: {@value}. */
-    public static final String ROLE = "rmq-admin";
+    public static final String ROLE = AdminRole.NAME;
 
     @Override
     public Set<Class<?>> getClasses() {

@@ -40,7 +40,7 @@ import io.rmq.engine.topic.TopicDefinition;
 /**
  * The admin endpoints, one per operation of {@link RmqAdmin}, under
  * {@code <context root><application path>/admin} ({@code /rmq/admin} by default, see
- * {@link RmqAdminApplication}):
+ * {@code RmqAdminApplication}):
  *
  * <table>
  *   <caption>Endpoints</caption>
@@ -57,12 +57,12 @@ import io.rmq.engine.topic.TopicDefinition;
  * Answers are JSON ({@link AdminJson}); failures are answered as {@link AdminAnswers} says. A request
  * body is read as JSON whatever its content type, strictly and bounded ({@link RequestBody}, {@link StrictJson}).
  * Every change is logged with the user's name (RMQ-0951); a requeue or purge also when it starts (RMQ-0955)
- * and when it fails (RMQ-0956), with the messages it moved. The role {@value RmqAdminApplication#ROLE} is required for all. One instance per request.
+ * and when it fails (RMQ-0956), with the messages it moved. The role {@value AdminRole#NAME} is required for all. One instance per request.
  */
 @Path("admin")
 @RequestScoped
-@RolesAllowed(RmqAdminApplication.ROLE)
-@DeclareRoles(RmqAdminApplication.ROLE)
+@RolesAllowed(AdminRole.NAME)
+@DeclareRoles(AdminRole.NAME)
 @Produces(MediaType.APPLICATION_JSON)
 public class RmqAdminResource {
 
@@ -221,11 +221,11 @@ public class RmqAdminResource {
 
     /**
      * Runs {@code operation} against the configured Redis and answers with its JSON, or with the
-     * error its failure maps to. Only under {@link RmqAdminApplication}'s path (see its class comment).
+     * error its failure maps to. Only under {@code RmqAdminApplication}'s path (see its class comment).
      */
     private Response answer(String description, Operation operation) {
-        if (!(application instanceof RmqAdminApplication)) {
-            return AdminAnswers.error(Response.Status.NOT_FOUND, msg.notHere(RmqAdminApplication.class.getName()));
+        if (!OwnApplication.serves(application, RmqAdminResource.class)) {
+            return OwnApplication.notHere();
         }
         Redis redis = new Redis(AdminSettings.from(config));
         try {

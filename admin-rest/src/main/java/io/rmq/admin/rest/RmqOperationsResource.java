@@ -26,12 +26,12 @@ import jakarta.ws.rs.core.Response;
  * </table>
  *
  * The stopped operation answers its own request with what it moved, and is audited (RMQ-0956). The role
- * {@value RmqAdminApplication#ROLE} is required. One instance per request.
+ * {@value AdminRole#NAME} is required. One instance per request.
  */
 @Path("admin/operations")
 @RequestScoped
-@RolesAllowed(RmqAdminApplication.ROLE)
-@DeclareRoles(RmqAdminApplication.ROLE)
+@RolesAllowed(AdminRole.NAME)
+@DeclareRoles(AdminRole.NAME)
 @Produces(MediaType.APPLICATION_JSON)
 public class RmqOperationsResource {
 
@@ -43,8 +43,8 @@ public class RmqOperationsResource {
 
     @GET
     public Response list() {
-        if (!(application instanceof RmqAdminApplication)) {
-            return notHere();
+        if (!OwnApplication.serves(application, RmqOperationsResource.class)) {
+            return OwnApplication.notHere();
         }
         return AdminAnswers.ok(AdminJson.operations(changes.list()));
     }
@@ -52,14 +52,11 @@ public class RmqOperationsResource {
     @POST
     @Path("{id}/cancel")
     public Response cancel(@PathParam("id") String id) {
-        if (!(application instanceof RmqAdminApplication)) {
-            return notHere();
+        if (!OwnApplication.serves(application, RmqOperationsResource.class)) {
+            return OwnApplication.notHere();
         }
         return changes.cancel(id).map(r -> AdminAnswers.ok(AdminJson.operation(r)))
                 .orElseGet(() -> AdminAnswers.error(Response.Status.NOT_FOUND, msg.noSuchOperation(id)));
     }
 
-    private static Response notHere() {
-        return AdminAnswers.error(Response.Status.NOT_FOUND, msg.notHere(RmqAdminApplication.class.getName()));
-    }
 }
