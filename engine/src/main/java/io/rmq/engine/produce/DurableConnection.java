@@ -53,6 +53,11 @@ final class DurableConnection {
     private final AtomicLong epoch = new AtomicLong();
     /** Set by a reconnect: the next send checks the replicas of the master it reached. */
     private final AtomicBoolean reopened = new AtomicBoolean();
+    /**
+     * Set by a disconnect. Lettuce may report the connection's first connect to a listener added after it (its
+     * events are dispatched apart from the connect): only a connect after a disconnect is a reconnect.
+     */
+    private final AtomicBoolean lost = new AtomicBoolean();
     private final Object lock = new Object();
     /** Writes waiting for the next WAIT; guarded by {@link #lock}. */
     private List<Waiter> queued = new ArrayList<>();
@@ -76,12 +81,15 @@ final class DurableConnection {
         connection.addListener(new RedisConnectionStateListener() {
             @Override
             public void onRedisConnected(RedisChannelHandler<?, ?> channel, SocketAddress address) {
-                epoch.incrementAndGet();
-                reopened.set(true);
+                if (lost.compareAndSet(true, false)) {
+                    epoch.incrementAndGet();
+                    reopened.set(true);
+                }
             }
 
             @Override
             public void onRedisDisconnected(RedisChannelHandler<?, ?> channel) {
+                lost.set(true);
                 epoch.incrementAndGet();
             }
         });
