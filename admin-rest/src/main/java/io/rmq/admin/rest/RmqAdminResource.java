@@ -168,27 +168,34 @@ public class RmqAdminResource {
     @Path("topics/{topic}/pending/remove")
     @Consumes(MediaType.WILDCARD)
     public Response removePending(@PathParam("topic") String topic, InputStream body) {
-        return answer("Removing a pending message of topic '" + topic + "'", redis -> {
-            PendingMessageRequest request = PendingMessageRequest.read(RequestBody.read(body));
-            TopicDefinition definition = redis.topic(topic);
-            int slot = SlotRouter.slotOf(request.slotBasis(), request.content(), definition.slotAmount());
-            boolean pending = redis.admin().removePending(definition, request.content(), request.slotBasis());
-            audit("removed a pending message", definition, "slot " + slot + ", " + (pending ? "removed" : "was not pending"));
-            return AdminJson.pending(definition, "remove", slot, pending);
-        });
+        return pendingChange("Removing a pending message of topic '" + topic + "'", topic, body, "remove",
+                "removed a pending message", "removed", (admin, definition, request) ->
+                        admin.removePending(definition, request.content(), request.slotBasis()));
     }
 
     @POST
     @Path("topics/{topic}/pending/due-now")
     @Consumes(MediaType.WILDCARD)
     public Response makeDueNow(@PathParam("topic") String topic, InputStream body) {
-        return answer("Making a pending message of topic '" + topic + "' due", redis -> {
+        return pendingChange("Making a pending message of topic '" + topic + "' due", topic, body, "due-now",
+                "made a pending message due now", "due now", (admin, definition, request) ->
+                        admin.makeDueNow(definition, request.content(), request.slotBasis()));
+    }
+
+    /** A change to one pending message: whether it was pending, in the answer and the audit line. */
+    private interface PendingChange {
+        boolean apply(RmqAdmin admin, TopicDefinition definition, PendingMessageRequest request);
+    }
+
+    private Response pendingChange(String description, String topic, InputStream body, String action, String audited,
+            String done, PendingChange change) {
+        return answer(description, redis -> {
             PendingMessageRequest request = PendingMessageRequest.read(RequestBody.read(body));
             TopicDefinition definition = redis.topic(topic);
             int slot = SlotRouter.slotOf(request.slotBasis(), request.content(), definition.slotAmount());
-            boolean pending = redis.admin().makeDueNow(definition, request.content(), request.slotBasis());
-            audit("made a pending message due now", definition, "slot " + slot + ", " + (pending ? "due now" : "was not pending"));
-            return AdminJson.pending(definition, "due-now", slot, pending);
+            boolean pending = change.apply(redis.admin(), definition, request);
+            audit(audited, definition, "slot " + slot + ", " + (pending ? done : "was not pending"));
+            return AdminJson.pending(definition, action, slot, pending);
         });
     }
 
