@@ -6,6 +6,7 @@ import static io.rmq.admin.rest.i18n.AdminRestMessages.msg;
 import java.io.InputStream;
 import java.security.Principal;
 import java.time.Instant;
+import java.util.function.Supplier;
 
 import jakarta.annotation.security.DeclareRoles;
 import jakarta.annotation.security.RolesAllowed;
@@ -193,7 +194,8 @@ public class RmqAdminResource {
             PendingMessageRequest request = PendingMessageRequest.read(RequestBody.read(body));
             TopicDefinition definition = redis.topic(topic);
             int slot = SlotRouter.slotOf(request.slotBasis(), request.content(), definition.slotAmount());
-            boolean pending = change.apply(redis.admin(), definition, request);
+            boolean pending = audited(audited, definition, "slot " + slot,
+                    () -> change.apply(redis.admin(), definition, request));
             audit(audited, definition, "slot " + slot + ", " + (pending ? done : "was not pending"));
             return AdminJson.pending(definition, action, slot, pending);
         });
@@ -204,7 +206,7 @@ public class RmqAdminResource {
     public Response pause(@PathParam("topic") String topic) {
         return answer("Pausing topic '" + topic + "'", redis -> {
             TopicDefinition definition = redis.topic(topic);
-            redis.admin().pause(definition);
+            audited("paused consumption", definition, slots(definition), () -> redis.admin().pause(definition));
             audit("paused consumption", definition, slots(definition));
             return AdminJson.paused(definition, true);
         });
@@ -215,7 +217,7 @@ public class RmqAdminResource {
     public Response resume(@PathParam("topic") String topic) {
         return answer("Resuming topic '" + topic + "'", redis -> {
             TopicDefinition definition = redis.topic(topic);
-            redis.admin().resume(definition);
+            audited("resumed consumption", definition, slots(definition), () -> redis.admin().resume(definition));
             audit("resumed consumption", definition, slots(definition));
             return AdminJson.paused(definition, false);
         });
@@ -244,6 +246,26 @@ public class RmqAdminResource {
 
     private void audit(String action, TopicDefinition topic, String outcome) {
         log.changed(user(), action, topic.name(), outcome);
+    }
+
+    /**
+     * Runs a change made in one call to Redis, and audits its failure (RMQ-0956: the call may or may not have
+     * taken effect); its success is the caller's to audit, with the outcome.
+     */
+    private <T> T audited(String action, TopicDefinition topic, String where, Supplier<T> change) {
+        try {
+            return change.get();
+        } catch (RuntimeException e) {
+            log.changeFailed(user(), action, topic.name(), where + ", outcome unknown", String.valueOf(e.getMessage()));
+            throw e;
+        }
+    }
+
+    private void audited(String action, TopicDefinition topic, String where, Runnable change) {
+        audited(action, topic, where, () -> {
+            change.run();
+            return null;
+        });
     }
 
     private String user() {
