@@ -9,7 +9,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * A command that talks to Redis: it reads the global options of {@link RmqCli}, opens an
+ * A command that talks to Redis: it reads the global options of {@code RmqCli}, opens an
  * {@link RmqAdmin} for the one operation, prints the {@link Report} as text or JSON on the command
  * line's standard output and returns its exit status. What goes wrong is thrown, for
  * {@link FailureReporter} to show on standard error.
@@ -29,7 +29,7 @@ abstract class AdminCommand implements Callable<Integer> {
     @Override
     public final Integer call() {
         validate();
-        RmqCli cli = (RmqCli) spec.root().userObject();
+        GlobalOptions cli = (GlobalOptions) spec.root().userObject();
         Report report;
         try (RmqAdmin admin = cli.connect()) {
             report = run(admin, cli.keyPrefix());

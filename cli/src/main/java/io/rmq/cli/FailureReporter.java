@@ -31,7 +31,7 @@ final class FailureReporter implements IExecutionExceptionHandler {
             return text;
         }
         if (failure instanceof RedisException) {
-            RmqCli cli = (RmqCli) commandLine.getCommandSpec().root().userObject();
+            GlobalOptions cli = (GlobalOptions) commandLine.getCommandSpec().root().userObject();
             return CliMessages.ex.redisFailed(cli.displayUri(), String.valueOf(text));
         }
         return CliMessages.ex.unexpectedFailure(failure);

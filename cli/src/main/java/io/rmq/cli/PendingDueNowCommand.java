@@ -10,7 +10,7 @@ import io.rmq.engine.topic.TopicDefinition;
         description = "A timed message due already keeps its due time; consumers are woken. Exit status 3 when it is not pending in its slot.")
 final class PendingDueNowCommand extends PendingMessageCommand {
 
-    static final String ACTION = "due-now";
+    static final String ACTION = PendingReport.DUE_NOW;
 
     @Override
     String action() {

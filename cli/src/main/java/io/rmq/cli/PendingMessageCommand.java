@@ -76,13 +76,18 @@ abstract class PendingMessageCommand extends AdminCommand {
      */
     public record PendingReport(String topic, String action, int slot, boolean pending, String member) implements Report {
 
+        /** The action of {@code rmq pending remove}. */
+        static final String REMOVE = "remove";
+        /** The action of {@code rmq pending due-now}. */
+        static final String DUE_NOW = "due-now";
+
         @Override
         public void printText(PrintWriter out) {
             String where = "slot " + slot + " of topic '" + topic + "'";
             if (!pending) {
                 out.println("'" + member + "' is not pending in " + where + ": nothing changed (it may be in flight or"
                         + " dead, or sent with a slot basis: give --slot-basis)");
-            } else if (action.equals(PendingRemoveCommand.ACTION)) {
+            } else if (action.equals(REMOVE)) {
                 out.println("removed '" + member + "' from " + where);
             } else {
                 out.println("'" + member + "' is due now in " + where);

@@ -10,7 +10,7 @@ import io.rmq.engine.topic.TopicDefinition;
         description = "Its attempt count and last failure go with it. Exit status 3 when it is not pending in its slot.")
 final class PendingRemoveCommand extends PendingMessageCommand {
 
-    static final String ACTION = "remove";
+    static final String ACTION = PendingReport.REMOVE;
 
     @Override
     String action() {

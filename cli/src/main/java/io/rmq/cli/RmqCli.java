@@ -53,7 +53,7 @@ import io.rmq.engine.support.UriCredentials;
             "1:failed: Redis unreachable or answering with an error, unknown topic, ... (stderr says why)",
             "2:wrong command line (stderr shows the usage)",
             "3:pending remove / due-now: the message is not pending"})
-public final class RmqCli {
+public final class RmqCli implements GlobalOptions {
 
     /** The environment variable of the Redis ACL user: {@value}. */
     public static final String USER_ENV = "RMQ_REDIS_USERNAME";
@@ -116,8 +116,8 @@ public final class RmqCli {
         return commandLine;
     }
 
-    /** Opens the admin connection (RMQ-0801 for a malformed URI, RMQ-0313 when Redis cannot be reached). */
-    RmqAdmin connect() {
+    @Override
+    public RmqAdmin connect() {
         if (tlsCaFile != null && !Files.isReadable(tlsCaFile)) {
             throw CliMessages.ex.unreadableCaFile(tlsCaFile.toString());
         }
@@ -142,16 +142,18 @@ public final class RmqCli {
         return fromEnvironment == null || fromEnvironment.isEmpty() ? null : fromEnvironment;
     }
 
-    /** The URI without credentials. */
-    String displayUri() {
+    @Override
+    public String displayUri() {
         return UriCredentials.mask(uri);
     }
 
-    String keyPrefix() {
+    @Override
+    public String keyPrefix() {
         return keyPrefix;
     }
 
-    boolean json() {
+    @Override
+    public boolean json() {
         return json;
     }
 
