@@ -3,14 +3,13 @@ package io.rmq.tck.rules;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
  * The channels of a contract rule class, declared once for every runtime that runs the rules: the
  * Arquillian deployments of the contract suite ({@code TckDeployment}) write them into the deployment's
  * MicroProfile Config, and an application that runs all the rules at once (the Quarkus example's tests)
- * reads them through {@link ContractChannelsConfigSource}. Channel and topic names are unique across the
+ * reads them through {@code ContractChannelsConfigSource}. Channel and topic names are unique across the
  * rule classes, so that all of them fit in one application; the connector-level {@code redis-uri} and
  * {@code key-prefix} are the runtime's. Immutable once built.
  */
@@ -54,13 +53,5 @@ public final class ContractChannels {
     /** The MicroProfile Config properties of these channels, in the order they were declared. */
     public Map<String, String> properties() {
         return Collections.unmodifiableMap(properties);
-    }
-
-    /** The channels of every rule class, for one application that runs them all. */
-    public static Map<String, String> allProperties() {
-        Map<String, String> all = new LinkedHashMap<>();
-        List.of(RangeMergeRules.CHANNELS, PriorityRules.CHANNELS, FixedTimeRules.CHANNELS,
-                AcknowledgementRules.CHANNELS, OutgoingMetadataRules.CHANNELS).forEach(c -> all.putAll(c.properties));
-        return Collections.unmodifiableMap(all);
     }
 }

@@ -1,12 +1,15 @@
 package io.rmq.tck.rules;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
- * The channels of every contract rule class ({@link ContractChannels#allProperties()}) as a MicroProfile
+ * The channels of every contract rule class ({@link #allProperties()}) as a MicroProfile
  * {@link ConfigSource}, for an application that runs all the rules at once: it lists it in its test
  * resources' {@code META-INF/services/org.eclipse.microprofile.config.spi.ConfigSource}. This jar does
  * not register it, so that a container that sees the jar on its class path (Weld embedded in the
@@ -15,7 +18,15 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
  */
 public final class ContractChannelsConfigSource implements ConfigSource {
 
-    private static final Map<String, String> PROPERTIES = ContractChannels.allProperties();
+    private static final Map<String, String> PROPERTIES = allProperties();
+
+    /** The channels of every rule class, for one application that runs them all. */
+    public static Map<String, String> allProperties() {
+        Map<String, String> all = new LinkedHashMap<>();
+        List.of(RangeMergeRules.CHANNELS, PriorityRules.CHANNELS, FixedTimeRules.CHANNELS,
+                AcknowledgementRules.CHANNELS, OutgoingMetadataRules.CHANNELS).forEach(c -> all.putAll(c.properties()));
+        return Collections.unmodifiableMap(all);
+    }
 
     @Override
     public Map<String, String> getProperties() {
