@@ -1,11 +1,5 @@
 package io.rmq.reliability;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -15,11 +9,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * Everything that happened to the messages of one test run: every send (acknowledged by the queue or
  * not) and every delivery, plus the messages found dead-lettered at the end. Read it with
- * {@link HistoryChecker#check}.
+ * {@code HistoryChecker.check}.
  *
  * <p>Recording is cheap (one small object appended to a lock-free queue) and thread-safe, so producer
  * and consumer threads record as they go. Processes of their own write their deliveries with a
- * {@link HistoryLog}; {@link #load} adds such a file to this history.
+ * {@code HistoryLog}, whose {@code load} adds such a file to a history.
  *
  * <p>Times are wall-clock microseconds ({@link Clocks#nowMicros()}), comparable between the processes
  * of one machine; they order processing intervals for the overlap check and date acknowledged sends.
@@ -95,22 +89,5 @@ public final class History {
 
     public Set<String> deadLetteredIds() {
         return Set.copyOf(deadLettered);
-    }
-
-    /**
-     * Adds the records of a file written by a {@link HistoryLog}. A last line cut short (its writer
-     * was killed while writing it) is skipped: its message was not committed, so it is delivered again.
-     *
-     * @return this history
-     */
-    public History load(Path file) {
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                HistoryLog.parse(line, this);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the history file " + file, e);
-        }
-        return this;
     }
 }

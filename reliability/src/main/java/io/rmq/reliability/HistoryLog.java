@@ -1,15 +1,17 @@
 package io.rmq.reliability;
 
+import java.io.BufferedReader;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
  * Writes the deliveries (and sends) of one process to a file that the checking process then
- * {@linkplain History#load loads}: one tab-separated line per record.
+ * loads ({@link #load}): one tab-separated line per record.
  *
  * <p>Each record is written with one {@code write} call before the method returns, so it is in the
  * operating system's hands even if the process is killed ({@code kill -9}) right after: record a
@@ -63,6 +65,23 @@ public final class HistoryLog implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the history", e);
         }
+    }
+
+    /**
+     * Adds the records of a file written by a {@code HistoryLog} to {@code history}. A last line cut short (its
+     * writer was killed while writing it) is skipped: its message was not committed, so it is delivered again.
+     *
+     * @return {@code history}
+     */
+    public static History load(Path file, History history) {
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                parse(line, history);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the history file " + file, e);
+        }
+        return history;
     }
 
     /** Adds the record of {@code line} to {@code history}; ignores a line that is cut short. */

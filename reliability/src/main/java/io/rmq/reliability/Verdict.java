@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What {@link HistoryChecker} found in a history. Immutable.
+ * What {@code HistoryChecker} found in a history. Immutable.
  *
  * @param acked              sends the queue acknowledged (distinct messages)
  * @param nacked             sends refused or not confirmed, and never acknowledged later
@@ -20,7 +20,7 @@ import java.util.Set;
  */
 public record Verdict(int acked, int nacked, int deliveries, int deliveredMessages, List<History.Send> lost,
         Map<String, Integer> duplicates, Set<String> deadLettered, int deliveredInDoubt,
-        List<HistoryChecker.Overlap> overlaps, boolean overlapsChecked) {
+        List<Overlap> overlaps, boolean overlapsChecked) {
 
     /** The header of {@link #tableRow}, a Markdown table's first two lines. */
     public static final String TABLE_HEADER = "| scenario | messages | faults injected | lost | duplicates | dead-lettered"

@@ -151,7 +151,7 @@ class HistoryCheckerTest {
         }
         Files.writeString(file, "D\t9\ta\t1\tconsumer-1\t4", java.nio.file.StandardOpenOption.APPEND);
 
-        History h = new History().load(file);
+        History h = HistoryLog.load(file, new History());
 
         assertThat(h.sends()).extracting(History.Send::id, History.Send::slot, History.Send::acked)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("1", 3, true),

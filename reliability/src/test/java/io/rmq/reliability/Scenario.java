@@ -120,7 +120,7 @@ final class Scenario implements AutoCloseable {
         collectDeadLetters();
         for (Path file : historyFiles) {
             if (Files.exists(file)) {
-                history.load(file);
+                HistoryLog.load(file, history);
             }
         }
         return HistoryChecker.check(history, checkOverlaps);
