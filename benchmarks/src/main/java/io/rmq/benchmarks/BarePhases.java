@@ -21,7 +21,7 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
     /** {@code warmup} messages sent and consumed, not measured. */
     void warmUp(RawBaseline raw, int consumers, int batch, int window) throws InterruptedException {
         if (s.warmup() > 0) {
-            Benchmark.progress("bare Lettuce warm-up: %,d messages sent and consumed ...", s.warmup());
+            Measures.progress("bare Lettuce warm-up: %,d messages sent and consumed ...", s.warmup());
             raw.send(s.warmup(), window, i -> payload("raw-warmup-" + i + "-"));
             expect(raw.consume(consumers, batch), s.warmup());
         }
@@ -33,7 +33,7 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
      * consume row of {@code how}.
      */
     void row(RawBaseline raw, How how, int consumers, int batch, int window) throws InterruptedException {
-        Benchmark.progress("%s: %,d messages sent, then consumed by %d threads popping %d ...", how.label, s.messages(),
+        Measures.progress("%s: %,d messages sent, then consumed by %d threads popping %d ...", how.label, s.messages(),
                 consumers, batch);
         Counters before = Counters.take(redis);
         raw.send(s.messages(), window, i -> payload("raw-" + how.ordinal() + "-" + i + "-"));
@@ -51,7 +51,7 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
      * {@value #GROUPED_MEMBERS} of that slot: a send row; then consumed, not measured.
      */
     void groupedSend(RawBaseline raw, int consumers, int batch) throws InterruptedException {
-        Benchmark.progress("%s: %,d messages sent, %d per ZADD ...", How.BARE_GROUPED.label, s.messages(), GROUPED_MEMBERS);
+        Measures.progress("%s: %,d messages sent, %d per ZADD ...", How.BARE_GROUPED.label, s.messages(), GROUPED_MEMBERS);
         Counters before = Counters.take(redis);
         raw.sendGrouped(s.messages(), s.maxInflight(), GROUPED_MEMBERS, i -> payload("raw-grouped-" + i + "-"));
         Counters sent = Counters.take(redis);
@@ -69,7 +69,7 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
         int count = s.bestBareMessages();
         for (int consumers : s.bestBareConsumers()) {
             for (int batch : s.bestBareBatchSizes()) {
-                Benchmark.progress("bare Lettuce search, %d threads popping %d: %,d messages ...", consumers, batch, count);
+                Measures.progress("bare Lettuce search, %d threads popping %d: %,d messages ...", consumers, batch, count);
                 raw.send(count, s.maxInflight(), i -> payload("raw-search-" + i + "-"));
                 Counters start = Counters.take(redis);
                 long consumed = raw.consume(consumers, batch);
@@ -92,7 +92,7 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
     }
 
     private byte[] payload(String head) {
-        return Benchmark.payload(s.payloadBytes(), head);
+        return Measures.payload(s.payloadBytes(), head);
     }
 
     private static void expect(long consumed, long sent) {

@@ -31,7 +31,7 @@ final class BenchContainer implements AutoCloseable {
     }
 
     static BenchContainer start(Map<String, String> channels) {
-        ExampleConfig config = ExampleConfig.register(Benchmark.PROGRAM, channels);
+        ExampleConfig config = ExampleConfig.register(BenchSettings.PROGRAM, channels);
         WeldContainer weld = null;
         try {
             weld = new Weld().initialize();

@@ -96,7 +96,7 @@ record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<
             double loadPerSecond) {
 
         long percentile(double p) {
-            return Benchmark.percentile(sorted, p);
+            return Measures.percentile(sorted, p);
         }
     }
 

@@ -50,6 +50,9 @@ record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int 
         Optional<String> redisUri, String redis, boolean sweep, int sweepMessages, int[] sweepBatchSizes,
         int[] sweepConsumers, Path out) {
 
+    /** The benchmark's program name, for its configuration source and output. */
+    static final String PROGRAM = "bench";
+
     static final String PREFIX = "bench.";
     static final List<String> REDIS_CHOICES = List.of("auto", "system", "embedded", "both");
     private static final List<String> NAMES = List.of("messages", "warmup", "payload-bytes", "slots", "consumers",

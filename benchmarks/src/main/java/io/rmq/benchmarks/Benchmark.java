@@ -3,7 +3,6 @@ package io.rmq.benchmarks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -62,7 +61,6 @@ import io.rmq.examples.support.ExampleRedis;
  */
 public final class Benchmark {
 
-    static final String PROGRAM = "bench";
     static final String RESULTS_FILE = "bench-results.md";
 
     private Benchmark() {
@@ -82,7 +80,7 @@ public final class Benchmark {
             try (BenchServer.Running running = server.start()) {
                 ExampleRedis redis = running.redis();
                 String name = redis.version() + " (" + server.name() + ")";
-                progress("Redis %s at %s", name, redis.displayUri());
+                Measures.progress("Redis %s at %s", name, redis.displayUri());
                 results.add(new ServerRun(settings, redis, new BenchResults(name)).execute());
             }
         }
@@ -143,7 +141,7 @@ public final class Benchmark {
             boolean measured = best.consumers() == s.consumers() && best.batch() == s.batchSize()
                     || s.extraBare() && best.consumers() == s.extraBareConsumers() && best.batch() == s.extraBareBatchSize();
             if (measured) {
-                progress("bare Lettuce search: %d threads popping %d were fastest, already measured in full",
+                Measures.progress("bare Lettuce search: %d threads popping %d were fastest, already measured in full",
                         best.consumers(), best.batch());
             } else {
                 bare.row(raw, How.BARE_SEARCHED, best.consumers(), best.batch(), s.maxInflight());
@@ -152,7 +150,7 @@ public final class Benchmark {
 
         /** The tuned channels: send, consume, both at once, lateness idle and at half load. */
         private void tuned(ConnectorPhases phases, String keyPrefix) throws Exception {
-            progress("connector, tuned channels: concurrency %d, batch-size %d, max-inflight %d, %d slots",
+            Measures.progress("connector, tuned channels: concurrency %d, batch-size %d, max-inflight %d, %d slots",
                     s.consumers(), s.batchSize(), s.maxInflight(), s.slots());
             try (BenchContainer c = BenchContainer.start(BenchChannels.tuned(s, redis.uri(), keyPrefix))) {
                 phases.warmUp(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(), s.warmup());
@@ -175,7 +173,7 @@ public final class Benchmark {
 
         /** The channels with nothing but connector, topic and type: send and consume. */
         private void defaults(ConnectorPhases phases, String keyPrefix) throws Exception {
-            progress("connector, channels with their defaults (connector, topic and topic-type only)");
+            Measures.progress("connector, channels with their defaults (connector, topic and topic-type only)");
             try (BenchContainer c = BenchContainer.start(BenchChannels.defaults(s, redis.uri(), keyPrefix))) {
                 phases.warmUp(c, BenchChannels.DEFAULTS_TOPIC, BenchChannels.DEFAULT_SLOTS, s.warmup());
                 addThroughput(How.DEFAULTS, String.format("connector, topic, topic-type only (concurrency %d,"
@@ -204,7 +202,7 @@ public final class Benchmark {
         private void sweepPoint(RawBaseline raw, ConnectorPhases phases, String keyPrefix, String axis, int value,
                 int batch, int consumers) throws Exception {
             int count = s.sweepMessages();
-            progress("sweep, %s %d: %,d messages, concurrency %d, batch-size %d", axis, value, count, consumers, batch);
+            Measures.progress("sweep, %s %d: %,d messages, concurrency %d, batch-size %d", axis, value, count, consumers, batch);
             double connector;
             try (BenchContainer c = BenchContainer.start(BenchChannels.sweep(s, redis.uri(), keyPrefix, batch, consumers))) {
                 phases.warmUp(c, BenchChannels.SWEEP_TOPIC, s.slots(), Math.min(s.warmup(), count / 4));
@@ -219,26 +217,6 @@ public final class Benchmark {
             }
             results.sweep().add(new BenchResults.SweepPoint(axis, value, connector, end.since(start, count).perSecond()));
         }
-    }
-
-    /** A payload of {@code bytes} bytes starting with {@code head} (unique heads: nothing merges). */
-    static byte[] payload(int bytes, String head) {
-        byte[] payload = new byte[bytes];
-        Arrays.fill(payload, (byte) 'x');
-        byte[] h = head.getBytes(StandardCharsets.US_ASCII);
-        System.arraycopy(h, 0, payload, 0, Math.min(h.length, payload.length));
-        return payload;
-    }
-
-    /** A progress line, with the time of day to match it with logs and profiles. */
-    static void progress(String format, Object... args) {
-        Console.say("%s %s", Console.time(System.currentTimeMillis()), String.format(format, args));
-    }
-
-    /** The nearest-rank percentile of sorted values. */
-    static long percentile(long[] sorted, double p) {
-        int rank = (int) Math.ceil(p / 100 * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
     private static List<String> setup(BenchSettings s) {

@@ -28,7 +28,7 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
         if (count == 0) {
             return;
         }
-        Benchmark.progress("warm-up: %,d messages sent and consumed ...", count);
+        Measures.progress("warm-up: %,d messages sent and consumed ...", count);
         var warmedUp = c.throughput.whenAcked(count);
         check(c.sender.sendThroughput(count, s.maxInflight(), i -> Message.of(payload("warmup-" + i + "-"))));
         warmedUp.get(120 + count / 1_000, TimeUnit.SECONDS);
@@ -40,7 +40,7 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
      * and the consume's until every {@code ack()} completed and until every commit reached Redis.
      */
     Throughput sendThenConsume(BenchContainer c, String topic, int slots, int count) throws Exception {
-        Benchmark.progress("sending %,d messages while the consumers are held ...", count);
+        Measures.progress("sending %,d messages while the consumers are held ...", count);
         c.throughput.pause();
         var allAcked = c.throughput.whenAcked(count);
         Counters beforeSend = Counters.take(redis);
@@ -52,7 +52,7 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
             Console.say("!! %,d messages are in Redis, %,d were sent", stored, count);
         }
 
-        Benchmark.progress("consuming them ...");
+        Measures.progress("consuming them ...");
         Counters beforeConsume = Counters.take(redis);
         c.throughput.resume();
         long ackedAt = allAcked.get(120 + count / 1_000, TimeUnit.SECONDS);
@@ -71,7 +71,7 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
      * the rate of a live system that carries all it can, until every commit reached Redis.
      */
     Counters.Phase sendAndConsumeAtOnce(BenchContainer c, String topic, int slots, int count) throws Exception {
-        Benchmark.progress("sending %,d messages while the consumers consume them ...", count);
+        Measures.progress("sending %,d messages while the consumers consume them ...", count);
         var allAcked = c.throughput.whenAcked(count);
         Counters before = Counters.take(redis);
         check(c.sender.sendThroughput(count, s.maxInflight(), i -> Message.of(payload("at-once-" + i + "-"))));
@@ -82,7 +82,7 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
 
     /** FIXED_TIME lateness with nothing else running. */
     BenchResults.Lateness latenessIdle(BenchContainer c) throws Exception {
-        Benchmark.progress("lateness, idle: %,d FIXED_TIME messages due from +%d to +%d ms ...", s.latenessMessages(),
+        Measures.progress("lateness, idle: %,d FIXED_TIME messages due from +%d to +%d ms ...", s.latenessMessages(),
                 s.latenessLeadMs(), s.latenessLeadMs() + s.latenessSpreadMs());
         return lateness(c, "idle", 0, null);
     }
@@ -92,7 +92,7 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
      * {@code loadPerSecond} messages per second.
      */
     BenchResults.Lateness latenessUnderLoad(BenchContainer c, double loadPerSecond) throws Exception {
-        Benchmark.progress("lateness, half load: %,d FIXED_TIME messages due from +%d to +%d ms, beside %,.0f"
+        Measures.progress("lateness, half load: %,d FIXED_TIME messages due from +%d to +%d ms, beside %,.0f"
                         + " messages/s sent and consumed on another topic ...", s.latenessMessages(), s.latenessLeadMs(),
                 s.latenessLeadMs() + s.latenessSpreadMs(), loadPerSecond);
         AtomicBoolean stop = new AtomicBoolean();
@@ -160,7 +160,7 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
     }
 
     byte[] payload(String head) {
-        return Benchmark.payload(s.payloadBytes(), head);
+        return Measures.payload(s.payloadBytes(), head);
     }
 
     /** Waits until the topic's store and prepare queues are empty: every message consumed and committed. */

@@ -67,17 +67,17 @@ public final class ScalingBench {
                 try (ScalingTarget redis = target.equals("single") ? ScalingTarget.single()
                         : ScalingTarget.cluster(s.replicas());
                         Workload w = new Workload(redis, s, "scaling.throughput." + round)) {
-                    progress("%s (%s), round %d: warm-up of %,d messages ...", target, redis.ports(), round, s.warmup());
+                    Measures.progress("%s (%s), round %d: warm-up of %,d messages ...", target, redis.ports(), round, s.warmup());
                     w.send(s.warmup(), "warmup");
                     w.consume(s.warmup(), true);
                     double loadBefore = load();
-                    progress("sending %,d messages ...", s.messages());
+                    Measures.progress("sending %,d messages ...", s.messages());
                     long offsetBefore = replicationOffset(redis);
                     double cpuBefore = redisCpuSeconds(redis);
                     Rate sent = w.send(s.messages(), "run");
                     long offsetSent = replicationOffset(redis);
                     double cpuSent = redisCpuSeconds(redis);
-                    progress("consuming and committing them ...");
+                    Measures.progress("consuming and committing them ...");
                     Rate consumed = w.consume(s.messages(), true);
                     long offsetConsumed = replicationOffset(redis);
                     double cpuConsumed = redisCpuSeconds(redis);
@@ -143,7 +143,7 @@ public final class ScalingBench {
         List<String> snapshots = new ArrayList<>();
         List<String> rates = new ArrayList<>();
         try (ScalingTarget redis = ScalingTarget.single(); Workload w = new Workload(redis, s, "scaling.warmup")) {
-            progress("warm-up of %,d messages on a Redis of its own ...", s.warmup());
+            Measures.progress("warm-up of %,d messages on a Redis of its own ...", s.warmup());
             w.send(s.warmup(), "warmup");
             w.consume(s.warmup(), false);
         }
@@ -153,12 +153,12 @@ public final class ScalingBench {
                 RedisProcess server = redis.nodes().get(0);
                 long before = usedMemory(server);
                 double loadBefore = load();
-                progress("filling a backlog of %,d messages through the producer ...", size);
+                Measures.progress("filling a backlog of %,d messages through the producer ...", size);
                 Rate fill = w.send(size, "backlog");
                 long withBacklog = usedMemory(server);
                 double perMessage = (withBacklog - before) / (double) size;
 
-                progress("the same members and scores in one bare sorted set (ZADD, pipelined) ...");
+                Measures.progress("the same members and scores in one bare sorted set (ZADD, pipelined) ...");
                 Rate bare = w.bareSortedSet(size, "backlog", "bare-zset");
                 long withBare = usedMemory(server);
                 double barePerMessage = (withBare - withBacklog) / (double) size;
@@ -171,10 +171,10 @@ public final class ScalingBench {
 
                 double loadRates = load();
                 double cpuBefore = redisCpuSeconds(redis);
-                progress("with the backlog in place: sending %,d more ...", s.measure());
+                Measures.progress("with the backlog in place: sending %,d more ...", s.measure());
                 Rate sent = w.send(s.measure(), "extra");
                 double cpuSent = redisCpuSeconds(redis);
-                progress("with the backlog in place: popping and committing %,d ...", s.measure());
+                Measures.progress("with the backlog in place: popping and committing %,d ...", s.measure());
                 Rate popped = w.consume(s.measure(), false);
                 double cpuPopped = redisCpuSeconds(redis);
                 rates.add(String.format("| %,d | %,d | %,.0f | %,.0f | %.1f / %.1f µs | %.2f / %.2f |", size,
@@ -232,7 +232,7 @@ public final class ScalingBench {
 
     /** Writes an RDB of the server {@code server} and describes it as a table row. */
     private static String snapshot(RedisProcess server, int size) throws Exception {
-        progress("BGSAVE of the backlog ...");
+        Measures.progress("BGSAVE of the backlog ...");
         long start = System.nanoTime();
         server.cli("BGSAVE");
         Map<String, String> persistence = server.info("persistence");
@@ -247,7 +247,7 @@ public final class ScalingBench {
         long bytes = Files.size(server.directory().resolve("dump.rdb"));
         long forkMicros = Long.parseLong(server.info("stats").get("latest_fork_usec"));
         // what a restart costs: the server empties itself and loads the RDB just written
-        progress("DEBUG RELOAD NOSAVE: loading the RDB again ...");
+        Measures.progress("DEBUG RELOAD NOSAVE: loading the RDB again ...");
         long keys = Long.parseLong(server.cli("DBSIZE"));
         long reloadStart = System.nanoTime();
         String reloaded = server.cli("DEBUG", "RELOAD", "NOSAVE");
@@ -267,9 +267,5 @@ public final class ScalingBench {
 
     static double load() {
         return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-    }
-
-    static void progress(String format, Object... args) {
-        Console.say("%s %s", Console.time(System.currentTimeMillis()), String.format(format, args));
     }
 }

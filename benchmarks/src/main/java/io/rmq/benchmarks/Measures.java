@@ -1,0 +1,33 @@
+package io.rmq.benchmarks;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+import io.rmq.examples.support.Console;
+
+/** What every phase of the benchmarks shares: its payloads, its progress lines and its percentiles. Stateless. */
+final class Measures {
+
+    private Measures() {
+    }
+
+    /** A payload of {@code bytes} bytes starting with {@code head} (unique heads: nothing merges). */
+    static byte[] payload(int bytes, String head) {
+        byte[] payload = new byte[bytes];
+        Arrays.fill(payload, (byte) 'x');
+        byte[] h = head.getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(h, 0, payload, 0, Math.min(h.length, payload.length));
+        return payload;
+    }
+
+    /** A progress line, with the time of day to match it with logs and profiles. */
+    static void progress(String format, Object... args) {
+        Console.say("%s %s", Console.time(System.currentTimeMillis()), String.format(format, args));
+    }
+
+    /** The nearest-rank percentile of sorted values. */
+    static long percentile(long[] sorted, double p) {
+        int rank = (int) Math.ceil(p / 100 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+}
