@@ -82,21 +82,23 @@ final class DeadActions {
 
     /**
      * A content selection: the slot's dead queue is read a page at a time and the matching members are acted on
-     * by name, so that no call scans the whole queue. At most as many as matched when the slot was reached.
+     * by name, so that no call scans the whole queue. Only the members the queue held when the slot was reached
+     * are read: a message that dies again meanwhile is stamped later, so it stands behind them.
      */
     private void actOnContent(Batches batches, int slot, SlotKeys keys, DeadSelection.ContentContains selection) {
         byte[] dead = bytes(keys.dead());
         byte[] text = bytes(selection.text());
-        long remaining = selected(batches.operation, keys, selection);
+        long unread = calls.await(batches.operation, commands.zcard(dead));
         long from = 0;
-        while (remaining > 0 && !batches.progress.stopped()) {
-            List<byte[]> page = calls.await(batches.operation, commands.zrange(dead, from, from + MAX_PER_CALL - 1));
+        while (unread > 0 && !batches.progress.stopped()) {
+            List<byte[]> page = calls.await(batches.operation,
+                    commands.zrange(dead, from, from + Math.min(MAX_PER_CALL, unread) - 1));
             if (page.isEmpty()) {
                 return;
             }
-            List<byte[]> matching = page.stream().filter(m -> contains(m, text)).limit(remaining).toList();
+            unread -= page.size();
+            List<byte[]> matching = page.stream().filter(m -> contains(m, text)).toList();
             long acted = matching.isEmpty() ? 0 : batches.act(slot, DeadSelection.members(matching), matching.size());
-            remaining -= acted;
             from += page.size() - acted; // those acted on left the queue before the next page
         }
     }

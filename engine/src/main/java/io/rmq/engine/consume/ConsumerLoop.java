@@ -84,7 +84,9 @@ final class ConsumerLoop implements WakeBus.Listener {
     }
 
     void start(DeliveryListener listener) {
-        settler.addListener(this::deliveredFinished);
+        if (serial) {
+            settler.addListener(this::deliveredFinished);
+        }
         execute(() -> {
             this.listener = listener;
             popIfNeeded();
@@ -167,11 +169,8 @@ final class ConsumerLoop implements WakeBus.Listener {
         });
     }
 
-    /** A delivered message was settled: in serial mode its slot's next message may go. */
+    /** A delivered message was settled (subscribed in serial mode only): its slot's next message may go. */
     private void deliveredFinished(Delivery d) {
-        if (!serial) {
-            return;
-        }
         if (Thread.currentThread() == loopThread) {
             slotFree(d);
         } else {

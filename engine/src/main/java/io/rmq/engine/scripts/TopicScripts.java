@@ -124,7 +124,7 @@ public final class TopicScripts {
      */
     public CompletionStage<List<SendResult>> send(int slot, int routedBy, List<Send> sends) {
         byte[][] k = slots.of(slot);
-        byte[][] args = messageArgs(slot, sends);
+        byte[][] args = messageArgs(slot, k, sends);
         byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
         return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker }, args)
                 .thenApply(reply -> {
@@ -152,7 +152,7 @@ public final class TopicScripts {
         byte[][] k = slots.of(slot);
         byte[] presplit = bytes(keys.presplit(slot, targetAmount));
         return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { k[STORE], presplit, k[COUNTERS] },
-                messageArgs(slot, sends))
+                messageArgs(slot, k, sends))
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 1; i + 1 < reply.size(); i += 2) {
@@ -165,11 +165,11 @@ public final class TopicScripts {
     }
 
     /** The ARGV of {@code send.lua} and {@code merge_pending.lua}: type, wake channel, slot, then value and member per message. */
-    private byte[][] messageArgs(int slot, List<Send> sends) {
+    private byte[][] messageArgs(int slot, byte[][] k, List<Send> sends) {
         byte[][] args = new byte[3 + 2 * sends.size()][];
         args[0] = type;
         args[1] = wakeChannel(slot);
-        args[2] = slots.of(slot)[SLOT];
+        args[2] = k[SLOT];
         for (int i = 0; i < sends.size(); i++) {
             args[3 + 2 * i] = bytes(sends.get(i).value());
             args[4 + 2 * i] = sends.get(i).member();

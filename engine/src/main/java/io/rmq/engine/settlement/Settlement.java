@@ -18,8 +18,9 @@ import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.support.SlotBatcher;
 
 /**
- * How one consumer's deliveries end: {@link Delivery#commit()} and {@link Delivery#rollback} land
- * here, and so do the release of messages never handed over and the extension of the held messages' deadlines. The first of the two wins; a commit returns at once and joins its slot's
+ * How one consumer's deliveries end: {@link Delivery#commit()} and {@link Delivery#rollback} land here, and so
+ * do the release of messages never handed over and the extension of the held messages' deadlines. Of a commit
+ * and a rollback of one delivery the first wins; a commit returns at once and joins its slot's
  * {@link SlotBatcher}, a rollback completes once Redis has retried or buried the message.
  *
  * <p>The commits the listener makes on the consumer's loop thread while the loop hands messages over
@@ -259,7 +260,7 @@ public final class Settlement implements Delivery.Settler {
         batch.forEach(d -> members.add(d.content()));
         return scripts.commit(slot, members).handle((n, failure) -> {
             if (failure != null && !retries.keepCommit(slot, members, failure)) {
-                EngineLogging.log.commitFailed(batch.size(), slot, scripts.keys().topic().name(),
+                LOG.commitFailed(batch.size(), slot, scripts.keys().topic().name(),
                         RmqClient.rootMessage(failure));
             }
             held.removeAll(batch);
