@@ -74,21 +74,35 @@ public final class DurableSends {
 
     private CompletionStage<DurableConnection> open(String nodeId,
             Supplier<CompletionStage<StatefulRedisConnection<byte[], byte[]>>> nodeConnection) {
-        CompletableFuture<DurableConnection> existing = byMaster.get(nodeId);
-        if (existing != null && !existing.isCompletedExceptionally()) {
-            return existing;
+        // one opening per master: two sends racing here must not open (and check the replicas of) two connections
+        CompletableFuture<DurableConnection> mine = new CompletableFuture<>();
+        CompletableFuture<DurableConnection> current = byMaster.compute(nodeId,
+                (id, old) -> old == null || old.isCompletedExceptionally() ? mine : old);
+        if (current != mine) {
+            return current;
         }
-        CompletableFuture<DurableConnection> opened = nodeConnection.get().toCompletableFuture()
+        CompletionStage<StatefulRedisConnection<byte[], byte[]>> node;
+        try {
+            node = nodeConnection.get();
+        } catch (RuntimeException e) {
+            node = CompletableFuture.failedFuture(e); // thrown rather than returned: fail this opening alike
+        }
+        node.toCompletableFuture()
                 .thenApplyAsync(c -> {
                     ScriptRunner runner = client.scriptsOn(c.async());
                     client.watchLiveness(c, runner::lastReplyNanos); // nothing else notices a half-open connection
                     DurableConnection durable = new DurableConnection(c, runner, keys, options, client.displayUri());
                     durable.checkReplicas();
                     return durable;
-                }, client.scheduler());
-        CompletableFuture<DurableConnection> raced = byMaster.merge(nodeId, opened,
-                (old, mine) -> old.isCompletedExceptionally() ? mine : old);
-        return raced;
+                }, client.scheduler())
+                .whenComplete((durable, failure) -> {
+                    if (failure != null) {
+                        mine.completeExceptionally(failure);
+                    } else {
+                        mine.complete(durable);
+                    }
+                });
+        return mine;
     }
 
     private CompletableFuture<StatefulConnection<byte[], byte[]>> connection() {
