@@ -12,7 +12,7 @@ import io.rmq.engine.admin.SlotCounters;
 class RateHistoryTest {
 
     private static SlotCounters sent(long sent, long acked) {
-        return new SlotCounters(sent, 0, 0, acked, 0, 0, 0, 0, 0, 0);
+        return new SlotCounters(sent, 0, 0, acked, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     @Test

@@ -38,13 +38,13 @@ class AdminJsonTest {
     void statsGiveEachSlotAndTheTotalsWithTheOwnerOrNull() {
         SlotOwner owner = new SlotOwner("orders-in@host-1:42#ab", 7, Instant.parse("2026-01-31T12:00:00.250Z"));
         TopicStats stats = new TopicStats(ORDERS, List.of(
-                new SlotStats(0, 3, 2, 1500, 1, 4, true, Optional.of(owner), new SlotCounters(12, 2, 9, 6, 5, 4, 1, 0, 0, 0)),
+                new SlotStats(0, 3, 2, 1500, 1, 4, true, Optional.of(owner), new SlotCounters(12, 2, 9, 6, 5, 4, 1, 0, 0, 0, 0, 0, 0, 0)),
                 new SlotStats(1, 1, 1, 9000, 0, 0, false, Optional.empty())));
         assertThat(AdminJson.stats(stats).toString()).isEqualTo("{\"topic\":\"orders\",\"type\":\"FIXED_TIME\",\"slotAmount\":2,"
                 + "\"keyPrefix\":\"shop:\",\"totals\":{\"pending\":4,\"due\":3,\"oldestDueAgeMillis\":9000,\"inFlight\":1,"
                 + "\"dead\":4,\"paused\":false,\"pausedSlots\":1},"
                 + "\"counters\":{\"sent\":12,\"merged\":2,\"delivered\":9,\"acked\":6,\"nacked\":5,\"dead\":4,"
-                + "\"released\":1,\"requeued\":0,\"purged\":0,\"trimmed\":0},\"slots\":["
+                + "\"released\":1,\"requeued\":0,\"purged\":0,\"trimmed\":0,\"cancelled\":0,\"rescheduled\":0,\"expired\":0,\"ticked\":0},\"slots\":["
                 + "{\"slot\":0,\"pending\":3,\"due\":2,\"oldestDueAgeMillis\":1500,\"inFlight\":1,\"dead\":4,\"paused\":true,"
                 + "\"owner\":{\"worker\":\"orders-in@host-1:42#ab\",\"epoch\":7,\"since\":\"2026-01-31T12:00:00.250Z\"}},"
                 + "{\"slot\":1,\"pending\":1,\"due\":1,\"oldestDueAgeMillis\":9000,\"inFlight\":0,\"dead\":0,\"paused\":false,"

@@ -9,7 +9,8 @@
 
   const REFRESH_MS = 3000;
   const COLORS = { sent: '#2458d3', merged: '#7a5af8', delivered: '#0e9384', acked: '#12b76a', nacked: '#f79009',
-    dead: '#d92d20', released: '#98a2b3', requeued: '#2e90fa', purged: '#667085', trimmed: '#c4320a' };
+    dead: '#d92d20', released: '#98a2b3', requeued: '#2e90fa', purged: '#667085', trimmed: '#c4320a',
+    cancelled: '#7a5af8', rescheduled: '#0e9384', expired: '#b54708', ticked: '#4e5ba6' };
   const CHARTED = ['sent', 'merged', 'delivered', 'acked', 'nacked', 'dead'];
   const number = new Intl.NumberFormat('en-US');
 

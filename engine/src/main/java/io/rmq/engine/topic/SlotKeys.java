@@ -19,7 +19,7 @@ import java.nio.charset.StandardCharsets;
  * dead): {@code failures{<prefix><topic>_<slot>}}</li>
  * <li>pause flag (exists while consumption is paused): {@code paused{<prefix><topic>_<slot>}}</li>
  * <li>counters hash (cumulative counts for operators: sent, merged, delivered, acked, nacked, dead, released,
- * requeued, purged, trimmed; one {@code HINCRBY} per script call and outcome): {@code counters{<prefix><topic>_<slot>}}</li>
+ * requeued, purged, trimmed, cancelled, rescheduled, expired, ticked; one {@code HINCRBY} per script call and outcome): {@code counters{<prefix><topic>_<slot>}}</li>
  * </ul>
  */
 public record SlotKeys(int slot, String store, String prepare, String dead, String attempts, String origin,

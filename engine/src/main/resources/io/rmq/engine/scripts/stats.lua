@@ -11,7 +11,8 @@
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
 
   Returns  { pending, due, oldestDueAge, inFlight, dead, paused, worker, epoch, since,
-             sent, merged, delivered, acked, nacked, deadLettered, released, requeued, purged, trimmed }
+             sent, merged, delivered, acked, nacked, deadLettered, released, requeued, purged, trimmed,
+             cancelled, rescheduled, expired, ticked }
            pending       members of the store queue
            due           members due now (timed types: score <= now; PRIORITY: all pending)
            oldestDueAge  ms since the oldest due member became due (timed types), else 0
@@ -19,7 +20,7 @@
            dead          members of the dead queue
            paused        1 while consumption is paused, else 0
            worker, epoch, since  the owner hash's fields ('' / 0 / 0 without coordination)
-           sent ... trimmed      the counters hash's fields since the slot was first used (0 when absent;
+           sent ... ticked       the counters hash's fields since the slot was first used (0 when absent;
                                  deadLettered is its field 'dead'): see the scripts that count them
 ]]
 local storeKey   = KEYS[1]
@@ -45,7 +46,8 @@ end
 local owner = redis.call('HMGET', ownerKey, 'worker', 'epoch', 'since')
 local reply = { pending, due, oldestDueAge, redis.call('ZCARD', prepareKey), redis.call('ZCARD', deadKey),
          redis.call('EXISTS', pausedKey), owner[1] or '', tonumber(owner[2] or '0') or 0, tonumber(owner[3] or '0') or 0 }
-local fields = { 'sent', 'merged', 'delivered', 'acked', 'nacked', 'dead', 'released', 'requeued', 'purged', 'trimmed' }
+local fields = { 'sent', 'merged', 'delivered', 'acked', 'nacked', 'dead', 'released', 'requeued', 'purged', 'trimmed',
+  'cancelled', 'rescheduled', 'expired', 'ticked' }
 local counted = {}
 if countersKey then counted = redis.call('HMGET', countersKey, unpack(fields)) end
 -- a count that is not a number (written by hand) reads as 0 rather than cutting the reply short

@@ -233,7 +233,7 @@ class RmqAdminIT {
         assertThat(admin.stats(keys.topic()).dead()).isZero();
         assertThat(admin.stats(keys.topic()).pending()).isEqualTo(2);
         assertThat(admin.stats(keys.topic()).counters()).as("a dry run counts nothing")
-                .isEqualTo(new SlotCounters(0, 0, 0, 0, 0, 0, 0, 2, 2, 0));
+                .isEqualTo(new SlotCounters(0, 0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 0));
     }
 
     @Test
