@@ -15,6 +15,7 @@ import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.ExpiredMessageSweeper;
 import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.coordination.ZooKeeperSessions;
+import io.rmq.engine.pending.PendingMessages;
 import io.rmq.engine.produce.DurableSends;
 import io.rmq.engine.produce.ProducerOptions;
 import io.rmq.engine.produce.TopicProducer;
@@ -178,6 +179,14 @@ public final class RmqEngine implements AutoCloseable {
         Objects.requireNonNull(options, "options");
         return new TopicProducer(scripts(keys), options,
                 options.durable() ? new DurableSends(client, keys, options) : null);
+    }
+
+    /**
+     * What an application can do to a topic's messages after sending them: cancel, find, reschedule or
+     * reprioritize one (see {@link PendingMessages}); register the topic first (see {@link #registerTopic}).
+     */
+    public PendingMessages pendingMessages(TopicKeys keys) {
+        return new PendingMessages(scripts(keys));
     }
 
     /** Creates a consumer of a topic's slots; it does nothing until {@link TopicConsumer#start}. */

@@ -31,10 +31,11 @@ class EngineArchitectureTest {
     static final ArchRule packagesFormNoCycle = slices().matching("io.rmq.engine.(**)").should().beFreeOfCycles();
 
     /**
-     * The engine's layers, the entry point on top: {@code RmqEngine} wires the consumer, the producer and the
-     * admin API beside them; consuming stands on settlement; producing, settlement and consuming stand on the
-     * scripts' gateway; everything on the Redis connection, coordination on the topic model, and all of them on
-     * the shared support and message catalogues. A layer never uses one above it.
+     * The engine's layers, the entry point on top: {@code RmqEngine} wires the consumer, the producer, the
+     * pending messages' operations and the admin API beside them; consuming stands on settlement; producing,
+     * the pending messages' operations, settlement and consuming stand on the scripts' gateway; everything on
+     * the Redis connection, coordination on the topic model, and all of them on the shared support and message
+     * catalogues. A layer never uses one above it.
      */
     @ArchTest
     static final ArchRule layersUseOnlyThoseBelow = layeredArchitecture().consideringOnlyDependenciesInLayers()
@@ -43,6 +44,7 @@ class EngineArchitectureTest {
             .layer("Consume").definedBy("io.rmq.engine.consume..")
             .layer("Settlement").definedBy("io.rmq.engine.settlement..")
             .layer("Produce").definedBy("io.rmq.engine.produce..")
+            .layer("Pending").definedBy("io.rmq.engine.pending..")
             .layer("Scripts").definedBy("io.rmq.engine.scripts..")
             .layer("Coordination").definedBy("io.rmq.engine.coordination..")
             .layer("Redis").definedBy("io.rmq.engine.redis..")
@@ -53,12 +55,13 @@ class EngineArchitectureTest {
             .whereLayer("Consume").mayOnlyBeAccessedByLayers("Engine")
             .whereLayer("Settlement").mayOnlyBeAccessedByLayers("Engine", "Consume")
             .whereLayer("Produce").mayOnlyBeAccessedByLayers("Engine")
-            .whereLayer("Scripts").mayOnlyBeAccessedByLayers("Engine", "Consume", "Settlement", "Produce")
+            .whereLayer("Pending").mayOnlyBeAccessedByLayers("Engine")
+            .whereLayer("Scripts").mayOnlyBeAccessedByLayers("Engine", "Consume", "Settlement", "Produce", "Pending")
             .whereLayer("Coordination").mayOnlyBeAccessedByLayers("Engine", "Consume")
             .whereLayer("Redis").mayOnlyBeAccessedByLayers("Engine", "Admin", "Consume", "Settlement", "Produce",
-                    "Scripts")
+                    "Pending", "Scripts")
             .whereLayer("Topic").mayOnlyBeAccessedByLayers("Engine", "Admin", "Consume", "Settlement", "Produce",
-                    "Scripts", "Coordination", "Redis")
+                    "Pending", "Scripts", "Coordination", "Redis")
             .because("each package stands on those below it and is told about what happens above by listeners"
                     + " it defines, so a reader learns a package without those that use it");
 

@@ -73,10 +73,12 @@ final class AdminScripts {
                 .thenApply(r -> new DeadActed((Long) r.get(0), (Long) r.get(1)));
     }
 
-    /** {@code remove_pending.lua}: 1 when removed. */
+    /** {@code cancel.lua}, without following a growth: 1 when the message was pending and is removed. */
     CompletionStage<Long> removePending(int slot, byte[] member) {
         SlotKeys k = keys.slot(slot);
-        return scripts.run(RedisScript.REMOVE_PENDING, keys(k.store(), k.attempts(), k.failures()), member);
+        return scripts.<List<Object>>run(RedisScript.CANCEL,
+                keys(k.store(), k.prepare(), k.dead(), k.attempts(), k.failures(), k.expiry(), k.counters()), member)
+                .thenApply(reply -> (Long) reply.get(0));
     }
 
     /** {@code due_now.lua}: 1 when the message was pending. */

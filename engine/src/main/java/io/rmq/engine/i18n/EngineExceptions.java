@@ -245,4 +245,40 @@ public final class EngineExceptions {
         return "RMQ-0374 A send to topic '" + topic + "' was not written to Redis within " + timeoutMillis
                 + " ms (the durability timeout): nothing was stored, it is safe to send it again";
     }
+
+    /**
+     * RMQ-0500: the message of a {@code PendingOperationException}: a cancel, find or reschedule was refused
+     * before Redis carried it out (Redis not reached, or an error reply): nothing was changed.
+     */
+    public String pendingOperationNotDone(String operation, String topic, String reason) {
+        return "RMQ-0500 Could not " + operation + " a message of topic '" + topic + "': " + reason
+                + "; nothing was changed, the call may be made again";
+    }
+
+    /**
+     * RMQ-0501: the message of a {@code PendingOperationException}: the call went out but its reply was lost
+     * (connection reset or closed, command timed out): Redis may have carried it out.
+     */
+    public String pendingOperationReplyLost(String operation, String topic, String reason) {
+        return "RMQ-0501 Could not " + operation + " a message of topic '" + topic + "': its reply was lost (" + reason
+                + "); Redis may have carried it out: find the message to know its state, or make the call again";
+    }
+
+    /** RMQ-0502: reschedule or reprioritize was used on a topic of the other kind. */
+    public IllegalArgumentException wrongTypeForPendingChange(String topic, String type, String method, String use) {
+        return new IllegalArgumentException("RMQ-0502 Topic '" + topic + "' is of type " + type + ": " + method
+                + " does not apply to it; use " + use);
+    }
+
+    /** RMQ-0503: reschedule needs a due time. */
+    public IllegalArgumentException missingDueTime(String topic) {
+        return new IllegalArgumentException("RMQ-0503 Rescheduling a message of topic '" + topic
+                + "' needs a due time (dueAt was null)");
+    }
+
+    /** RMQ-0504: reprioritize needs a finite priority. */
+    public IllegalArgumentException badNewPriority(String topic, double priority) {
+        return new IllegalArgumentException("RMQ-0504 Reprioritizing a message of topic '" + topic
+                + "' needs a finite priority, was " + priority);
+    }
 }

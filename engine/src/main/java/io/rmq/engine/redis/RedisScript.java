@@ -44,8 +44,12 @@ public enum RedisScript {
     DEAD_PAGE("dead_page.lua", ScriptOutputType.MULTI),
     /** Requeues, purges or counts dead messages (admin). */
     ACT_ON_DEAD("act_on_dead.lua", ScriptOutputType.MULTI),
-    /** Deletes one pending message (admin). */
-    REMOVE_PENDING("remove_pending.lua", ScriptOutputType.INTEGER),
+    /** Removes one pending message, and says whether a copy is in flight (applications and admin). */
+    CANCEL("cancel.lua", ScriptOutputType.MULTI),
+    /** Reads what a slot holds about one message. */
+    FIND("find.lua", ScriptOutputType.MULTI),
+    /** Sets the due time or priority of one pending message. */
+    RESCHEDULE("reschedule.lua", ScriptOutputType.MULTI),
     /** Makes one pending message due now (admin). */
     DUE_NOW("due_now.lua", ScriptOutputType.INTEGER),
     /** Pauses or resumes a slot (admin). */

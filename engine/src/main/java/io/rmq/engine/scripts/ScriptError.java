@@ -11,7 +11,7 @@ public enum ScriptError {
     SPLIT("RMQ_SPLIT"),
     /** {@code send.lua}: an unknown topic type. */
     BAD_TYPE("RMQ_BAD_TYPE"),
-    /** {@code send.lua}: a value that is not a number. */
+    /** {@code send.lua}, {@code reschedule.lua}: a value that is not a number. */
     BAD_VALUE("RMQ_BAD_VALUE"),
     /** {@code act_on_dead.lua}: an unknown selection of dead members. */
     BAD_SELECTION("RMQ_BAD_SELECTION");

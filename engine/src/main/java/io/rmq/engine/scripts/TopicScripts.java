@@ -3,6 +3,7 @@ package io.rmq.engine.scripts;
 import static io.rmq.engine.scripts.SlotKeyBytes.ATTEMPTS;
 import static io.rmq.engine.scripts.SlotKeyBytes.COUNTERS;
 import static io.rmq.engine.scripts.SlotKeyBytes.DEAD;
+import static io.rmq.engine.scripts.SlotKeyBytes.EXPIRY;
 import static io.rmq.engine.scripts.SlotKeyBytes.FAILURES;
 import static io.rmq.engine.scripts.SlotKeyBytes.ORIGIN;
 import static io.rmq.engine.scripts.SlotKeyBytes.OWNER;
@@ -183,6 +184,91 @@ public final class TopicScripts {
      */
     public static boolean refusedAsSplit(Throwable failure) {
         return ScriptError.SPLIT.reportedIn(failure);
+    }
+
+    /**
+     * What {@code cancel.lua} did in one slot.
+     *
+     * @param splits how many of the split markers given exist, one after the other
+     */
+    public record CancelReply(boolean cancelled, boolean inFlight, int splits) {
+    }
+
+    /**
+     * {@code cancel.lua}: removes the pending copy of {@code member} from {@code slot}; {@code markers} are the split
+     * markers to look for (see {@code lib/split_depth.lua}), none to look for none.
+     */
+    public CompletionStage<CancelReply> cancel(int slot, byte[] member, List<String> markers) {
+        byte[][] k = slots.of(slot);
+        return this.<List<Object>>run(RedisScript.CANCEL,
+                withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS]), member)
+                .thenApply(r -> new CancelReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
+    }
+
+    /**
+     * What {@code find.lua} read in one slot; {@code null} for what the slot does not hold.
+     *
+     * @param pendingScore     the pending copy's score (due time in ms, or priority)
+     * @param inFlightDeadline the prepare deadline (ms) of a copy being consumed
+     * @param attempts         failed deliveries so far
+     * @param deadAt           when it moved to the dead queue (ms)
+     * @param expiresAt        its recorded expiry (ms)
+     * @param splits           how many of the split markers given exist, one after the other
+     */
+    public record FindReply(Double pendingScore, Long inFlightDeadline, int attempts, Long deadAt, Long expiresAt,
+            int splits) {
+    }
+
+    /** {@code find.lua}: what {@code slot} holds about {@code member}. */
+    public CompletionStage<FindReply> find(int slot, byte[] member, List<String> markers) {
+        byte[][] k = slots.of(slot);
+        return this.<List<Object>>run(RedisScript.FIND,
+                withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY]), member)
+                .thenApply(r -> {
+                    Double pending = decimal(r.get(0));
+                    Double deadline = decimal(r.get(1));
+                    Double deadAt = decimal(r.get(3));
+                    Double expiresAt = decimal(r.get(4));
+                    return new FindReply(pending, deadline == null ? null : deadline.longValue(),
+                            ((Long) r.get(2)).intValue(), deadAt == null ? null : deadAt.longValue(),
+                            expiresAt == null ? null : expiresAt.longValue(), ((Long) r.get(5)).intValue());
+                });
+    }
+
+    /**
+     * What {@code reschedule.lua} did in one slot.
+     *
+     * @param splits how many of the split markers given exist, one after the other
+     */
+    public record RescheduleReply(boolean rescheduled, boolean inFlight, int splits) {
+    }
+
+    /**
+     * {@code reschedule.lua}: gives the pending copy of {@code member} in {@code slot} the score {@code score} (a due
+     * time in ms, or a priority), publishing a wake notice when that may end a consumer's sleep.
+     */
+    public CompletionStage<RescheduleReply> reschedule(int slot, byte[] member, String score, List<String> markers) {
+        byte[][] k = slots.of(slot);
+        return this.<List<Object>>run(RedisScript.RESCHEDULE, withMarkers(markers, k[STORE], k[PREPARE], k[COUNTERS]),
+                type, bytes(score), member, wakeChannel(slot), k[SLOT])
+                .thenApply(r -> new RescheduleReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
+    }
+
+    private static byte[][] withMarkers(List<String> markers, byte[]... slotKeys) {
+        byte[][] all = new byte[slotKeys.length + markers.size()][];
+        System.arraycopy(slotKeys, 0, all, 0, slotKeys.length);
+        for (int i = 0; i < markers.size(); i++) {
+            all[slotKeys.length + i] = bytes(markers.get(i));
+        }
+        return all;
+    }
+
+    private static boolean flag(List<Object> reply, int index) {
+        return (Long) reply.get(index) == 1L;
+    }
+
+    private static Double decimal(Object value) {
+        return value instanceof byte[] b ? Double.parseDouble(new String(b, StandardCharsets.US_ASCII)) : null;
     }
 
     /**

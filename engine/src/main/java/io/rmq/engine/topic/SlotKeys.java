@@ -20,6 +20,8 @@ import java.nio.charset.StandardCharsets;
  * <li>pause flag (exists while consumption is paused): {@code paused{<prefix><topic>_<slot>}}</li>
  * <li>counters hash (cumulative counts for operators: sent, merged, delivered, acked, nacked, dead, released,
  * requeued, purged, trimmed, cancelled, rescheduled, expired, ticked; one {@code HINCRBY} per script call and outcome): {@code counters{<prefix><topic>_<slot>}}</li>
+ * <li>expiry zset (member to the time it expires, ms since the epoch, when one is recorded):
+ * {@code expiry{<prefix><topic>_<slot>}}</li>
  * </ul>
  */
 public record SlotKeys(int slot, String store, String prepare, String dead, String attempts, String origin,
@@ -30,6 +32,11 @@ public record SlotKeys(int slot, String store, String prepare, String dead, Stri
         return new SlotKeys(slot, base, "prepare{" + base + "}", "dead{" + base + "}",
                 "attempts{" + base + "}", "origin{" + base + "}", "owner{" + base + "}", "failures{" + base + "}",
                 "paused{" + base + "}", "counters{" + base + "}");
+    }
+
+    /** The expiry zset: member to the time it expires (ms since the epoch), {@code expiry{<prefix><topic>_<slot>}}. */
+    public String expiry() {
+        return "expiry{" + store + "}";
     }
 
     static byte[] bytes(String s) {

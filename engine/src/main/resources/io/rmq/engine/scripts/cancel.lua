@@ -1,0 +1,56 @@
+--[[
+  cancel: removes one pending message from a slot's store queue, on behalf of an application (or an operator).
+  A copy that is being consumed (in the prepare queue) is not touched: it is reported, not cancelled. Both may
+  exist at once (a copy sent while another is consumed is queued again): the pending copy is removed, and the
+  reply still says that a copy is in flight.
+
+  What is recorded about the member (its attempt count, its last failure, its expiry) is forgotten with the
+  pending copy when no other copy of it remains in the slot (in flight or dead): a remaining copy keeps them.
+
+  KEYS[1]  store queue     <prefix><topic>_<slot>
+  KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
+  KEYS[3]  dead queue      dead{<prefix><topic>_<slot>}
+  KEYS[4]  attempts hash   attempts{<prefix><topic>_<slot>}
+  KEYS[5]  failures hash   failures{<prefix><topic>_<slot>}
+  KEYS[6]  expiry zset     expiry{<prefix><topic>_<slot>}: member -> expiresAt (ms since the epoch)
+  KEYS[7]  counters hash   counters{<prefix><topic>_<slot>}: field cancelled (1 when this call removed the message)
+  KEYS[8..] split markers  split:<2a>{<prefix><topic>_<slot>}, split:<4a>{...}, ... (optional, see lib/split_depth.lua):
+                           the markers of the doublings after which the member would still route to this slot
+
+  ARGV[1]  member          the message content
+
+  Returns  { cancelled, inFlight, splits }
+           cancelled  1 when the message was pending and is removed, 0 when it was not pending
+           inFlight   1 when a copy is in the prepare queue (being consumed: it will still be delivered)
+           splits     how many of the split markers exist, one after the other (the caller goes on to the
+                      slot the member routes to after that many doublings)
+]]
+local storeKey    = KEYS[1]
+local prepareKey  = KEYS[2]
+local deadKey     = KEYS[3]
+local attemptsKey = KEYS[4]
+local failuresKey = KEYS[5]
+local expiryKey   = KEYS[6]
+local countersKey = KEYS[7]
+local member      = ARGV[1]
+-- #include lib/split_depth.lua: splitDepth(first)
+
+local inFlight = redis.call('ZSCORE', prepareKey, member) and 1 or 0
+local cancelled = 0
+if redis.call('ZSCORE', storeKey, member) then
+  -- a key of the wrong type (written by another client) fails the call before anything is removed
+  local dead = redis.call('ZSCORE', deadKey, member)
+  redis.call('HEXISTS', attemptsKey, '')
+  redis.call('HEXISTS', failuresKey, '')
+  redis.call('ZCARD', expiryKey)
+  redis.call('HEXISTS', countersKey, '')
+  redis.call('ZREM', storeKey, member)
+  if inFlight == 0 and not dead then
+    redis.call('HDEL', attemptsKey, member)
+    redis.call('HDEL', failuresKey, member)
+    redis.call('ZREM', expiryKey, member)
+  end
+  redis.call('HINCRBY', countersKey, 'cancelled', 1)
+  cancelled = 1
+end
+return { cancelled, inFlight, splitDepth(8) }

@@ -1,0 +1,31 @@
+--[[
+  find: what a slot holds about one message, read in one step: its pending copy's score, its in-flight copy's
+  deadline, its failed deliveries so far, its time of death when it is dead, and its expiry when one is recorded.
+  Changes nothing.
+
+  KEYS[1]  store queue     <prefix><topic>_<slot>
+  KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
+  KEYS[3]  dead queue      dead{<prefix><topic>_<slot>}
+  KEYS[4]  attempts hash   attempts{<prefix><topic>_<slot>}
+  KEYS[5]  expiry zset     expiry{<prefix><topic>_<slot>}: member -> expiresAt (ms since the epoch)
+  KEYS[6..] split markers  as in cancel.lua (optional)
+
+  ARGV[1]  member          the message content
+
+  Returns  { pending, deadline, attempts, deadAt, expiresAt, splits }
+           pending    the pending copy's score (due time in ms, or priority) as a string; nil when not pending
+           deadline   the in-flight copy's prepare deadline (ms) as a string; nil when none is in flight
+           attempts   failed deliveries so far (0 when none is recorded)
+           deadAt     when it moved to the dead queue (ms) as a string; nil when it is not dead
+           expiresAt  its recorded expiry (ms) as a string; nil when none is recorded
+           splits     as in cancel.lua
+]]
+local member = ARGV[1]
+-- #include lib/split_depth.lua: splitDepth(first)
+
+local pending   = redis.call('ZSCORE', KEYS[1], member)
+local deadline  = redis.call('ZSCORE', KEYS[2], member)
+local deadAt    = redis.call('ZSCORE', KEYS[3], member)
+local attempts  = tonumber(redis.call('HGET', KEYS[4], member) or '0') or 0
+local expiresAt = redis.call('ZSCORE', KEYS[5], member)
+return { pending, deadline, attempts, deadAt, expiresAt, splitDepth(6) }
