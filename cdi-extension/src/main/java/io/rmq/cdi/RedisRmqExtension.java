@@ -16,6 +16,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 import io.rmq.cdi.health.HealthBeans;
 import io.rmq.connector.RedisRmqConnector;
+import io.rmq.connector.RmqTopics;
 import io.rmq.connector.config.ConfigProblem;
 import io.rmq.connector.config.RmqConfigurationException;
 
@@ -25,9 +26,10 @@ import io.rmq.connector.config.RmqConfigurationException;
  * extension through {@code META-INF/services/jakarta.enterprise.inject.spi.Extension}. It
  *
  * <ol>
- * <li>makes sure the connector's bean, {@link RedisRmqConnector}, is part of the deployment even when
- *     bean discovery does not reach the connector's jar (a container started with discovery off, a
- *     repackaged jar without {@code beans.xml});</li>
+ * <li>makes sure the connector's beans, {@link RedisRmqConnector} and {@link RmqTopics} (what the application
+ *     can do to its messages after sending them), are part of the deployment even when bean discovery does not
+ *     reach the connector's jar (a container started with discovery off, a repackaged jar without
+ *     {@code beans.xml});</li>
  * <li>checks, at deployment, the configuration of every channel of the connector in MicroProfile
  *     Config (channel-level attributes, falling back to the connector-level ones) with the connector's
  *     own rules, and fails the deployment with one {@link DeploymentException} listing every problem
@@ -54,15 +56,23 @@ public class RedisRmqExtension implements Extension {
     static final int VALIDATION_PRIORITY = Interceptor.Priority.PLATFORM_BEFORE;
 
     private boolean connectorDiscovered;
+    private boolean topicsDiscovered;
 
     void connectorDiscovered(@Observes ProcessAnnotatedType<RedisRmqConnector> event) {
         connectorDiscovered = true;
     }
 
-    /** Adds the connector when discovery did not find it; adding it when it did would make it ambiguous. */
+    void topicsDiscovered(@Observes ProcessAnnotatedType<RmqTopics> event) {
+        topicsDiscovered = true;
+    }
+
+    /** Adds the connector's beans when discovery did not find them; adding them when it did would make them ambiguous. */
     void addConnectorIfMissing(@Observes AfterTypeDiscovery event) {
         if (!connectorDiscovered) {
             event.addAnnotatedType(RedisRmqConnector.class, RedisRmqExtension.class.getName() + ".connector");
+        }
+        if (!topicsDiscovered) {
+            event.addAnnotatedType(RmqTopics.class, RedisRmqExtension.class.getName() + ".topics");
         }
     }
 

@@ -1,6 +1,9 @@
 package io.rmq.connector;
 
 import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,6 +29,7 @@ import org.eclipse.microprofile.reactive.streams.operators.PublisherBuilder;
 import org.eclipse.microprofile.reactive.streams.operators.ReactiveStreams;
 import org.eclipse.microprofile.reactive.streams.operators.SubscriberBuilder;
 
+import io.rmq.connector.config.ChannelConfig;
 import io.rmq.connector.config.IncomingChannelConfig;
 import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.i18n.RmqExceptions;
@@ -33,6 +37,7 @@ import io.rmq.connector.metrics.RmqMetrics;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
 
 /**
  * The {@code smallrye-redis-rmq} connector: reads a channel's configuration, creates an incoming or
@@ -74,6 +79,8 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
     private final RmqMetrics metrics = RmqMetrics.discover();
     private final List<IncomingRmqChannel> incoming = new CopyOnWriteArrayList<>();
     private final List<OutgoingRmqChannel> outgoing = new CopyOnWriteArrayList<>();
+    /** By channel name: what the application can do to the channel's messages after sending ({@link RmqTopics}). */
+    private final Map<String, RmqTopic> topics = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     @Override
@@ -81,7 +88,10 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
         IncomingRmqChannel channel = open(() -> {
             IncomingChannelConfig c = IncomingChannelConfig.from(config);
             RmqEngine engine = engines.acquire(c.redisAccess());
-            return new IncomingRmqChannel(c, engine, metrics.incoming(c.channel(), c.topic(), engine, c.redisAccess()));
+            IncomingRmqChannel created = new IncomingRmqChannel(c, engine,
+                    metrics.incoming(c.channel(), c.topic(), engine, c.redisAccess()));
+            addTopic(c, engine);
+            return created;
         });
         incoming.add(channel);
         return ReactiveStreams.fromPublisher(channel);
@@ -92,7 +102,10 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
         OutgoingRmqChannel channel = open(() -> {
             OutgoingChannelConfig c = OutgoingChannelConfig.from(config);
             RmqEngine engine = engines.acquire(c.redisAccess());
-            return new OutgoingRmqChannel(c, engine, metrics.outgoing(c.channel(), c.topic(), engine, c.redisAccess()));
+            OutgoingRmqChannel created = new OutgoingRmqChannel(c, engine,
+                    metrics.outgoing(c.channel(), c.topic(), engine, c.redisAccess()));
+            addTopic(c, engine);
+            return created;
         });
         outgoing.add(channel);
         return ReactiveStreams.fromSubscriber(channel);
@@ -106,6 +119,25 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
     public List<ChannelSnapshot> channelSnapshots() {
         return Stream.concat(incoming.stream().map(IncomingRmqChannel::snapshot),
                 outgoing.stream().map(OutgoingRmqChannel::snapshot)).toList();
+    }
+
+    /** The messages of a channel's topic, reached by their payload encoded as the channel encodes it. */
+    private void addTopic(ChannelConfig c, RmqEngine engine) {
+        topics.putIfAbsent(c.channel(), new RmqTopic(c.channel(), engine.pendingMessages(new TopicKeys(c.topic())),
+                new PayloadEncoder(c.codec(), c.channel(), c.topic().name(), false), metrics));
+    }
+
+    /**
+     * What the application can do to the messages of channel {@code channel}'s topic after sending them.
+     *
+     * @throws IllegalArgumentException RMQ-2300 when no channel of the connector has that name
+     */
+    RmqTopic topicOf(String channel) {
+        RmqTopic topic = channel == null ? null : topics.get(channel);
+        if (topic == null) {
+            throw RmqExceptions.ex.unknownChannel(channel, CONNECTOR_NAME, new TreeSet<>(topics.keySet()));
+        }
+        return topic;
     }
 
     private <C> C open(Supplier<C> creation) {

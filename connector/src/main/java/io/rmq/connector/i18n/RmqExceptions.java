@@ -249,4 +249,11 @@ public final class RmqExceptions {
     public IllegalArgumentException notAQueueGauge(String meter) {
         return new IllegalArgumentException("RMQ-2020 " + meter + " is not a queue gauge");
     }
+
+    /** RMQ-2300: a message of a channel was looked for by a name that is not a channel of the connector. */
+    public IllegalArgumentException unknownChannel(String channel, String connector, java.util.Collection<String> known) {
+        return new IllegalArgumentException("RMQ-2300 '" + channel + "' is not a channel of the connector " + connector
+                + (known.isEmpty() ? ": it has no channel (yet: the runtime creates them when the application starts)"
+                        : "; its channels are " + String.join(", ", known)));
+    }
 }

@@ -103,6 +103,25 @@ public final class RmqMetrics implements AutoCloseable {
         }
     }
 
+    /** Counts a pending message of {@code topic} that the application cancelled. Does nothing without a metrics library. */
+    public void cancelled(TopicDefinition topic) {
+        Meters m = bound();
+        if (!m.isEmpty()) {
+            topic(m, topic).cancelled.increment(1);
+        }
+    }
+
+    /**
+     * Counts a pending message of {@code topic} that the application rescheduled or reprioritized. Does nothing
+     * without a metrics library.
+     */
+    public void rescheduled(TopicDefinition topic) {
+        Meters m = bound();
+        if (!m.isEmpty()) {
+            topic(m, topic).rescheduled.increment(1);
+        }
+    }
+
     private Meters bound() {
         Meters m = meters;
         if (m == null) {
