@@ -21,6 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.smallrye.config.SmallRyeConfig;
 import io.rmq.connector.RedisRmqConnector;
+import io.rmq.connector.RmqTopics;
 import io.rmq.connector.config.RmqConfigurationException;
 import io.rmq.testing.WeldApp;
 import io.rmq.testing.redis.RedisExtension;
@@ -80,6 +81,8 @@ class BeanDiscoveryIT {
             container.select(AppBeans.Sender.class).get().send("extra").toCompletableFuture().get(10, TimeUnit.SECONDS);
             AppBeans.Receiver receiver = container.select(AppBeans.Receiver.class).get();
             await().atMost(Duration.ofSeconds(15)).until(() -> receiver.payloads().contains("extra"));
+            // the connector's other bean, discovered in its jar (the extension adds no second one)
+            assertThat(container.select(RmqTopics.class).get().channel("out").find("never sent", null).found()).isFalse();
         });
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {

@@ -25,6 +25,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.rmq.connector.RedisRmqConnector;
+import io.rmq.connector.RmqTopic;
+import io.rmq.connector.RmqTopics;
 import io.rmq.connector.config.ConfigProblem;
 import io.rmq.connector.config.Direction;
 import io.rmq.connector.config.RmqConfigurationException;
@@ -95,9 +97,21 @@ class RedisRmqExtensionIT {
             builder.extension(new RedisRmqExtension());
         }
         if (packaging != Packaging.EXTENSION_ONLY) {
-            builder.beans(RedisRmqConnector.class);
+            builder.beans(RedisRmqConnector.class, RmqTopics.class);
         }
         return builder;
+    }
+
+    @Test
+    void theExtensionAddsTheTopicsBeanWhenDiscoveryMissesIt() {
+        app = app(Packaging.EXTENSION_ONLY, AppBeans.Sender.class, AppBeans.Receiver.class)
+                .incoming("in", RMQ, "topic", "orders", "topic-type", "FIXED_TIME", "slot-amount", 2)
+                .outgoing("out", RMQ, "topic", "orders", "topic-type", "FIXED_TIME", "slot-amount", 2)
+                .start();
+
+        RmqTopic orders = app.get(RmqTopics.class).channel("out");
+        assertThat(orders.topic().name()).isEqualTo("orders");
+        assertThat(orders.find("never sent", null).found()).isFalse();
     }
 
     @Test
