@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Predicate;
 
+import io.rmq.engine.pending.CancelOutcome;
 import io.rmq.examples.story.OrderTimeouts;
 import io.rmq.examples.story.PriceCacheRefresher;
 import io.rmq.examples.story.Received;
@@ -86,19 +88,28 @@ final class DemoStory {
         return highestFirst;
     }
 
-    /** Part c, scheduled delivery: order time-outs arrive at their time, not before; a rescheduled one moves. */
+    /**
+     * Part c, scheduled delivery: order time-outs arrive at their time, not before; a rescheduled one moves; a paid
+     * order's time-out is cancelled and never arrives.
+     */
     boolean scheduledDelivery() {
         Console.title("c. Scheduled delivery (FIXED_TIME: delivered at the time it was scheduled for)");
         schedule("order-1", Duration.ofMillis(2500));
         schedule("order-2", Duration.ofMillis(1000));
         schedule("order-3", Duration.ofMillis(1500));
+        schedule("order-4", Duration.ofMillis(1500));
         Instant moved = schedule("order-1", Duration.ofMillis(2000));
         Console.say("     (order-1 scheduled again: the last time, %s, stands)", Console.time(moved.toEpochMilli()));
+        CancelOutcome paid = orders.orderPaid("order-4").outcome();
+        Console.say("  -> order-4 paid: its time-out is %s", paid.name().toLowerCase(Locale.ROOT));
         List<Received> closed = await(OrderTimeouts.TOPIC, 3);
         boolean onTime = closed.size() == 3
                 && closed.stream().allMatch(r -> r.receivedAt().toEpochMilli() >= r.score().longValue());
-        Console.say("  scheduled 4 times for 3 orders, delivered %d, none early: %s", closed.size(), onTime ? "yes" : "NO");
-        return onTime;
+        boolean withdrawn = paid == CancelOutcome.CANCELLED
+                && closed.stream().noneMatch(r -> r.payload().endsWith(":order-4"));
+        Console.say("  scheduled 5 times for 4 orders, one paid, delivered %d, none early: %s, the paid one never: %s",
+                closed.size(), onTime ? "yes" : "NO", withdrawn ? "yes" : "NO");
+        return onTime && withdrawn;
     }
 
     private Instant schedule(String order, Duration delay) {

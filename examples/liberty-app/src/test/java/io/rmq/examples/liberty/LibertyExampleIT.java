@@ -51,9 +51,15 @@ class LibertyExampleIT {
         assertThat(call("POST", "/api/tasks?priority=50", "middle").statusCode()).isEqualTo(202);
         assertThat(call("POST", "/api/tasks", "no priority").statusCode()).isEqualTo(400);
 
-        // c. an order time-out in 2 s
+        // c. an order time-out in 2 s, and one in 1 s whose order is paid at once: cancelled, never delivered
         HttpResponse<String> scheduled = call("POST", "/api/orders/order-smoke/timeout?delayMs=2000", null);
         assertThat(scheduled.statusCode()).as(scheduled.body()).isEqualTo(202);
+        assertThat(call("POST", "/api/orders/order-paid/timeout?delayMs=1000", null).statusCode()).isEqualTo(202);
+        HttpResponse<String> paid = call("POST", "/api/orders/order-paid/paid", null);
+        assertThat(paid.statusCode()).as(paid.body()).isEqualTo(200);
+        assertThat(paid.body()).contains("\"cancelled\":true");
+        HttpResponse<String> paidAgain = call("POST", "/api/orders/order-paid/paid", null);
+        assertThat(paidAgain.body()).as("nothing left to cancel").contains("\"cancelled\":false");
 
         await().atMost(WAIT).until(() -> received().containsAll(
                 List.of("refresh-price:sku-smoke", "first task", "high", "middle", "low", "close-unpaid:order-smoke")));
@@ -64,6 +70,7 @@ class LibertyExampleIT {
         await().atMost(WAIT).until(() -> received().contains("refresh-price:" + later));
         List<String> received = received();
         assertThat(received).filteredOn(p -> p.equals("refresh-price:sku-smoke")).as("merged into one refresh").hasSize(1);
+        assertThat(received).as("the paid order's time-out, due a second before the other one").doesNotContain("close-unpaid:order-paid");
         assertThat(received).filteredOn(p -> List.of("first task", "high", "middle", "low").contains(p))
                 .as("highest pending priority first").containsExactly("first task", "high", "middle", "low");
     }

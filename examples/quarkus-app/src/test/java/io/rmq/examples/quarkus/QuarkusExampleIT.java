@@ -145,6 +145,19 @@ class QuarkusExampleIT {
     }
 
     @Test
+    void aPaidOrdersTimeOutIsCancelledAndNeverDelivered() {
+        given().when().post("/api/orders/order-it-paid/timeout?delayMs=1000").then().statusCode(202);
+        given().when().post("/api/orders/order-it-unpaid/timeout?delayMs=1500").then().statusCode(202);
+        given().when().post("/api/orders/order-it-paid/paid")
+                .then().statusCode(200).body("cancelled", equalTo(true)).body("inFlight", equalTo(false));
+        given().when().post("/api/orders/order-it-paid/paid").then().statusCode(200).body("cancelled", equalTo(false));
+
+        // the unpaid order's time-out is due half a second after the paid one's would have been
+        await().atMost(WAIT).until(() -> received("close-unpaid:order-it-unpaid"), l -> !l.isEmpty());
+        assertThat(received("close-unpaid:order-it-paid")).as("the paid order's time-out").isEmpty();
+    }
+
+    @Test
     void theHomePageShowsHowToTryIt() {
         given().when().get("/").then().statusCode(200).body(containsString("/api/received"));
     }

@@ -19,12 +19,15 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import io.rmq.engine.pending.PendingOperationException;
+
 /**
  * Sends messages of the three kinds and shows what the consumers received:
  * <ul>
  *   <li>{@code POST /api/prices/{sku}}: a price changed; asks for its cached price to be refreshed (merged);</li>
  *   <li>{@code POST /api/tasks?priority=P} with the task as the body: queues a task (highest priority first);</li>
  *   <li>{@code POST /api/orders/{id}/timeout?delayMs=D}: closes the order if unpaid after D ms (scheduled);</li>
+ *   <li>{@code POST /api/orders/{id}/paid}: the order was paid: cancels its time-out if it is still pending;</li>
  *   <li>{@code GET /api/received}: what the consumers received, oldest first; {@code DELETE} forgets it.</li>
  * </ul>
  * A message the connector refuses is answered with 400 and its reason; Redis not answering with 503.
@@ -87,6 +90,27 @@ public class ExampleResource {
             Instant due = orders.scheduleTimeout(orderId, Duration.ofMillis(delayMs));
             return new Sent(OrderTimeouts.COMMAND_PREFIX + orderId, OrderTimeouts.TOPIC, "due at " + due);
         });
+    }
+
+    /** What paying an order did to its time-out. */
+    public record Paid(String order, String timeout, boolean cancelled, boolean inFlight) {
+    }
+
+    @POST
+    @Path("orders/{id}/paid")
+    public Response orderPaid(@PathParam("id") String orderId) {
+        try {
+            var cancellation = orders.orderPaid(orderId);
+            String outcome = switch (cancellation.outcome()) {
+                case CANCELLED -> "cancelled: it will not be delivered";
+                case IN_FLIGHT -> "already being delivered: too late to cancel";
+                case NOT_FOUND -> "not pending: never scheduled, already delivered, or cancelled before";
+            };
+            return Response.ok(new Paid(orderId, outcome, cancellation.cancelled(), cancellation.inFlight())).build();
+        } catch (PendingOperationException unavailable) {
+            return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.TEXT_PLAIN)
+                    .entity(unavailable.getMessage() + "\n").build();
+        }
     }
 
     @GET

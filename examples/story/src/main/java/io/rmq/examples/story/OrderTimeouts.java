@@ -15,11 +15,14 @@ import org.eclipse.microprofile.reactive.messaging.Metadata;
 
 import io.rmq.connector.IncomingRmqMetadata;
 import io.rmq.connector.OutgoingRmqMetadata;
+import io.rmq.connector.RmqTopics;
+import io.rmq.engine.pending.Cancellation;
 
 /**
  * Scheduled delivery ({@code FIXED_TIME}): an unpaid order is closed at an exact time. Each order's
  * time-out is sent with its delivery time and arrives then, not before; scheduling it again moves it
- * (the last time stands).
+ * (the last time stands). An order paid in time withdraws its time-out: the application cancels the pending
+ * message, which is then never delivered.
  */
 @ApplicationScoped
 public class OrderTimeouts {
@@ -34,12 +37,23 @@ public class OrderTimeouts {
     @Inject
     ReceivedLog log;
 
+    @Inject
+    RmqTopics topics;
+
     /** Schedules the closing of {@code orderId} if still unpaid after {@code delay}; returns when it is due. */
     public Instant scheduleTimeout(String orderId, Duration delay) {
         Instant due = Instant.now().plus(delay);
         Sending.sendAndWait(timeouts, COMMAND_PREFIX + orderId,
                 Metadata.of(OutgoingRmqMetadata.builder().withDeliverAt(due).withSlotBasis(orderId).build()));
         return due;
+    }
+
+    /**
+     * The order was paid: withdraws its time-out. Says whether it was still pending (now cancelled, never
+     * delivered), or already being delivered (too late to withdraw: the consumer sees the order paid), or gone.
+     */
+    public Cancellation orderPaid(String orderId) {
+        return topics.channel("order-timeouts-out").cancel(COMMAND_PREFIX + orderId, orderId);
     }
 
     /** The consumer: closes the order if it is still unpaid (here it only records it). */
