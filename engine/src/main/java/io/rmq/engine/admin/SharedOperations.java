@@ -45,11 +45,11 @@ final class SharedOperations {
 
     /** The hash of the operations under way on the topics of {@code keyPrefix}. */
     static String key(String keyPrefix) {
-        return "{" + TopicKeys.registryKey(keyPrefix) + "}operations";
+        return TopicKeys.operationsKey(keyPrefix);
     }
 
     private static String aliveKey(String keyPrefix, String id) {
-        return "{" + TopicKeys.registryKey(keyPrefix) + "}operation:" + id;
+        return TopicKeys.operationAliveKey(keyPrefix, id);
     }
 
     /**
