@@ -6,7 +6,7 @@ package io.rmq.engine.admin;
  */
 public interface RecordedOperation extends AutoCloseable {
 
-    /** Removes the record. */
+    /** Removes the record; one that Redis cannot remove now is dropped once it expires (about 30 seconds). */
     @Override
     void close();
 }

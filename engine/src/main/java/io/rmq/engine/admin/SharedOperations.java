@@ -143,15 +143,22 @@ final class SharedOperations {
             cancelled = calls.await(operationName, cancel);
         }
 
-        /** Removes the record. */
+        /**
+         * Removes the record. When Redis cannot be reached it is left to expire (its liveness key lapses within
+         * {@link #ALIVE_FOR}): the operation has ended either way, and its outcome is its caller's to report.
+         */
         @Override
         public void close() {
             String operationName = "Removing the record of admin operation " + operation.id();
-            CompletionStage<Long> fields = commands.hdel(bytes(key(keyPrefix)), bytes(operation.id()),
-                    bytes(operation.id() + CANCEL));
-            CompletionStage<Long> alive = commands.del(bytes(aliveKey(keyPrefix, operation.id())));
-            calls.await(operationName, fields);
-            calls.await(operationName, alive);
+            try {
+                CompletionStage<Long> fields = commands.hdel(bytes(key(keyPrefix)), bytes(operation.id()),
+                        bytes(operation.id() + CANCEL));
+                CompletionStage<Long> alive = commands.del(bytes(aliveKey(keyPrefix, operation.id())));
+                calls.await(operationName, fields);
+                calls.await(operationName, alive);
+            } catch (RuntimeException lost) {
+                // left to expire, as the class comment says
+            }
         }
     }
 
