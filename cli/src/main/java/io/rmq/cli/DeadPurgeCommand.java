@@ -29,7 +29,8 @@ final class DeadPurgeCommand extends AdminCommand {
     Report run(RmqAdmin admin, String keyPrefix) {
         TopicDefinition definition = admin.topic(topic, keyPrefix);
         DeadSelection chosen = selection.selection(Instant.now());
-        long count = dryRun ? admin.countDead(definition, chosen) : admin.purgeDead(definition, chosen);
+        long count = dryRun ? admin.countDead(definition, chosen) : RecordedRun.run(admin, keyPrefix, "purging dead messages",
+                definition.name(), "selection: " + chosen.describe(), progress -> admin.purgeDead(definition, chosen, progress));
         return new DeadActionReport(definition.name(), DeadActionReport.PURGE, chosen.describe(),
                 dryRun, count, null);
     }

@@ -16,7 +16,8 @@ import io.rmq.engine.topic.TopicDefinition;
 /** {@code rmq dead requeue <topic>}: the selected dead messages go back to their store queue. */
 @Command(name = "requeue", header = "Requeues dead messages: due now (PRIORITY: with their priority), with a fresh attempt count.",
         description = "Each goes back to its own slot; one whose content is pending already merges into the pending copy. "
-            + "At most --rate messages per second, so that consumers are not flooded; the command returns when done.")
+            + "At most --rate messages per second, so that consumers are not flooded; the command returns when done. "
+            + "While it runs, 'operations list' lists it and 'operations cancel' stops it.")
 final class DeadRequeueCommand extends AdminCommand {
 
     /** Messages per second when {@code --rate} is not given. */
@@ -46,7 +47,9 @@ final class DeadRequeueCommand extends AdminCommand {
     Report run(RmqAdmin admin, String keyPrefix) {
         TopicDefinition definition = admin.topic(topic, keyPrefix);
         DeadSelection chosen = selection.selection(Instant.now());
-        long count = dryRun ? admin.countDead(definition, chosen) : admin.requeueDead(definition, chosen, rate);
+        long count = dryRun ? admin.countDead(definition, chosen) : RecordedRun.run(admin, keyPrefix, "requeuing dead messages",
+                definition.name(), "selection: " + chosen.describe() + ", at most " + rate + "/s",
+                progress -> admin.requeueDead(definition, chosen, rate, progress));
         return new DeadActionReport(definition.name(), DeadActionReport.REQUEUE, chosen.describe(),
                 dryRun, count, rate);
     }

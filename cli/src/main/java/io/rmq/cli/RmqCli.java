@@ -46,6 +46,7 @@ import io.rmq.engine.support.UriCredentials;
             PauseCommand.class,
             ResumeCommand.class,
             GrowCommand.class,
+            OperationsCommand.class,
             HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {

@@ -45,7 +45,9 @@ class CommandLineTest {
             {"dead", "list", "orders", "--cursor", "3"},
             {"pending", "remove", "orders"},                            // missing member
             {"pending", "due-now", "orders", "%%%", "--base64"},
-            {"pause", "orders", "--bogus"}};
+            {"pause", "orders", "--bogus"},
+            {"operations", "cancel"},                                   // missing id
+            {"operations", "list", "extra"}};
         for (String[] args : wrong) {
             String[] withUri = new String[args.length + 2];
             withUri[0] = "--uri";
@@ -60,6 +62,6 @@ class CommandLineTest {
                 .startsWith("rmq: --all, --contains=<text> are mutually exclusive (specify only one)");
         assertThat(rmq("--uri", NOWHERE, "dead", "requeue", "orders", "--all", "--rate", "0").err())
                 .startsWith("rmq: RMQ-0803 --rate must be at least 1, was 0");
-        assertThat(rmq("--uri", NOWHERE, "statz").err()).contains("Did you mean: rmq stats?");
+        assertThat(rmq("--uri", NOWHERE, "statz").err()).contains("Did you mean: rmq stats");
     }
 }

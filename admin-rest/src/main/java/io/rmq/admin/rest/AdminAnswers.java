@@ -41,7 +41,7 @@ final class AdminAnswers {
     }
 
     /** Neither kept by a cache nor read by a browser as anything but JSON. */
-    private static Response uncached(Response.ResponseBuilder answer) {
+    static Response uncached(Response.ResponseBuilder answer) {
         return answer.header(HttpHeaders.CACHE_CONTROL, "no-store").header("X-Content-Type-Options", "nosniff").build();
     }
 

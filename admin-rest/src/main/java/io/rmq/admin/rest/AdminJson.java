@@ -13,6 +13,7 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 
+import io.rmq.engine.admin.AdminOperation;
 import io.rmq.engine.admin.DeadCursor;
 import io.rmq.engine.admin.DeadMessage;
 import io.rmq.engine.admin.DeadPage;
@@ -165,14 +166,14 @@ final class AdminJson {
     }
 
     /** {@code GET operations}: the requeues and purges under way, oldest first. */
-    static JsonObject operations(List<RunningChanges.Running> running) {
+    static JsonObject operations(List<AdminOperation> running) {
         JsonArrayBuilder list = Json.createArrayBuilder();
         running.forEach(r -> list.add(operation(r)));
         return Json.createObjectBuilder().add("operations", list).build();
     }
 
     /** One change under way; {@code stopping} once it was asked to stop. */
-    static JsonObject operation(RunningChanges.Running r) {
+    static JsonObject operation(AdminOperation r) {
         return Json.createObjectBuilder()
                 .add("id", r.id())
                 .add("user", r.user())
@@ -180,8 +181,8 @@ final class AdminJson {
                 .add("topic", r.topic())
                 .add("what", r.what())
                 .add("startedAt", r.startedAt().toString())
-                .add("acted", r.progress().acted())
-                .add("stopping", r.progress().stopped())
+                .add("acted", r.acted())
+                .add("stopping", r.stopping())
                 .build();
     }
 

@@ -6,6 +6,7 @@ import static io.rmq.admin.rest.i18n.AdminRestMessages.msg;
 import java.io.InputStream;
 import java.security.Principal;
 import java.time.Instant;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 import jakarta.annotation.security.DeclareRoles;
@@ -58,7 +59,8 @@ import io.rmq.engine.topic.TopicDefinition;
  * Answers are JSON ({@link AdminJson}); failures are answered as {@link AdminAnswers} says. A request
  * body is read as JSON whatever its content type, strictly and bounded ({@link RequestBody}, {@link StrictJson}).
  * Every change is logged with the user's name (RMQ-0951); a requeue or purge also when it starts (RMQ-0955)
- * and when it fails (RMQ-0956), with the messages it moved. The role {@value AdminRole#NAME} is required for all. One instance per request.
+ * and when it fails or is stopped (RMQ-0956), with the messages it moved; a requeue or purge stops when its client
+ * goes away ({@link LongAnswer}). The role {@value AdminRole#NAME} is required for all. One instance per request.
  */
 @Path("admin")
 @RequestScoped
@@ -134,17 +136,21 @@ public class RmqAdminResource {
     @Path("topics/{topic}/dead/requeue")
     @Consumes(MediaType.WILDCARD)
     public Response requeue(@PathParam("topic") String topic, InputStream body) {
-        return answer("Requeuing dead messages of topic '" + topic + "'", redis -> {
+        return answering("Requeuing dead messages of topic '" + topic + "'", redis -> {
             DeadActionRequest request = DeadActionRequest.requeue(RequestBody.read(body), Instant.now());
             TopicDefinition definition = redis.topic(topic);
             if (request.dryRun()) {
-                return AdminJson.deadAction(definition, "requeue", request, redis.admin().countDead(definition, request.selection()));
+                return AdminAnswers.ok(AdminJson.deadAction(definition, "requeue", request,
+                        redis.admin().countDead(definition, request.selection())));
             }
-            long count = changes.run(user(), new RunningChanges.Change("requeuing dead messages", "requeued dead messages", definition,
-                    "selection: " + request.description() + ", at most " + request.rate() + "/s"),
+            RunningChanges.Running running = changes.start(user(), new RunningChanges.Change("requeuing dead messages",
+                    "requeued dead messages", definition, "selection: " + request.description() + ", at most " + request.rate()
+                    + "/s"), redis.admin(), redis.keyPrefix(),
                     progress -> redis.admin().requeueDead(definition, request.selection(), request.rate(), progress));
-            countRequeued(definition, count);
-            return AdminJson.deadAction(definition, "requeue", request, count);
+            return redis.longAnswer(running, "Requeuing dead messages of topic '" + topic + "'", count -> {
+                countRequeued(definition, count);
+                return AdminJson.deadAction(definition, "requeue", request, count);
+            });
         });
     }
 
@@ -152,16 +158,18 @@ public class RmqAdminResource {
     @Path("topics/{topic}/dead/purge")
     @Consumes(MediaType.WILDCARD)
     public Response purge(@PathParam("topic") String topic, InputStream body) {
-        return answer("Purging dead messages of topic '" + topic + "'", redis -> {
+        return answering("Purging dead messages of topic '" + topic + "'", redis -> {
             DeadActionRequest request = DeadActionRequest.purge(RequestBody.read(body), Instant.now());
             TopicDefinition definition = redis.topic(topic);
             if (request.dryRun()) {
-                return AdminJson.deadAction(definition, "purge", request, redis.admin().countDead(definition, request.selection()));
+                return AdminAnswers.ok(AdminJson.deadAction(definition, "purge", request,
+                        redis.admin().countDead(definition, request.selection())));
             }
-            long count = changes.run(user(), new RunningChanges.Change("purging dead messages", "purged dead messages", definition,
-                    "selection: " + request.description()),
+            RunningChanges.Running running = changes.start(user(), new RunningChanges.Change("purging dead messages",
+                    "purged dead messages", definition, "selection: " + request.description()), redis.admin(), redis.keyPrefix(),
                     progress -> redis.admin().purgeDead(definition, request.selection(), progress));
-            return AdminJson.deadAction(definition, "purge", request, count);
+            return redis.longAnswer(running, "Purging dead messages of topic '" + topic + "'",
+                    count -> AdminJson.deadAction(definition, "purge", request, count));
         });
     }
 
@@ -233,12 +241,22 @@ public class RmqAdminResource {
      * error its failure maps to. Only under {@code RmqAdminApplication}'s path (see its class comment).
      */
     private Response answer(String description, Operation operation) {
+        return answering(description, redis -> AdminAnswers.ok(operation.run(redis)));
+    }
+
+    /** What an endpoint that answers in its own way ({@link LongAnswer}) does with the Redis of the configuration. */
+    private interface Answering {
+        Response run(Redis redis);
+    }
+
+    /** {@link #answer}, for an endpoint that answers in its own way. */
+    private Response answering(String description, Answering operation) {
         if (!OwnApplication.serves(application, RmqAdminResource.class)) {
             return OwnApplication.notHere();
         }
         Redis redis = new Redis(AdminSettings.from(config));
         try {
-            return AdminAnswers.ok(operation.run(redis));
+            return operation.run(redis);
         } catch (RuntimeException e) {
             return AdminAnswers.failed(description, UriCredentials.mask(redis.settings.redisUri()), e);
         }
@@ -320,6 +338,11 @@ public class RmqAdminResource {
 
         String keyPrefix() {
             return settings.keyPrefix();
+        }
+
+        /** The answer to {@code running}, a requeue or purge, that stops it when its client goes away. */
+        Response longAnswer(RunningChanges.Running running, String operation, LongFunction<JsonObject> done) {
+            return LongAnswer.of(running, operation, UriCredentials.mask(settings.redisUri()), done);
         }
 
         /** The recorded topic; {@link AdminAnswers.UnknownTopicException} (404) when it is not recorded. */

@@ -75,4 +75,10 @@ public final class CliMessages {
     public IllegalArgumentException negativeDuration(long millis) {
         return new IllegalArgumentException("RMQ-0812 A duration is not negative, was " + millis + " ms");
     }
+
+    /** RMQ-0820: {@code operations cancel} named no operation under way. */
+    public IllegalArgumentException noSuchOperation(String id) {
+        return new IllegalArgumentException("RMQ-0820 No requeue or purge is under way with id '" + id
+                + "' (it ended, or never was); 'rmq operations list' lists those that are");
+    }
 }

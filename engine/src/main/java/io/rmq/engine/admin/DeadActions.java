@@ -90,7 +90,7 @@ final class DeadActions {
         byte[] text = bytes(selection.text());
         long unread = calls.await(batches.operation, commands.zcard(dead));
         long from = 0;
-        while (unread > 0 && !batches.progress.stopped()) {
+        while (unread > 0 && !batches.progress.shouldStop()) {
             List<byte[]> page = calls.await(batches.operation,
                     commands.zrange(dead, from, from + Math.min(MAX_PER_CALL, unread) - 1));
             if (page.isEmpty()) {
@@ -150,7 +150,7 @@ final class DeadActions {
         /** Acts on at most {@code most} messages {@code part} selects in {@code slot}; how many it acted on. */
         long act(int slot, DeadSelection part, long most) {
             long total = 0;
-            while (total < most && !progress.stopped()) {
+            while (total < most && !progress.shouldStop()) {
                 int want = (int) Math.min(MAX_PER_CALL, most - total);
                 int limit = pacer == null ? want : pacer.take(perSecond, want);
                 long acted = calls.await(operation, scripts.actOnDead(slot, action, part, limit)).acted();

@@ -62,6 +62,7 @@ public final class RmqAdmin implements AutoCloseable {
     private final String displayUri;
     private final AdminCalls calls;
     private final DeadActions deadActions;
+    private final SharedOperations operations;
 
     private RmqAdmin(AbstractRedisClient client, StatefulConnection<byte[], byte[]> connection,
             RedisClusterAsyncCommands<byte[], byte[]> commands, ScriptRunner scripts, String displayUri) {
@@ -72,6 +73,7 @@ public final class RmqAdmin implements AutoCloseable {
         this.displayUri = displayUri;
         this.calls = new AdminCalls(displayUri, DEFAULT_TIMEOUT);
         this.deadActions = new DeadActions(calls, scripts, commands);
+        this.operations = new SharedOperations(calls, commands);
     }
 
     /**
@@ -250,6 +252,34 @@ public final class RmqAdmin implements AutoCloseable {
     /** {@link #purgeDead(TopicDefinition, DeadSelection)}, counting in {@code progress}, stopping when it is stopped. */
     public long purgeDead(TopicDefinition topic, DeadSelection selection, AdminProgress progress) {
         return deadActions.act(topic, selection, AdminScripts.DeadAction.PURGE, Integer.MAX_VALUE, progress);
+    }
+
+    /**
+     * Records a requeue or purge about to run in Redis, under the key prefix of its topic, so that every admin of
+     * this Redis lists it ({@link #operations}) and can cancel it ({@link #cancelOperation}) while it runs: its
+     * {@code progress} then refreshes the record about once a second between script calls, and stops the operation
+     * once it is cancelled. Close the result when the operation ends; a record whose process died is dropped about
+     * 30 seconds after its last refresh.
+     *
+     * @param operation what runs; its {@code acted} and {@code stopping} are taken from {@code progress}
+     */
+    public RecordedOperation recordOperation(String keyPrefix, AdminOperation operation, AdminProgress progress) {
+        return operations.record(keyPrefix, operation, progress);
+    }
+
+    /** The requeues and purges under way on the topics of {@code keyPrefix}, by any process, oldest first. */
+    public List<AdminOperation> operations(String keyPrefix) {
+        return operations.list(keyPrefix);
+    }
+
+    /**
+     * Asks the operation {@code id} under way on the topics of {@code keyPrefix} to stop, whichever process runs it:
+     * it stops within about a second, after its current script call, and what it moved stays moved.
+     *
+     * @return the operation, {@code stopping}; empty when none is under way with that id
+     */
+    public Optional<AdminOperation> cancelOperation(String keyPrefix, String id) {
+        return operations.cancel(keyPrefix, id);
     }
 
     /**

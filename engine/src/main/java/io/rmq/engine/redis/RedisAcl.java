@@ -61,6 +61,7 @@ public final class RedisAcl {
      * The key and channel patterns for the topics under {@code keyPrefix}: {@code ~<prefix>*} (store queues,
      * the registry {@code <prefix>rmq:topics}), {@code ~<structure>{<prefix>*} per hash-tagged structure, the
      * keys of a growth ({@code ~split:*{<prefix>*}, {@code ~presplit:*{<prefix>*}, {@code ~{<prefix>rmq:topics}growth}),
+     * the admin's operations under way ({@code ~{<prefix>rmq:topics}operation*}),
      * and {@code &rmq:wake:<prefix>*}. Glob characters in the prefix ({@code * ? [ ] \}) are escaped.
      */
     public static List<String> patterns(String keyPrefix) {
@@ -74,6 +75,8 @@ public final class RedisAcl {
         rules.add("~split:*{" + p + "*");
         rules.add("~presplit:*{" + p + "*");
         rules.add("~" + TopicKeys.growthKey(p));
+        // the admin's operations under way: their hash and the liveness key of each
+        rules.add("~{" + TopicKeys.registryKey(p) + "}operation*");
         rules.add("&" + TopicKeys.wakeChannel(p, "") + "*");
         return rules;
     }

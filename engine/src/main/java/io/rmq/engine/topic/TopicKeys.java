@@ -76,6 +76,19 @@ public final class TopicKeys {
         return "{" + registryKey(keyPrefix) + "}growth";
     }
 
+    /**
+     * The hash of the admin's requeues and purges under way on the topics of {@code keyPrefix},
+     * {@code {<prefix>rmq:topics}operations}; each also keeps {@link #operationAliveKey} while it runs.
+     */
+    public static String operationsKey(String keyPrefix) {
+        return "{" + registryKey(keyPrefix) + "}operations";
+    }
+
+    /** The key that exists while admin operation {@code id} runs: {@code {<prefix>rmq:topics}operation:<id>}. */
+    public static String operationAliveKey(String keyPrefix, String id) {
+        return "{" + registryKey(keyPrefix) + "}operation:" + id;
+    }
+
     /** The hash in which topic definitions are recorded. */
     public static String registryKey(String keyPrefix) {
         return keyPrefix + "rmq:topics";

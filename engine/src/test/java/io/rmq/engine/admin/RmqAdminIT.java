@@ -287,6 +287,47 @@ class RmqAdminIT {
     }
 
     @Test
+    void aRecordedRequeueIsListedAndCancelledThroughAnotherConnection() throws Exception {
+        TopicKeys keys = register(fx.client(), new TopicDefinition("shared-ops", 1, TopicType.FIXED_TIME));
+        for (int i = 0; i < 30; i++) {
+            fx.redis().zadd(keys.slot(0).dead(), i, "op" + i);
+        }
+        AdminProgress progress = new AdminProgress();
+        AdminOperation started = new AdminOperation("op-1", "ops", "requeuing dead messages", "shared-ops",
+                "selection: all, at most 2/s", Instant.ofEpochMilli(1_700_000_000_000L), 0, false);
+        CompletableFuture<Long> requeue = CompletableFuture.supplyAsync(() -> {
+            try (RecordedOperation recorded = admin.recordOperation("", started, progress)) {
+                return admin.requeueDead(keys.topic(), DeadSelection.all(), 2, progress);
+            }
+        });
+        try (RmqAdmin other = RmqAdmin.connect(uri)) { // another process's admin, say the command-line tool
+            await().atMost(WAIT).until(() -> other.operations("").stream().anyMatch(o -> o.acted() > 0));
+            AdminOperation listed = other.operations("").get(0);
+            assertThat(listed).usingRecursiveComparison().ignoringFields("acted").isEqualTo(started);
+            assertThat(other.operations("other:")).isEmpty();
+            assertThat(other.cancelOperation("", "no-such-id")).isEmpty();
+            assertThat(other.cancelOperation("", "op-1")).hasValueSatisfying(o -> assertThat(o.stopping()).isTrue());
+
+            long moved = requeue.get(WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            assertThat(progress.stopped()).isTrue();
+            assertThat(moved).isLessThan(30).isEqualTo(30 - fx.redis().zcard(keys.slot(0).dead()));
+            assertThat(other.operations("")).as("removed when it ended").isEmpty();
+            assertThat(fx.redis().exists(SharedOperations.key(""))).isZero();
+        }
+    }
+
+    @Test
+    void theRecordOfAnOperationWhoseProcessDiedIsDroppedOnceItsHeartbeatExpires() {
+        try (RecordedOperation recorded = admin.recordOperation("gone:", new AdminOperation("op-2", "ops", "purging dead messages",
+                "t", "selection: all", Instant.now(), 0, false), new AdminProgress())) {
+            assertThat(admin.operations("gone:")).extracting(AdminOperation::id).containsExactly("op-2");
+            fx.redis().del("{gone:rmq:topics}operation:op-2"); // as when it expires after the process died
+            assertThat(admin.operations("gone:")).isEmpty();
+            assertThat(fx.redis().hkeys(SharedOperations.key("gone:"))).isEmpty();
+        }
+    }
+
+    @Test
     void removesAPendingMessageOrMakesItDueNow() throws Exception {
         RmqEngine engine = fx.client();
         TopicKeys keys = register(engine, new TopicDefinition("scheduled", 4, TopicType.FIXED_TIME));

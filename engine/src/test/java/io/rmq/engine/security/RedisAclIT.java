@@ -22,8 +22,11 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.admin.AdminOperation;
+import io.rmq.engine.admin.AdminProgress;
 import io.rmq.engine.admin.DeadCursor;
 import io.rmq.engine.admin.DeadSelection;
+import io.rmq.engine.admin.RecordedOperation;
 import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
@@ -165,6 +168,14 @@ class RedisAclIT {
             assertThat(text(requeued)).isEqualTo("order-3");
             requeued.rollback(new IllegalStateException("dead again")).toCompletableFuture().get(10, TimeUnit.SECONDS);
             await().atMost(WAIT).until(() -> admin.stats(topic).dead() == 1);
+            AdminProgress progress = new AdminProgress();
+            try (RecordedOperation recorded = admin.recordOperation(PREFIX, new AdminOperation("acl-op", "ops",
+                    "purging dead messages", "orders", "selection: all", Instant.now(), 0, false), progress)) {
+                assertThat(admin.operations(PREFIX)).extracting(AdminOperation::id).containsExactly("acl-op");
+                assertThat(admin.cancelOperation(PREFIX, "acl-op")).isPresent();
+                assertThat(admin.operations(PREFIX)).extracting(AdminOperation::stopping).containsExactly(true);
+            }
+            assertThat(admin.operations(PREFIX)).isEmpty();
             assertThat(admin.purgeDead(topic, DeadSelection.all())).isEqualTo(1);
             assertThat(admin.removePending(topic, bytes("nothing"), "nothing")).isFalse();
         }

@@ -27,14 +27,17 @@ import io.lettuce.core.api.StatefulRedisConnection;
  * Random and malformed requests to the admin endpoints of the running application (started by the POM in Open
  * Liberty): bodies, paths, query strings, methods and headers, a bounded number of them from a fixed seed
  * ({@code -Drmq.fuzz.seed}, {@code -Drmq.fuzz.requests}). Asserts that none is answered with a 5xx, none logs a
- * stack trace, a refused request leaves Redis as it was, and Redis stays responsive throughout: no command
- * holds it 50 ms (its slow log), and PINGs answer within 50 ms (95th percentile: the test machine's own
- * scheduling stalls a client now and then, which says nothing of Redis).
+ * stack trace, a refused request leaves Redis as it was, and Redis stays responsive throughout: no command run
+ * during the requests took {@value #SLOW_MICROS} µs of Redis's own time or more (its slow log, with the threshold
+ * set by the test: a measure of Redis, not of the test machine's scheduling of a client). The PINGs of a client
+ * during the run are printed, not asserted: their latency measures the machine's load as much as Redis.
  * Its topic {@value #TOPIC} holds dead messages of its own and nothing consumes it.
  */
 class AdminFuzzIT {
 
     static final String TOPIC = "fuzz-check";
+    /** The longest a command may hold Redis, in microseconds of server time (its {@code slowlog-log-slower-than}). */
+    static final long SLOW_MICROS = 25_000;
     static final Pattern STACK_FRAME = Pattern.compile("(?m)^\\s+at [\\w$.]+\\(");
     static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE");
     static final List<String> PATHS = List.of("/rmq/admin/topics", "/rmq/admin/topics/" + TOPIC + "/stats",
@@ -75,6 +78,8 @@ class AdminFuzzIT {
         for (int i = 0; i < 50; i++) {
             pingConnection.sync().ping(); // warmed up: the first calls measure class loading, not Redis
         }
+        String slowlogThreshold = topic.redis.configGet("slowlog-log-slower-than").get("slowlog-log-slower-than");
+        topic.redis.configSet("slowlog-log-slower-than", String.valueOf(SLOW_MICROS));
         topic.redis.slowlogReset();
         pinger.scheduleAtFixedRate(() -> {
             long start = System.nanoTime();
@@ -82,6 +87,7 @@ class AdminFuzzIT {
             pingNanos.add(System.nanoTime() - start);
         }, 0, 20, TimeUnit.MILLISECONDS);
         long mark = topic.log.mark();
+        List<Object> slow;
         try {
             String before = snapshot();
             for (int i = 0; i < requests; i++) {
@@ -100,16 +106,18 @@ class AdminFuzzIT {
             pinger.shutdownNow();
             pinger.awaitTermination(10, TimeUnit.SECONDS);
             pingConnection.close();
+            // every command of the run that held Redis SLOW_MICROS or more is in the slow log: the admin surfaces'
+            // and any other (the demo traffic's), so none may be there
+            slow = topic.redis.slowlogGet(-1);
+            topic.redis.configSet("slowlog-log-slower-than", slowlogThreshold);
         }
-        // Redis itself never busy for 50 ms with one command (its own measure, free of this machine's scheduling),
-        // and the PINGs of a client answered within 50 ms but for a rare scheduling hiccup of a loaded test machine
-        List<Object> slow = topic.redis.slowlogGet(128);
-        assertThat(slow.stream().map(entry -> (List<?>) entry).filter(entry -> (Long) entry.get(2) >= 50_000).toList())
-                .as("commands that held Redis 50 ms or more").isEmpty();
+        assertThat(slow).as("commands that held Redis %d µs or more", SLOW_MICROS).isEmpty();
         List<Long> sorted = pingNanos.stream().sorted().toList();
-        assertThat(sorted).as("PINGs during the run").hasSizeGreaterThan(10);
-        assertThat(Duration.ofNanos(sorted.get(sorted.size() * 95 / 100))).as("95th percentile of %d PINGs, worst %s",
-                sorted.size(), Duration.ofNanos(sorted.get(sorted.size() - 1))).isLessThan(Duration.ofMillis(50));
+        if (!sorted.isEmpty()) {
+            System.out.printf("AdminFuzzIT: %d PINGs during %d requests: median %s, 95th percentile %s, worst %s%n",
+                    sorted.size(), requests, Duration.ofNanos(sorted.get(sorted.size() / 2)),
+                    Duration.ofNanos(sorted.get(sorted.size() * 95 / 100)), Duration.ofNanos(sorted.get(sorted.size() - 1)));
+        }
         assertThat(topic.client.post("/rmq/admin/topics/" + TOPIC + "/resume", "").statusCode()).isEqualTo(200);
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> topic.log.since(mark).contains("resumed consumption on topic '" + TOPIC + "'"));
