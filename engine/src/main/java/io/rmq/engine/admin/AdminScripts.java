@@ -76,7 +76,7 @@ final class AdminScripts {
     /** {@code remove_pending.lua}: 1 when removed. */
     CompletionStage<Long> removePending(int slot, byte[] member) {
         SlotKeys k = keys.slot(slot);
-        return scripts.run(RedisScript.REMOVE_PENDING, keys(k.store(), k.attempts(), k.failures()), member);
+        return scripts.run(RedisScript.REMOVE_PENDING, keys(k.store(), k.attempts(), k.failures(), k.expiry()), member);
     }
 
     /** {@code due_now.lua}: 1 when the message was pending. */

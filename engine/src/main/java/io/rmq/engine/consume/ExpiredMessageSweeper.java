@@ -16,7 +16,9 @@ import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * Rolls back, for every slot of a topic, the prepare-queue members whose deadline has passed:
- * those of a consumer that died, lost its connection, or never acknowledged. A topic-level job:
+ * those of a consumer that died, lost its connection, or never acknowledged; and removes the pending
+ * messages whose own expiry has passed (sent with an expiry, see {@code docs/lifecycle.md}) that no pop
+ * removed, as in slots nobody pops or {@code FIXED_TIME} messages due after their expiry. A topic-level job:
  * one per engine and topic, running while the engine has a consumer of the topic, whatever slots
  * those consumers pop (a crashed consumer's slots may belong to nobody here).
  *
@@ -26,7 +28,10 @@ import io.rmq.engine.topic.TopicDefinition;
  * cluster), and only then calls the rollback script on each slot: an idle topic costs one command per
  * sweep, not a script per slot. Once a minute it also keeps every slot's dead queue within the
  * retention of that consumer ({@link ConsumerOptions#deadMaxCount()}, {@link ConsumerOptions#deadMaxAge()}),
- * logging and counting what it deletes, after the same check of the dead queues. Should a check fail,
+ * logging and counting what it deletes, after the same check of the dead queues. Every sweep likewise checks
+ * the expiry sets (one {@code EXISTS}) and, when one holds members, calls {@code expire.lua} on each slot: at
+ * most {@value #EXPIRE_LIMIT} expired messages per slot and sweep, dropped or, when that consumer's
+ * {@link ConsumerOptions#expiredToDead()}, kept in the dead queue. Should a check fail,
  * the slots are swept as if it had found members.
  *
  * <p>Threading: sweeps run on the engine's housekeeping thread; {@link Sweepers} is thread-safe.
@@ -37,6 +42,8 @@ public final class ExpiredMessageSweeper implements Runnable {
     private static final int SWEEP_LIMIT = 256;
     /** Most dead members one retention call deletes. */
     private static final int TRIM_LIMIT = 1_000;
+    /** Most expired messages one cleanup call removes from a slot. */
+    static final int EXPIRE_LIMIT = 1_000;
     private static final long TRIM_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
     /** The failure recorded with a message rolled back at its deadline. */
     static final String EXPIRED_FAILURE = "prepare deadline passed: the consumer stopped, lost Redis or did not settle it in time";
@@ -64,6 +71,7 @@ public final class ExpiredMessageSweeper implements Runnable {
             return;
         }
         ifAnyExists(scripts.countPrepared(), this::rollBackExpired);
+        ifAnyExists(scripts.countExpiring(), this::removeExpired);
         if (System.nanoTime() - lastTrim >= TRIM_EVERY_NANOS) {
             lastTrim = System.nanoTime();
             ifAnyExists(scripts.countDead(), this::trimDead);
@@ -91,6 +99,25 @@ public final class ExpiredMessageSweeper implements Runnable {
                     events.redelivered(topic, r.requeued() + r.merged());
                     if (r.dead() > 0) {
                         events.deadLettered(topic, r.dead());
+                    }
+                }
+            });
+        }
+    }
+
+    private void removeExpired() {
+        TopicDefinition topic = scripts.keys().topic();
+        boolean toDead = options.expiredToDead();
+        for (int slot = 0; slot < scripts.slotAmount(); slot++) {
+            int s = slot;
+            scripts.expire(slot, EXPIRE_LIMIT, toDead).whenComplete((r, f) -> {
+                if (f != null) {
+                    EngineLogging.log.sweepFailed(s, topic.name(), RmqClient.rootMessage(f));
+                } else if (r.expired() > 0) {
+                    EngineLogging.log.expiredRemoved(r.expired(), s, topic.name(), toDead);
+                    events.expired(topic, r.expired());
+                    if (toDead) {
+                        events.deadLettered(topic, r.expired());
                     }
                 }
             });

@@ -5,6 +5,7 @@
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  attempts hash   attempts{<prefix><topic>_<slot>}
   KEYS[3]  failures hash   failures{<prefix><topic>_<slot>}
+  KEYS[4]  expiry set      expiry{<prefix><topic>_<slot>} (optional): its expiry entry is removed
 
   ARGV[1]  member          the message content
 
@@ -20,4 +21,5 @@ if redis.call('ZREM', storeKey, member) == 0 then
 end
 redis.call('HDEL', attemptsKey, member)
 redis.call('HDEL', failuresKey, member)
+if KEYS[4] then redis.call('ZREM', KEYS[4], member) end
 return 1
