@@ -23,6 +23,8 @@ public enum RmqMeter {
             "Messages moved to the dead queue by this process"),
     REQUEUED("rmq.messages.requeued", Kind.COUNTER, Scope.TOPIC, null,
             "Dead messages an operator requeued through this process"),
+    EXPIRED("rmq.messages.expired", Kind.COUNTER, Scope.TOPIC, null,
+            "Messages this process found expired before delivery and removed (dropped, or kept in the dead queue)"),
     LATENESS("rmq.delivery.lateness", Kind.TIMER, Scope.CHANNEL, Unit.SECONDS,
             "Hand-over time minus due time of messages of timed topics (RANGE_MERGE, FIXED_TIME)"),
     PROCESSING("rmq.processing.duration", Kind.TIMER, Scope.CHANNEL, Unit.SECONDS,

@@ -7,8 +7,8 @@ import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.topic.TopicDefinition;
 
 /**
- * The per-topic meters of one connector: the counters {@code rmq.messages.redelivered}, {@code .dead} and
- * {@code .requeued}, and once a channel of the topic tells which Redis it is in, the five queue gauges,
+ * The per-topic meters of one connector: the counters {@code rmq.messages.redelivered}, {@code .dead},
+ * {@code .requeued} and {@code .expired}, and once a channel of the topic tells which Redis it is in, the five queue gauges,
  * all fed by one {@link TopicState}. Shared by every channel of the topic. Thread-safe.
  */
 final class TopicMetrics {
@@ -19,6 +19,7 @@ final class TopicMetrics {
     final MetricsBinding.CountRecorder redelivered;
     final MetricsBinding.CountRecorder dead;
     final MetricsBinding.CountRecorder requeued;
+    final MetricsBinding.CountRecorder expired;
     private final TopicDefinition topic;
     private final List<Runnable> gaugeRemovals = new ArrayList<>(); // guarded by this
     private boolean gauged;                                         // guarded by this
@@ -29,6 +30,7 @@ final class TopicMetrics {
         this.redelivered = meters.counter(RmqMeter.REDELIVERED, tags);
         this.dead = meters.counter(RmqMeter.DEAD, tags);
         this.requeued = meters.counter(RmqMeter.REQUEUED, tags);
+        this.expired = meters.counter(RmqMeter.EXPIRED, tags);
     }
 
     /** Registers the queue gauges, read from the Redis of {@code redis}, unless they are registered already. */
