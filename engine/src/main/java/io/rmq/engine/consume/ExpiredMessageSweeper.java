@@ -24,14 +24,15 @@ import io.rmq.engine.topic.TopicDefinition;
  *
  * <p>It sweeps every {@code prepare-timeout / 2} (at least 100 ms, at most 10 s) with the retry
  * settings of the consumer that started it. A sweep first asks whether any prepare queue of the topic
- * holds members (one {@code EXISTS} over them all on one server; Lettuce splits it per hash slot on a
+ * or expiry set holds members (one {@code EXISTS} over them all on one server; Lettuce splits it per hash slot on a
  * cluster), and only then calls the rollback script on each slot: an idle topic costs one command per
  * sweep, not a script per slot. Once a minute it also keeps every slot's dead queue within the
  * retention of that consumer ({@link ConsumerOptions#deadMaxCount()}, {@link ConsumerOptions#deadMaxAge()}),
- * logging and counting what it deletes, after the same check of the dead queues. Every sweep likewise checks
- * the expiry sets (one {@code EXISTS}) and, when one holds members, calls {@code expire.lua} on each slot: at
- * most {@value #EXPIRE_LIMIT} expired messages per slot and sweep, dropped or, when that consumer's
- * {@link ConsumerOptions#expiredToDead()}, kept in the dead queue. Should a check fail,
+ * logging and counting what it deletes, after the same check of the dead queues. The first check covers the
+ * expiry sets too (the same {@code EXISTS}, so an idle topic pays nothing more for expiry): when a prepare queue
+ * or an expiry set holds members, each slot also gets one {@code expire.lua} call, which removes at most
+ * {@value #EXPIRE_LIMIT} expired messages, dropped or, when that consumer's {@link ConsumerOptions#expiredToDead()},
+ * kept in the dead queue. Should a check fail,
  * the slots are swept as if it had found members.
  *
  * <p>Threading: sweeps run on the engine's housekeeping thread; {@link Sweepers} is thread-safe.
@@ -70,8 +71,10 @@ public final class ExpiredMessageSweeper implements Runnable {
         if (!connected.getAsBoolean()) {
             return;
         }
-        ifAnyExists(scripts.countPrepared(), this::rollBackExpired);
-        ifAnyExists(scripts.countExpiring(), this::removeExpired);
+        ifAnyExists(scripts.countPreparedOrExpiring(), () -> {
+            rollBackExpired();
+            removeExpired();
+        });
         if (System.nanoTime() - lastTrim >= TRIM_EVERY_NANOS) {
             lastTrim = System.nanoTime();
             ifAnyExists(scripts.countDead(), this::trimDead);

@@ -445,14 +445,19 @@ public final class TopicScripts {
         return countExisting(k);
     }
 
-    /** How many of the topic's prepare queues hold members: whether the sweeper has anything to look at. */
-    public CompletionStage<Long> countPrepared() {
-        return countExisting(slots.everySlot(PREPARE));
-    }
-
-    /** How many of the topic's expiry sets hold members: whether the cleanup of expired messages has anything to look at. */
-    public CompletionStage<Long> countExpiring() {
-        return countExisting(slots.everySlot(EXPIRY));
+    /**
+     * How many of the topic's prepare queues and expiry sets hold members: whether the sweeper has anything to look
+     * at. One {@code EXISTS} (on a cluster, one per hash slot: a slot's two keys share its hash tag).
+     */
+    public CompletionStage<Long> countPreparedOrExpiring() {
+        byte[][] prepared = slots.everySlot(PREPARE);
+        byte[][] expiring = slots.everySlot(EXPIRY);
+        byte[][] k = new byte[prepared.length + expiring.length][];
+        for (int slot = 0; slot < prepared.length; slot++) {
+            k[2 * slot] = prepared[slot];
+            k[2 * slot + 1] = expiring[slot];
+        }
+        return countExisting(k);
     }
 
     /** How many of the topic's dead queues hold members: whether the retention has anything to trim. */

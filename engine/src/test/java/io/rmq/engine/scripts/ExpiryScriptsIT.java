@@ -154,7 +154,7 @@ class ExpiryScriptsIT {
         assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("young");
         assertThat(sync.zrange(KEYS.expiry(), 0, -1)).containsExactly("young");
         assertThat(sync.hget(KEYS.counters(), "expired")).isEqualTo("7");
-        assertThat(await(scripts.countExpiring())).isEqualTo(1);
+        assertThat(await(scripts.countPreparedOrExpiring())).as("the expiry set of one slot").isEqualTo(1);
     }
 
     @Test
