@@ -20,6 +20,7 @@ import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.connector.metrics.OutgoingMetrics;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.produce.DurabilityException;
+import io.rmq.engine.produce.Expiry;
 import io.rmq.engine.produce.SendRules;
 import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.produce.WriteState;
@@ -54,6 +55,8 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     private static final RmqLogging LOG = RmqLogging.log;
 
     private final OutgoingChannelConfig config;
+    /** The channel's {@code time-to-live} as an expiry, or {@code null}. */
+    private final Expiry defaultExpiry;
     private final CompletionStage<TopicKeys> registered;
     /** Completes when the latest send that waited for the registration was issued. */
     private CompletionStage<?> issueOrder;
@@ -80,6 +83,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     OutgoingRmqChannel(OutgoingChannelConfig config, RmqEngine engine, OutgoingMetrics metrics) {
         LOG.channelConfigured(config.channel(), config.toString());
         this.config = config;
+        this.defaultExpiry = config.defaultTimeToLive().map(Expiry::after).orElse(null);
         this.metrics = metrics;
         this.upstream = new SerialExecutor("outgoing channel '" + config.channel() + "'");
         this.registered = engine.registerTopic(config.topic());
@@ -244,13 +248,14 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         SendRules.Parameters given = md == null
                 ? new SendRules.Parameters(Optional.empty(), OptionalDouble.empty(), Optional.empty(), Optional.empty(), null)
                 : new SendRules.Parameters(md.getTimeRange(), md.getPriority(), md.getDeliverAt(), md.getDelay(),
-                        md.getSlotBasis().orElse(null));
+                        md.getSlotBasis().orElse(null), expiryOf(md));
         Optional<SendRules.Parameter> misplaced = SendRules.misplaced(type, given);
         if (misplaced.isPresent()) {
             throw RmqExceptions.ex.metadataNotForTopicType(config.channel(), config.topic().name(), type.name(),
                     misplaced.get().description());
         }
-        SendRules.Parameters parameters = given.orDefaults(config.defaultTimeRange(), config.defaultPriority());
+        SendRules.Parameters parameters = given.orDefaults(config.defaultTimeRange(), config.defaultPriority())
+                .orDefaultExpiry(defaultExpiry);
         Optional<SendRules.Parameter> missing = SendRules.missing(type, parameters);
         if (missing.isPresent()) {
             throw missing.get() == SendRules.Parameter.TIME_RANGE
@@ -258,6 +263,11 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
                     : RmqExceptions.ex.missingPriority(config.channel(), config.topic().name());
         }
         return SendRules.write(producer, type, content, parameters);
+    }
+
+    /** The expiry the metadata gives, or {@code null}. */
+    private static Expiry expiryOf(OutgoingRmqMetadata md) {
+        return md.getExpiresAt().map(Expiry::at).orElseGet(() -> md.getTimeToLive().map(Expiry::after).orElse(null));
     }
 
     @Override

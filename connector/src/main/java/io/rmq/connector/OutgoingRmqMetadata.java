@@ -22,6 +22,10 @@ import java.util.StringJoiner;
  * delay} counted from when the message is sent. With neither, or with a time in the past, the message is
  * due at once.</li>
  * </ul>
+ * Any type: an {@linkplain #getExpiresAt() expiry time} or a {@linkplain #getTimeToLive() time to live} (counted
+ * on the Redis clock from when Redis stores the message): a message not delivered by then is never delivered.
+ * Without either, the channel's {@code time-to-live} applies; with neither, the message does not expire. A
+ * pending duplicate keeps the expiry of the send whose due time or priority stands (see {@code docs/lifecycle.md}).
  * The {@linkplain #getSlotBasis() slot basis} chooses the slot ({@code CRC32(UTF-8 bytes) mod slotAmount});
  * without one, the content bytes do. Messages that should merge or be consumed serially need equal bases.
  *
@@ -44,6 +48,8 @@ public final class OutgoingRmqMetadata {
     private final Duration delay;
     private final Duration timeRange;
     private final String slotBasis;
+    private final Instant expiresAt;
+    private final Duration timeToLive;
 
     private OutgoingRmqMetadata(Builder builder) {
         this.priority = builder.priority;
@@ -51,6 +57,8 @@ public final class OutgoingRmqMetadata {
         this.delay = builder.delay;
         this.timeRange = builder.timeRange;
         this.slotBasis = builder.slotBasis;
+        this.expiresAt = builder.expiresAt;
+        this.timeToLive = builder.timeToLive;
     }
 
     /**
@@ -74,6 +82,8 @@ public final class OutgoingRmqMetadata {
         builder.delay = delay;
         builder.timeRange = timeRange;
         builder.slotBasis = slotBasis;
+        builder.expiresAt = expiresAt;
+        builder.timeToLive = timeToLive;
         return builder;
     }
 
@@ -123,6 +133,24 @@ public final class OutgoingRmqMetadata {
         return Optional.ofNullable(slotBasis);
     }
 
+    /**
+     * When the message expires (millisecond precision, Redis clock): not delivered by then, it is never delivered.
+     *
+     * @return the expiry time, or empty
+     */
+    public Optional<Instant> getExpiresAt() {
+        return Optional.ofNullable(expiresAt);
+    }
+
+    /**
+     * How long after Redis stores the message it expires: not delivered by then, it is never delivered.
+     *
+     * @return the time to live, at least 1 ms, or empty
+     */
+    public Optional<Duration> getTimeToLive() {
+        return Optional.ofNullable(timeToLive);
+    }
+
     /** Equal when every field is equal. */
     @Override
     public boolean equals(Object o) {
@@ -131,13 +159,15 @@ public final class OutgoingRmqMetadata {
                 && Objects.equals(deliverAt, other.deliverAt)
                 && Objects.equals(delay, other.delay)
                 && Objects.equals(timeRange, other.timeRange)
-                && Objects.equals(slotBasis, other.slotBasis);
+                && Objects.equals(slotBasis, other.slotBasis)
+                && Objects.equals(expiresAt, other.expiresAt)
+                && Objects.equals(timeToLive, other.timeToLive);
     }
 
     /** Consistent with {@link #equals(Object)}. */
     @Override
     public int hashCode() {
-        return Objects.hash(priority, deliverAt, delay, timeRange, slotBasis);
+        return Objects.hash(priority, deliverAt, delay, timeRange, slotBasis, expiresAt, timeToLive);
     }
 
     /** The fields that are set, e.g. {@code OutgoingRmqMetadata[priority=5.0, slotBasis=sku-1]}. */
@@ -159,6 +189,12 @@ public final class OutgoingRmqMetadata {
         if (slotBasis != null) {
             fields.add("slotBasis=" + slotBasis);
         }
+        if (expiresAt != null) {
+            fields.add("expiresAt=" + expiresAt);
+        }
+        if (timeToLive != null) {
+            fields.add("timeToLive=" + timeToLive);
+        }
         return fields.toString();
     }
 
@@ -173,6 +209,8 @@ public final class OutgoingRmqMetadata {
         private Duration delay;
         private Duration timeRange;
         private String slotBasis;
+        private Instant expiresAt;
+        private Duration timeToLive;
 
         private Builder() {
         }
@@ -264,14 +302,57 @@ public final class OutgoingRmqMetadata {
         }
 
         /**
+         * Sets when the message expires, for a topic of any type: a message not delivered by then (Redis clock) is
+         * never delivered; it is removed and counted, or kept in the dead queue if the consuming channel says
+         * {@code expired-to-dead=true}. A time already past expires it at once. Not set by default (the channel's
+         * {@code time-to-live} applies); do not combine with {@link #withTimeToLive(Duration)}.
+         *
+         * @param expiresAt the time, representable in epoch milliseconds and not after {@link #MAX_DELIVER_AT}
+         * @return this builder
+         */
+        public Builder withExpiresAt(Instant expiresAt) {
+            requireNonNull("expiresAt", expiresAt);
+            try {
+                expiresAt.toEpochMilli();
+            } catch (ArithmeticException e) {
+                throw RmqExceptions.ex.invalidMetadataValue("expiresAt", expiresAt,
+                        "a time representable in epoch milliseconds is required");
+            }
+            if (expiresAt.isAfter(MAX_DELIVER_AT)) {
+                throw RmqExceptions.ex.invalidMetadataValue("expiresAt", expiresAt,
+                        "a time not after " + MAX_DELIVER_AT + " is required");
+            }
+            this.expiresAt = expiresAt;
+            return this;
+        }
+
+        /**
+         * Sets how long after Redis stores it the message expires (counted on the Redis clock), for a topic of any
+         * type; see {@link #withExpiresAt(Instant)}. Not set by default (the channel's {@code time-to-live} applies);
+         * do not combine with {@link #withExpiresAt(Instant)}.
+         *
+         * @param timeToLive at least 1 ms, at most {@link #MAX_DURATION_MILLIS} ms
+         * @return this builder
+         */
+        public Builder withTimeToLive(Duration timeToLive) {
+            this.timeToLive = requireMillis("timeToLive", timeToLive, 1, "a duration from 1 to " + MAX_DURATION_MILLIS
+                    + " ms is required");
+            return this;
+        }
+
+        /**
          * Builds the metadata.
          *
          * @return the metadata
-         * @throws IllegalStateException when both a delivery time and a delay are set
+         * @throws IllegalStateException when both a delivery time and a delay are set (RMQ-2003), or both an expiry
+         *                               time and a time to live (RMQ-2320)
          */
         public OutgoingRmqMetadata build() {
             if (deliverAt != null && delay != null) {
                 throw RmqExceptions.ex.conflictingDeliveryTime(deliverAt, delay);
+            }
+            if (expiresAt != null && timeToLive != null) {
+                throw RmqExceptions.ex.conflictingExpiry(expiresAt, timeToLive);
             }
             return new OutgoingRmqMetadata(this);
         }

@@ -20,12 +20,13 @@ class OutgoingRmqMetadataTest {
 
     private static final Instant AT = Instant.parse("2030-01-02T03:04:05.678Z");
 
-    /** Between them, these two set every field (delivery time and delay exclude each other). */
+    /** Between them, these two set every field (delivery time and delay, expiry time and time to live exclude each other). */
     private static final OutgoingRmqMetadata WITH_DELIVER_AT = OutgoingRmqMetadata.builder()
-            .withPriority(7.5).withDeliverAt(AT).withTimeRange(Duration.ofSeconds(30)).withSlotBasis("sku-1").build();
+            .withPriority(7.5).withDeliverAt(AT).withTimeRange(Duration.ofSeconds(30)).withSlotBasis("sku-1")
+            .withExpiresAt(AT.plusSeconds(60)).build();
     private static final OutgoingRmqMetadata WITH_DELAY = OutgoingRmqMetadata.builder()
             .withPriority(-1).withDelay(Duration.ofMinutes(15)).withTimeRange(Duration.ofMillis(1))
-            .withSlotBasis("s").build();
+            .withSlotBasis("s").withTimeToLive(Duration.ofHours(1)).build();
 
     @Test
     void nothingIsSetByDefault() {
@@ -83,22 +84,26 @@ class OutgoingRmqMetadataTest {
                 base.toBuilder().withDeliverAt(AT.plusMillis(1)).build(),
                 base.toBuilder().withTimeRange(Duration.ofSeconds(31)).build(),
                 base.toBuilder().withSlotBasis("sku-2").build(),
-                WITH_DELAY.toBuilder().withDelay(Duration.ofMinutes(16)).build());
+                base.toBuilder().withExpiresAt(AT).build(),
+                WITH_DELAY.toBuilder().withDelay(Duration.ofMinutes(16)).build(),
+                WITH_DELAY.toBuilder().withTimeToLive(Duration.ofMinutes(61)).build());
 
-        for (OutgoingRmqMetadata variant : variants.subList(0, 4)) {
+        for (OutgoingRmqMetadata variant : variants.subList(0, 5)) {
             assertThat(variant).isNotEqualTo(base).doesNotHaveToString(base.toString());
             assertThat(variant.hashCode()).isNotEqualTo(base.hashCode());
         }
-        assertThat(variants.get(4)).isNotEqualTo(WITH_DELAY).doesNotHaveToString(WITH_DELAY.toString());
+        for (OutgoingRmqMetadata variant : variants.subList(5, 7)) {
+            assertThat(variant).isNotEqualTo(WITH_DELAY).doesNotHaveToString(WITH_DELAY.toString());
+        }
         assertThat(base).isNotEqualTo(null).isNotEqualTo("x");
     }
 
     @Test
     void toStringNamesTheFieldsThatAreSet() {
         assertThat(WITH_DELIVER_AT).hasToString("OutgoingRmqMetadata[priority=7.5, deliverAt=2030-01-02T03:04:05.678Z, "
-                + "timeRange=PT30S, slotBasis=sku-1]");
+                + "timeRange=PT30S, slotBasis=sku-1, expiresAt=2030-01-02T03:05:05.678Z]");
         assertThat(WITH_DELAY).hasToString("OutgoingRmqMetadata[priority=-1.0, delay=PT15M, timeRange=PT0.001S, "
-                + "slotBasis=s]");
+                + "slotBasis=s, timeToLive=PT1H]");
     }
 
     @Test
@@ -119,6 +124,33 @@ class OutgoingRmqMetadataTest {
                 .hasMessageStartingWith("RMQ-2003 ").hasMessageContaining("deliverAt").hasMessageContaining("delay");
         assertThatThrownBy(() -> WITH_DELIVER_AT.toBuilder().withDelay(Duration.ZERO).build())
                 .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void anExpiryTimeAndATimeToLiveExcludeEachOther() {
+        OutgoingRmqMetadata.Builder builder = OutgoingRmqMetadata.builder().withExpiresAt(AT)
+                .withTimeToLive(Duration.ofSeconds(1));
+
+        assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class)
+                .hasMessage("RMQ-2320 Metadata gives both expiresAt (2030-01-02T03:04:05.678Z) and timeToLive (PT1S): "
+                        + "set one of them");
+    }
+
+    @Test
+    void aTimeToLiveMustBeAtLeastOneMillisecondAndAnExpiryTimeFitInEpochMilliseconds() {
+        for (Duration bad : List.of(Duration.ZERO, Duration.ofNanos(999_999), Duration.ofMillis(-5))) {
+            assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withTimeToLive(bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("RMQ-2002 Metadata property 'timeToLive' = '" + bad
+                            + "' is invalid: a duration from 1 to 253402300799999 ms is required");
+        }
+        assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withExpiresAt(Instant.MAX))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'expiresAt'")
+                .hasMessageContaining("epoch milliseconds");
+        assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withExpiresAt(OutgoingRmqMetadata.MAX_DELIVER_AT.plusMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not after 9999-12-31T23:59:59.999Z");
+        assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withExpiresAt(null))
+                .hasMessage("RMQ-2002 Metadata property 'expiresAt' = 'null' is invalid: a non-null value is required");
     }
 
     @ParameterizedTest

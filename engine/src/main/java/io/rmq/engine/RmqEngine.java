@@ -74,6 +74,11 @@ public final class RmqEngine implements AutoCloseable {
         }
 
         @Override
+        public void expired(TopicDefinition topic, long count) {
+            tell(l -> l.expired(topic, count));
+        }
+
+        @Override
         public void deadTrimmed(TopicDefinition topic, long count) {
             tell(l -> l.deadTrimmed(topic, count));
         }

@@ -218,6 +218,18 @@ final class ChannelAttributes {
         }
     }
 
+    /** A {@code true}/{@code false} attribute (any case); anything else is a problem. */
+    boolean flag(RmqAttribute attribute) {
+        String value = string(attribute);
+        if ("true".equalsIgnoreCase(value)) {
+            return true;
+        }
+        if (!"false".equalsIgnoreCase(value)) {
+            problem(attribute, value, "'true' or 'false' is required");
+        }
+        return false;
+    }
+
     PayloadType payloadType() {
         String value = string(RmqAttribute.PAYLOAD_TYPE);
         Optional<PayloadType> type = PayloadType.fromAttributeValue(value);

@@ -63,6 +63,7 @@ public final class IncomingChannelConfig extends ChannelConfig {
         a.apply(RmqAttribute.SHUTDOWN_TIMEOUT, a.millis(RmqAttribute.SHUTDOWN_TIMEOUT), options::shutdownTimeout);
         a.apply(RmqAttribute.DEAD_MAX_COUNT, a.integer(RmqAttribute.DEAD_MAX_COUNT), options::deadMaxCount);
         a.apply(RmqAttribute.DEAD_MAX_AGE, a.millis(RmqAttribute.DEAD_MAX_AGE), options::deadMaxAge);
+        options.expiredToDead(a.flag(RmqAttribute.EXPIRED_TO_DEAD));
         options.coordination(CoordinationAttributes.coordination(a));
         PayloadType payloadType = a.payloadType();
         Common withCodec = common.withCodec(a);

@@ -31,10 +31,12 @@ public final class OutgoingChannelConfig extends ChannelConfig {
     private final int maxInflight;
     private final int maxMessageSize;
     private final ProducerOptions producerOptions;
+    private final Optional<Duration> defaultTimeToLive;
 
     private OutgoingChannelConfig(Common common, Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority,
-            int maxInflight, int maxMessageSize, ProducerOptions producerOptions) {
+            int maxInflight, int maxMessageSize, ProducerOptions producerOptions, Optional<Duration> defaultTimeToLive) {
         super(common);
+        this.defaultTimeToLive = defaultTimeToLive;
         this.defaultTimeRange = defaultTimeRange;
         this.defaultPriority = defaultPriority;
         this.maxInflight = maxInflight;
@@ -68,6 +70,7 @@ public final class OutgoingChannelConfig extends ChannelConfig {
         Common common = Common.read(a);
         Optional<Duration> timeRange = a.optionalMillis(RmqAttribute.TIME_RANGE);
         OptionalDouble priority = a.optionalFiniteDouble(RmqAttribute.PRIORITY);
+        Optional<Duration> timeToLive = a.optionalMillis(RmqAttribute.TIME_TO_LIVE);
         int maxInflight = a.integer(RmqAttribute.MAX_INFLIGHT);
         int maxMessageSize = a.integer(RmqAttribute.MAX_MESSAGE_SIZE);
         Common withCodec = common.withCodec(a);
@@ -75,7 +78,8 @@ public final class OutgoingChannelConfig extends ChannelConfig {
         if (a.hasProblems()) {
             return null;
         }
-        return new OutgoingChannelConfig(withCodec, timeRange, priority, maxInflight, maxMessageSize, producerOptions);
+        return new OutgoingChannelConfig(withCodec, timeRange, priority, maxInflight, maxMessageSize, producerOptions,
+                timeToLive);
     }
 
     /** The time range of RANGE_MERGE messages whose metadata gives none ({@code time-range}); no default. */
@@ -86,6 +90,11 @@ public final class OutgoingChannelConfig extends ChannelConfig {
     /** The priority of PRIORITY messages whose metadata gives none ({@code priority}); no default. */
     public OptionalDouble defaultPriority() {
         return defaultPriority;
+    }
+
+    /** The time to live of messages whose metadata gives no expiry ({@code time-to-live}); no default (they never expire). */
+    public Optional<Duration> defaultTimeToLive() {
+        return defaultTimeToLive;
     }
 
     /** Most messages being written to Redis at once. Default {@value #DEFAULT_MAX_INFLIGHT}. */
@@ -115,6 +124,7 @@ public final class OutgoingChannelConfig extends ChannelConfig {
         return "OutgoingChannelConfig[" + commonAttributes() + ", defaultTimeRange=" + defaultTimeRange.map(d -> d.toMillis() + " ms")
                         .orElse("none")
                 + ", defaultPriority=" + (defaultPriority.isPresent() ? defaultPriority.getAsDouble() : "none")
+                + ", defaultTimeToLive=" + defaultTimeToLive.map(d -> d.toMillis() + " ms").orElse("none")
                 + ", maxInflight=" + maxInflight + ", maxMessageSize=" + maxMessageSize + ", durability="
                 + (producerOptions.durable() ? "replicas:" + producerOptions.durableReplicas() + " within "
                         + producerOptions.durabilityTimeout().toMillis() + " ms" : "none") + "]";

@@ -76,6 +76,10 @@ public enum RmqAttribute {
     DEAD_MAX_AGE("dead-max-age", INCOMING, ValueType.MILLIS,
             String.valueOf(ConsumerOptions.DEFAULT_DEAD_MAX_AGE.toMillis()), 1000, Long.MAX_VALUE,
             "Retention of the dead queue: ms a dead message is kept (default 180 days), >= 1000"),
+    EXPIRED_TO_DEAD("expired-to-dead", INCOMING, ValueType.STRING, "false",
+            "`true`: messages this channel finds expired before delivery (sent with an expiry, see"
+                    + " `docs/lifecycle.md#expiry`) are kept in the dead queue with the reason `expired`; `false`: they"
+                    + " are dropped. Counted either way (`rmq.messages.expired`)"),
     ZOOKEEPER_CONNECT("zookeeper-connect", INCOMING, ValueType.STRING, null, "none (no coordination)",
             "ZooKeeper ensemble `host:port[,host:port...][/chroot]`; when set, each slot of the topic is consumed by "
                     + "one consumer at a time across the cluster, so messages with the same slot basis are processed "
@@ -109,6 +113,10 @@ public enum RmqAttribute {
     TIME_RANGE("time-range", OUTGOING, ValueType.MILLIS, null, "none", 1, 253_402_300_799_999L,
             "Time range of RANGE_MERGE messages whose metadata gives none, from 1 to 253402300799999 (until the"
                     + " year 9999)"),
+    // bounded as OutgoingRmqMetadata.withTimeToLive
+    TIME_TO_LIVE("time-to-live", OUTGOING, ValueType.MILLIS, null, "none", 1, 253_402_300_799_999L,
+            "Time to live of messages whose metadata gives no expiry, from 1 to 253402300799999 ms: one not delivered"
+                    + " that long after Redis stored it is never delivered (see `docs/lifecycle.md#expiry`)"),
     PRIORITY("priority", OUTGOING, ValueType.DOUBLE, null, "none",
             "Priority (a finite number) of PRIORITY messages whose metadata gives none"),
     MAX_INFLIGHT("max-inflight", OUTGOING, ValueType.INT, String.valueOf(OutgoingChannelConfig.DEFAULT_MAX_INFLIGHT),

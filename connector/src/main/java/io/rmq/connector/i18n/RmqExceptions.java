@@ -42,6 +42,12 @@ public final class RmqExceptions {
     }
 
     /** RMQ-2003: outgoing metadata gives both a delivery time and a delay. */
+    /** RMQ-2320: outgoing metadata gives both an expiry time and a time to live. */
+    public IllegalStateException conflictingExpiry(Object expiresAt, Object timeToLive) {
+        return new IllegalStateException("RMQ-2320 Metadata gives both expiresAt (" + expiresAt + ") and timeToLive ("
+                + timeToLive + "): set one of them");
+    }
+
     public IllegalStateException conflictingDeliveryTime(Object deliverAt, Object delay) {
         return new IllegalStateException("RMQ-2003 Metadata gives both deliverAt (" + deliverAt + ") and delay ("
                 + delay + "): set one of them");

@@ -27,6 +27,8 @@ public enum RmqMeter {
             "Pending messages the application cancelled through this process (RmqTopics)"),
     RESCHEDULED("rmq.messages.rescheduled", Kind.COUNTER, Scope.TOPIC, null,
             "Pending messages the application rescheduled or reprioritized through this process (RmqTopics)"),
+    EXPIRED("rmq.messages.expired", Kind.COUNTER, Scope.TOPIC, null,
+            "Messages this process found expired before delivery and removed (dropped, or kept in the dead queue)"),
     LATENESS("rmq.delivery.lateness", Kind.TIMER, Scope.CHANNEL, Unit.SECONDS,
             "Hand-over time minus due time of messages of timed topics (RANGE_MERGE, FIXED_TIME)"),
     PROCESSING("rmq.processing.duration", Kind.TIMER, Scope.CHANNEL, Unit.SECONDS,

@@ -161,7 +161,7 @@ public final class RmqMetrics implements AutoCloseable {
         reader.close();
     }
 
-    /** Counts what the engines report about the topics: rolled back at their deadline, moved to the dead queue. */
+    /** Counts what the engines report about the topics: rolled back at their deadline, moved to the dead queue, expired. */
     private final class EngineCounting implements EngineEvents {
         private final Meters m;
 
@@ -177,6 +177,11 @@ public final class RmqMetrics implements AutoCloseable {
         @Override
         public void redelivered(TopicDefinition topic, long count) {
             topic(m, topic).redelivered.increment(count);
+        }
+
+        @Override
+        public void expired(TopicDefinition topic, long count) {
+            topic(m, topic).expired.increment(count);
         }
     }
 }

@@ -8,7 +8,7 @@ import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * The per-topic meters of one connector: the counters {@code rmq.messages.redelivered}, {@code .dead},
- * {@code .requeued}, {@code .cancelled} and {@code .rescheduled}, and once a channel of the topic tells which Redis it is in, the five queue gauges,
+ * {@code .requeued}, {@code .cancelled}, {@code .rescheduled} and {@code .expired}, and once a channel of the topic tells which Redis it is in, the five queue gauges,
  * all fed by one {@link TopicState}. Shared by every channel of the topic. Thread-safe.
  */
 final class TopicMetrics {
@@ -21,6 +21,7 @@ final class TopicMetrics {
     final MetricsBinding.CountRecorder requeued;
     final MetricsBinding.CountRecorder cancelled;
     final MetricsBinding.CountRecorder rescheduled;
+    final MetricsBinding.CountRecorder expired;
     private final TopicDefinition topic;
     private final List<Runnable> gaugeRemovals = new ArrayList<>(); // guarded by this
     private boolean gauged;                                         // guarded by this
@@ -33,6 +34,7 @@ final class TopicMetrics {
         this.requeued = meters.counter(RmqMeter.REQUEUED, tags);
         this.cancelled = meters.counter(RmqMeter.CANCELLED, tags);
         this.rescheduled = meters.counter(RmqMeter.RESCHEDULED, tags);
+        this.expired = meters.counter(RmqMeter.EXPIRED, tags);
     }
 
     /** Registers the queue gauges, read from the Redis of {@code redis}, unless they are registered already. */

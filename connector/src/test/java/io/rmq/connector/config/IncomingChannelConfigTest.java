@@ -91,6 +91,18 @@ class IncomingChannelConfigTest {
     }
 
     @Test
+    void expiredToDeadIsFalseUnlessSetAndMustBeTrueOrFalse() {
+        assertThat(IncomingChannelConfig.from(channel("c", "topic-type", "FIXED_TIME")).consumerOptions().expiredToDead())
+                .isFalse();
+        assertThat(IncomingChannelConfig.from(channel("c", "topic-type", "FIXED_TIME", "expired-to-dead", "TRUE"))
+                .consumerOptions().expiredToDead()).isTrue();
+        RmqConfigurationException e = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "FIXED_TIME", "expired-to-dead", "yes")));
+        assertThat(e).hasMessage("RMQ-2001 Channel 'c' (incoming): attribute 'expired-to-dead' = 'yes' is invalid: "
+                + "'true' or 'false' is required");
+    }
+
+    @Test
     void oneExceptionNamesEveryProblemOfTheChannel() {
         RmqConfigurationException e = catchThrowableOfType(RmqConfigurationException.class,
                 () -> IncomingChannelConfig.from(channel("prices", "slot-amount", "12")));

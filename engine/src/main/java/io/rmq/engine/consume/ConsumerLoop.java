@@ -16,6 +16,7 @@ import io.rmq.engine.redis.WakeBus;
 import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.settlement.HeldMessages;
+import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.settlement.Settlement;
 import io.rmq.engine.support.DaemonThreads;
 
@@ -46,6 +47,7 @@ final class ConsumerLoop implements WakeBus.Listener {
     private final RmqClient redis;
     private final HeldMessages held;
     private final Settlement settler;
+    private final EngineEvents events;
     private final ScheduledExecutorService loop;
     private final boolean serial;
     private volatile Thread loopThread;
@@ -64,8 +66,9 @@ final class ConsumerLoop implements WakeBus.Listener {
     private final WakeTimer timer;
 
     ConsumerLoop(String name, TopicScripts scripts, ConsumerOptions options, RmqClient redis, HeldMessages held,
-            Settlement settler, Clock clock) {
+            Settlement settler, EngineEvents events, Clock clock) {
         this.name = name;
+        this.events = events;
         this.scripts = scripts;
         this.options = options;
         this.redis = redis;
@@ -310,7 +313,7 @@ final class ConsumerLoop implements WakeBus.Listener {
         popsInFlight++;
         CompletionStage<TopicScripts.PopReply> pop;
         try {
-            pop = scripts.pop(slot, count, options.prepareTimeout().toMillis(), epoch, workerId);
+            pop = scripts.pop(slot, count, options.prepareTimeout().toMillis(), epoch, workerId, options.expiredToDead());
         } catch (RuntimeException e) {
             // thrown rather than returned: still a failed pop, or the slot would count as popping for good
             pop = CompletableFuture.failedFuture(e);
@@ -325,6 +328,12 @@ final class ConsumerLoop implements WakeBus.Listener {
             scheduler.popFailed(slot, count, now);
             LOG.popFailed(redis.isConnected(), slot, scripts.keys().topic().name(), name, RmqClient.rootMessage(failure));
         } else {
+            if (popped.expired() > 0) {
+                events.expired(scripts.keys().topic(), popped.expired());
+                if (options.expiredToDead()) {
+                    events.deadLettered(scripts.keys().topic(), popped.expired());
+                }
+            }
             SlotOwnershipTracker.Outcome outcome = ownership.popped(slot, epoch, popped);
             scheduler.popDone(slot, count, popped.nextDelayMillis(), now);
             List<Delivery> deliveries = Delivery.of(settler, scripts.keys().topic().name(), slot, popped.members());

@@ -48,6 +48,7 @@ public final class ConsumerOptions {
     private final int deadMaxCount;
     private final Duration deadMaxAge;
     private final CoordinationOptions coordination;
+    private final boolean expiredToDead;
 
     private ConsumerOptions(Builder b) {
         this.maxRetries = b.maxRetries;
@@ -60,6 +61,7 @@ public final class ConsumerOptions {
         this.deadMaxCount = b.deadMaxCount;
         this.deadMaxAge = b.deadMaxAge;
         this.coordination = b.coordination;
+        this.expiredToDead = b.expiredToDead;
     }
 
     public static Builder builder() {
@@ -74,7 +76,7 @@ public final class ConsumerOptions {
         return new Builder().maxRetries(maxRetries).prepareTimeout(prepareTimeout).batchSize(batchSize)
                 .retryBackoff(retryBackoff).retryBackoffMax(retryBackoffMax).pollInterval(pollInterval)
                 .shutdownTimeout(shutdownTimeout).deadMaxCount(deadMaxCount).deadMaxAge(deadMaxAge)
-                .coordination(coordination);
+                .coordination(coordination).expiredToDead(expiredToDead);
     }
 
     public int maxRetries() {
@@ -129,11 +131,20 @@ public final class ConsumerOptions {
         return Optional.ofNullable(coordination);
     }
 
+    /**
+     * Whether the messages this consumer's pops (and the sweeper it starts) find expired are kept in the dead queue,
+     * with the failure {@code expired}, rather than dropped. Default false.
+     */
+    public boolean expiredToDead() {
+        return expiredToDead;
+    }
+
     @Override
     public String toString() {
         return "ConsumerOptions[maxRetries=" + maxRetries + ", prepareTimeout=" + prepareTimeout + ", batchSize="
                 + batchSize + ", retryBackoff=" + retryBackoff + ", retryBackoffMax=" + retryBackoffMax
                 + ", pollInterval=" + pollInterval + ", shutdownTimeout=" + shutdownTimeout + ", deadMaxCount=" + deadMaxCount + ", deadMaxAge=" + deadMaxAge
+                + ", expiredToDead=" + expiredToDead
                 + ", coordination="
                 + (coordination == null ? "none" : coordination) + "]";
     }
@@ -150,6 +161,7 @@ public final class ConsumerOptions {
         private int deadMaxCount = DEFAULT_DEAD_MAX_COUNT;
         private Duration deadMaxAge = DEFAULT_DEAD_MAX_AGE;
         private CoordinationOptions coordination;
+        private boolean expiredToDead;
 
         private Builder() {
         }
@@ -225,6 +237,12 @@ public final class ConsumerOptions {
          */
         public Builder coordination(CoordinationOptions coordination) {
             this.coordination = coordination;
+            return this;
+        }
+
+        /** Keep expired messages in the dead queue (failure {@code expired}) instead of dropping them. Default false. */
+        public Builder expiredToDead(boolean expiredToDead) {
+            this.expiredToDead = expiredToDead;
             return this;
         }
 

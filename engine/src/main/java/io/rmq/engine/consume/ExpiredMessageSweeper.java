@@ -16,17 +16,23 @@ import io.rmq.engine.topic.TopicDefinition;
 
 /**
  * Rolls back, for every slot of a topic, the prepare-queue members whose deadline has passed:
- * those of a consumer that died, lost its connection, or never acknowledged. A topic-level job:
+ * those of a consumer that died, lost its connection, or never acknowledged; and removes the pending
+ * messages whose own expiry has passed (sent with an expiry, see {@code docs/lifecycle.md}) that no pop
+ * removed, as in slots nobody pops or {@code FIXED_TIME} messages due after their expiry. A topic-level job:
  * one per engine and topic, running while the engine has a consumer of the topic, whatever slots
  * those consumers pop (a crashed consumer's slots may belong to nobody here).
  *
  * <p>It sweeps every {@code prepare-timeout / 2} (at least 100 ms, at most 10 s) with the retry
  * settings of the consumer that started it. A sweep first asks whether any prepare queue of the topic
- * holds members (one {@code EXISTS} over them all on one server; Lettuce splits it per hash slot on a
+ * or expiry set holds members (one {@code EXISTS} over them all on one server; Lettuce splits it per hash slot on a
  * cluster), and only then calls the rollback script on each slot: an idle topic costs one command per
  * sweep, not a script per slot. Once a minute it also keeps every slot's dead queue within the
  * retention of that consumer ({@link ConsumerOptions#deadMaxCount()}, {@link ConsumerOptions#deadMaxAge()}),
- * logging and counting what it deletes, after the same check of the dead queues. Should a check fail,
+ * logging and counting what it deletes, after the same check of the dead queues. The first check covers the
+ * expiry sets too (the same {@code EXISTS}, so an idle topic pays nothing more for expiry): when a prepare queue
+ * or an expiry set holds members, each slot also gets one {@code expire.lua} call, which removes at most
+ * {@value #EXPIRE_LIMIT} expired messages, dropped or, when that consumer's {@link ConsumerOptions#expiredToDead()},
+ * kept in the dead queue. Should a check fail,
  * the slots are swept as if it had found members.
  *
  * <p>Threading: sweeps run on the engine's housekeeping thread; {@link Sweepers} is thread-safe.
@@ -37,6 +43,8 @@ public final class ExpiredMessageSweeper implements Runnable {
     private static final int SWEEP_LIMIT = 256;
     /** Most dead members one retention call deletes. */
     private static final int TRIM_LIMIT = 1_000;
+    /** Most expired messages one cleanup call removes from a slot. */
+    static final int EXPIRE_LIMIT = 1_000;
     private static final long TRIM_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
     /** The failure recorded with a message rolled back at its deadline. */
     static final String EXPIRED_FAILURE = "prepare deadline passed: the consumer stopped, lost Redis or did not settle it in time";
@@ -63,7 +71,10 @@ public final class ExpiredMessageSweeper implements Runnable {
         if (!connected.getAsBoolean()) {
             return;
         }
-        ifAnyExists(scripts.countPrepared(), this::rollBackExpired);
+        ifAnyExists(scripts.countPreparedOrExpiring(), () -> {
+            rollBackExpired();
+            removeExpired();
+        });
         if (System.nanoTime() - lastTrim >= TRIM_EVERY_NANOS) {
             lastTrim = System.nanoTime();
             ifAnyExists(scripts.countDead(), this::trimDead);
@@ -91,6 +102,25 @@ public final class ExpiredMessageSweeper implements Runnable {
                     events.redelivered(topic, r.requeued() + r.merged());
                     if (r.dead() > 0) {
                         events.deadLettered(topic, r.dead());
+                    }
+                }
+            });
+        }
+    }
+
+    private void removeExpired() {
+        TopicDefinition topic = scripts.keys().topic();
+        boolean toDead = options.expiredToDead();
+        for (int slot = 0; slot < scripts.slotAmount(); slot++) {
+            int s = slot;
+            scripts.expire(slot, EXPIRE_LIMIT, toDead).whenComplete((r, f) -> {
+                if (f != null) {
+                    EngineLogging.log.sweepFailed(s, topic.name(), RmqClient.rootMessage(f));
+                } else if (r.expired() > 0) {
+                    EngineLogging.log.expiredRemoved(r.expired(), s, topic.name(), toDead);
+                    events.expired(topic, r.expired());
+                    if (toDead) {
+                        events.deadLettered(topic, r.expired());
                     }
                 }
             });

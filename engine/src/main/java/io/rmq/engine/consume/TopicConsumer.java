@@ -123,7 +123,7 @@ public final class TopicConsumer implements AutoCloseable {
         this.retries = new SettlementRetries(scripts, options.settlementPolicy());
         this.held = new HeldMessages();
         this.settlement = new Settlement(scripts, held, retries, options.settlementPolicy(), events);
-        this.loop = new ConsumerLoop(name, scripts, options, redis, held, settlement, clock);
+        this.loop = new ConsumerLoop(name, scripts, options, redis, held, settlement, events, clock);
     }
 
     public TopicDefinition topic() {

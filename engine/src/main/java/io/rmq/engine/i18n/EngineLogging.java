@@ -147,6 +147,12 @@ public final class EngineLogging {
                 + maxAgeMillis + " ms)");
     }
 
+    /** RMQ-0520 (FINE): the periodic cleanup removed messages that expired before they were delivered. */
+    public void expiredRemoved(long count, int slot, String topic, boolean toDead) {
+        log(Level.FINE, null, () -> "RMQ-0520 Removed " + count + " message(s) of slot " + slot + " of topic '" + topic
+                + "' that expired before they were delivered" + (toDead ? ", kept in the dead queue" : ""));
+    }
+
     /** RMQ-0112 (FINE): a sweep call failed; the next sweep tries again. */
     public void sweepFailed(int slot, String topic, String reason) {
         log(Level.FINE, null, () -> "RMQ-0112 Sweeping slot " + slot + " of topic '" + topic + "' failed: " + reason);

@@ -61,14 +61,26 @@ public final class SendRules {
      * @param deliverAt the delivery time ({@code FIXED_TIME}); wins over {@code delay}
      * @param delay     the delay from the send ({@code FIXED_TIME})
      * @param slotBasis what chooses the slot, or {@code null} for the content
+     * @param expiry    when the message expires (any type), or {@code null} for never
      */
     public record Parameters(Optional<Duration> timeRange, OptionalDouble priority, Optional<Instant> deliverAt,
-            Optional<Duration> delay, String slotBasis) {
+            Optional<Duration> delay, String slotBasis, Expiry expiry) {
+
+        /** Parameters of a message that does not expire. */
+        public Parameters(Optional<Duration> timeRange, OptionalDouble priority, Optional<Instant> deliverAt,
+                Optional<Duration> delay, String slotBasis) {
+            this(timeRange, priority, deliverAt, delay, slotBasis, null);
+        }
+
+        /** These parameters, with {@code defaultExpiry} when they have no expiry ({@code null}: none). */
+        public Parameters orDefaultExpiry(Expiry defaultExpiry) {
+            return expiry != null ? this : new Parameters(timeRange, priority, deliverAt, delay, slotBasis, defaultExpiry);
+        }
 
         /** These parameters, with {@code defaultTimeRange} and {@code defaultPriority} where they have none. */
         public Parameters orDefaults(Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority) {
             return new Parameters(timeRange.or(() -> defaultTimeRange),
-                    priority.isPresent() ? priority : defaultPriority, deliverAt, delay, slotBasis);
+                    priority.isPresent() ? priority : defaultPriority, deliverAt, delay, slotBasis, expiry);
         }
 
         private boolean has(Parameter parameter) {
@@ -105,17 +117,18 @@ public final class SendRules {
     public static Supplier<CompletionStage<SendResult>> write(TopicProducer producer, TopicType type, byte[] content,
             Parameters parameters) {
         String basis = parameters.slotBasis();
+        Expiry expiry = parameters.expiry();
         return switch (type) {
             case RANGE_MERGE -> {
                 Duration range = parameters.timeRange().orElseThrow();
-                yield () -> producer.sendInRange(content, range, basis);
+                yield () -> producer.sendInRange(content, range, basis, expiry);
             }
             case PRIORITY -> {
                 double priority = parameters.priority().getAsDouble();
-                yield () -> producer.sendWithPriority(content, priority, basis);
+                yield () -> producer.sendWithPriority(content, priority, basis, expiry);
             }
             case FIXED_TIME -> () -> producer.sendAt(content, parameters.deliverAt()
-                    .orElseGet(() -> Instant.now().plus(parameters.delay().orElse(Duration.ZERO))), basis);
+                    .orElseGet(() -> Instant.now().plus(parameters.delay().orElse(Duration.ZERO))), basis, expiry);
         };
     }
 

@@ -91,35 +91,59 @@ public final class TopicProducer {
 
     /** Sends a {@code RANGE_MERGE} message: due {@code range} after now, merged with a pending duplicate. */
     public CompletionStage<SendResult> sendInRange(byte[] content, Duration range, String slotBasis) {
+        return sendInRange(content, range, slotBasis, null);
+    }
+
+    /**
+     * Sends a {@code RANGE_MERGE} message that expires at {@code expiry} ({@code null}: never); merged into a pending
+     * duplicate, the duplicate's due time and expiry stand.
+     */
+    public CompletionStage<SendResult> sendInRange(byte[] content, Duration range, String slotBasis, Expiry expiry) {
         requireType(TopicType.RANGE_MERGE);
         if (range == null || range.isNegative() || range.isZero()) {
             return failed(EngineExceptions.ex.badTimeRange(String.valueOf(range)));
         }
-        return send(content, Long.toString(range.toMillis()), slotBasis);
+        return send(content, Long.toString(range.toMillis()), slotBasis, expiry);
     }
 
     /** Sends a {@code PRIORITY} message; a higher priority is consumed first. */
     public CompletionStage<SendResult> sendWithPriority(byte[] content, double priority, String slotBasis) {
+        return sendWithPriority(content, priority, slotBasis, null);
+    }
+
+    /**
+     * Sends a {@code PRIORITY} message that expires at {@code expiry} ({@code null}: never); merged into a pending
+     * duplicate, this send's priority and expiry (or none) replace the duplicate's.
+     */
+    public CompletionStage<SendResult> sendWithPriority(byte[] content, double priority, String slotBasis, Expiry expiry) {
         requireType(TopicType.PRIORITY);
         if (!Double.isFinite(priority)) {
             return failed(EngineExceptions.ex.badPriority(priority));
         }
-        return send(content, Double.toString(priority), slotBasis);
+        return send(content, Double.toString(priority), slotBasis, expiry);
     }
 
     /** Sends a {@code FIXED_TIME} message due at {@code deliverAt} (a time in the past means due at once). */
     public CompletionStage<SendResult> sendAt(byte[] content, Instant deliverAt, String slotBasis) {
+        return sendAt(content, deliverAt, slotBasis, null);
+    }
+
+    /**
+     * Sends a {@code FIXED_TIME} message due at {@code deliverAt} that expires at {@code expiry} ({@code null}: never);
+     * merged into a pending duplicate, this send's time and expiry (or none) replace the duplicate's.
+     */
+    public CompletionStage<SendResult> sendAt(byte[] content, Instant deliverAt, String slotBasis, Expiry expiry) {
         requireType(TopicType.FIXED_TIME);
         if (deliverAt == null) {
             return failed(EngineExceptions.ex.missingDeliveryTime());
         }
-        return send(content, Long.toString(deliverAt.toEpochMilli()), slotBasis);
+        return send(content, Long.toString(deliverAt.toEpochMilli()), slotBasis, expiry);
     }
 
-    private CompletionStage<SendResult> send(byte[] content, String value, String slotBasis) {
+    private CompletionStage<SendResult> send(byte[] content, String value, String slotBasis, Expiry expiry) {
         Objects.requireNonNull(content, "content");
         long crc = SlotRouter.crc(slotBasis, content);
-        TopicScripts.Send send = new TopicScripts.Send(value, content);
+        TopicScripts.Send send = new TopicScripts.Send(value, content, expiry == null ? null : expiry.wireValue());
         PendingSend pending;
         if (durable == null) {
             pending = new PendingSend(send, crc, new CompletableFuture<>(), null);

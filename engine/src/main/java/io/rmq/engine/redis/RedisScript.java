@@ -38,6 +38,8 @@ public enum RedisScript {
     REGISTER_TOPIC("register_topic.lua", ScriptOutputType.VALUE),
     /** Keeps a dead queue within its retention. */
     TRIM_DEAD("trim_dead.lua", ScriptOutputType.MULTI),
+    /** Removes a slot's expired pending messages (the periodic cleanup). */
+    EXPIRE("expire.lua", ScriptOutputType.MULTI),
     /** Reads one slot's state (admin). */
     STATS("stats.lua", ScriptOutputType.MULTI),
     /** Reads a page of a dead queue (admin). */

@@ -26,6 +26,7 @@ final class SlotKeyBytes {
     static final int SLOT = 8;
     static final int COUNTERS = 9;
     static final int EXPIRY = 10;
+    static final int HELD_EXPIRY = 11;
 
     private final TopicKeys keys;
     private final byte[] wakeChannel;
@@ -96,7 +97,8 @@ final class SlotKeyBytes {
             SlotKeys sk = keys.slot(s);
             k[s] = new byte[][] { bytes(sk.store()), bytes(sk.prepare()), bytes(sk.attempts()), bytes(sk.origin()),
                     bytes(sk.dead()), bytes(sk.owner()), bytes(sk.failures()), bytes(sk.paused()),
-                    Long.toString(s).getBytes(StandardCharsets.US_ASCII), bytes(sk.counters()), bytes(sk.expiry()) };
+                    Long.toString(s).getBytes(StandardCharsets.US_ASCII), bytes(sk.counters()), bytes(sk.expiry()),
+                    bytes(sk.heldExpiry()) };
         }
         shardedWakeChannels = channels;
         slotKeys = k;

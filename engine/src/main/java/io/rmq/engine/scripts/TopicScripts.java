@@ -5,6 +5,7 @@ import static io.rmq.engine.scripts.SlotKeyBytes.COUNTERS;
 import static io.rmq.engine.scripts.SlotKeyBytes.DEAD;
 import static io.rmq.engine.scripts.SlotKeyBytes.EXPIRY;
 import static io.rmq.engine.scripts.SlotKeyBytes.FAILURES;
+import static io.rmq.engine.scripts.SlotKeyBytes.HELD_EXPIRY;
 import static io.rmq.engine.scripts.SlotKeyBytes.ORIGIN;
 import static io.rmq.engine.scripts.SlotKeyBytes.OWNER;
 import static io.rmq.engine.scripts.SlotKeyBytes.PAUSED;
@@ -44,8 +45,11 @@ public final class TopicScripts {
     private static final byte[] MEMBERS = RmqClient.bytes("members");
     private static final byte[] EXPIRED = RmqClient.bytes("expired");
     private static final byte[] EPOCH_FIELD = RmqClient.bytes("epoch");
-    /** Elements of a pop reply before the popped triples: status, now, next, detail. */
-    private static final int POP_HEADER = 4;
+    private static final byte[] EXPIRES = RmqClient.bytes("EXPIRES");
+    private static final byte[] ONE = RmqClient.bytes("1");
+    private static final byte[] ZERO = RmqClient.bytes("0");
+    /** Elements of a pop reply before the popped triples: status, now, next, detail, expired, held. */
+    private static final int POP_HEADER = 6;
 
     private final Supplier<ScriptRunner> scripts;
     private final TopicKeys keys;
@@ -56,8 +60,17 @@ public final class TopicScripts {
     public record RetryRule(int maxRetries, long backoffMillis, long backoffMaxMillis) {
     }
 
-    /** One member moved to the prepare queue: its content, its store score as Redis wrote it, its delivery number. */
-    public record PoppedMember(byte[] content, byte[] rawScore, int attempt) {
+    /**
+     * One member moved to the prepare queue: its content, its store score as Redis wrote it, its delivery number,
+     * whether the pop that moved it held an expiry for some member (its commit or release then clears it), and the
+     * Redis clock when it was popped (ms since the epoch).
+     */
+    public record PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis) {
+
+        /** A member popped without an expiry held, at an unknown time (0). */
+        public PoppedMember(byte[] content, byte[] rawScore, int attempt) {
+            this(content, rawScore, attempt, false, 0);
+        }
     }
 
     /**
@@ -67,8 +80,19 @@ public final class TopicScripts {
      * @param nextDelayMillis 0: more may be due; > 0: ms until the next member is due; -1: nothing waits
      * @param detail          POPPED: the epoch checked (0 without coordination); HANDOVER: members of
      *                        earlier owners still in the prepare queue; FENCED: the epoch the slot is owned under
+     * @param expired         members the pop found expired and removed (kept in the dead queue if it was asked to)
      */
-    public record PopReply(PopStatus status, long redisNow, long nextDelayMillis, long detail, List<PoppedMember> members) {
+    public record PopReply(PopStatus status, long redisNow, long nextDelayMillis, long detail, long expired,
+            List<PoppedMember> members) {
+
+        /** A reply that expired nothing. */
+        public PopReply(PopStatus status, long redisNow, long nextDelayMillis, long detail, List<PoppedMember> members) {
+            this(status, redisNow, nextDelayMillis, detail, 0, members);
+        }
+    }
+
+    /** What {@code expire.lua} did: members expired, and whether more may have expired (its limit was reached). */
+    public record ExpireReply(long expired, boolean more) {
     }
 
     /** What {@code rollback.lua} did. */
@@ -107,8 +131,17 @@ public final class TopicScripts {
                 .thenApply(recorded -> new String(recorded, StandardCharsets.UTF_8));
     }
 
-    /** One message to send: the type's value (a time range in ms, a priority, or a delivery time in ms) and the member. */
-    public record Send(String value, byte[] member) {
+    /**
+     * One message to send: the type's value (a time range in ms, a priority, or a delivery time in ms), the member,
+     * and when it expires as {@code send.lua} takes it ({@code Expiry.wireValue()}: ms since the epoch on the Redis
+     * clock, or {@code +<ms>} after the send), {@code null} for never.
+     */
+    public record Send(String value, byte[] member, String expiry) {
+
+        /** A message that does not expire. */
+        public Send(String value, byte[] member) {
+            this(value, member, null);
+        }
     }
 
     /**
@@ -125,9 +158,10 @@ public final class TopicScripts {
      */
     public CompletionStage<List<SendResult>> send(int slot, int routedBy, List<Send> sends) {
         byte[][] k = slots.of(slot);
-        byte[][] args = messageArgs(slot, k, sends);
+        byte[][] args = messageArgs(slot, k, sends, sends.stream().anyMatch(s -> s.expiry() != null));
         byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
-        return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker }, args)
+        return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY] },
+                args)
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 0; i + 1 < reply.size(); i += 2) {
@@ -153,7 +187,7 @@ public final class TopicScripts {
         byte[][] k = slots.of(slot);
         byte[] presplit = bytes(keys.presplit(slot, targetAmount));
         return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { k[STORE], presplit, k[COUNTERS] },
-                messageArgs(slot, k, sends))
+                messageArgs(slot, k, sends, false))
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 1; i + 1 < reply.size(); i += 2) {
@@ -165,15 +199,27 @@ public final class TopicScripts {
                 });
     }
 
-    /** The ARGV of {@code send.lua} and {@code merge_pending.lua}: type, wake channel, slot, then value and member per message. */
-    private byte[][] messageArgs(int slot, byte[][] k, List<Send> sends) {
-        byte[][] args = new byte[3 + 2 * sends.size()][];
+    /**
+     * The ARGV of {@code send.lua} and {@code merge_pending.lua}: type, wake channel, slot, then value and member per
+     * message; with expiries ({@code send.lua} only) {@code EXPIRES} and value, member and expiry per message.
+     */
+    private byte[][] messageArgs(int slot, byte[][] k, List<Send> sends, boolean withExpiries) {
+        int per = withExpiries ? 3 : 2;
+        int first = withExpiries ? 4 : 3;
+        byte[][] args = new byte[first + per * sends.size()][];
         args[0] = type;
         args[1] = wakeChannel(slot);
         args[2] = k[SLOT];
+        if (withExpiries) {
+            args[3] = EXPIRES;
+        }
         for (int i = 0; i < sends.size(); i++) {
-            args[3 + 2 * i] = bytes(sends.get(i).value());
-            args[4 + 2 * i] = sends.get(i).member();
+            Send send = sends.get(i);
+            args[first + per * i] = bytes(send.value());
+            args[first + 1 + per * i] = send.member();
+            if (withExpiries) {
+                args[first + 2 + per * i] = send.expiry() == null ? ZERO : bytes(send.expiry());
+            }
         }
         return args;
     }
@@ -223,7 +269,7 @@ public final class TopicScripts {
     public CompletionStage<FindReply> find(int slot, byte[] member, List<String> markers) {
         byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.FIND,
-                withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY]), member)
+                withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY]), member)
                 .thenApply(r -> {
                     Double pending = decimal(r.get(0));
                     Double deadline = decimal(r.get(1));
@@ -294,26 +340,47 @@ public final class TopicScripts {
      * @param worker the caller's worker id, recorded with a new epoch; ignored when epoch is 0
      */
     public CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker) {
+        return pop(slot, count, prepareTimeoutMillis, epoch, worker, false);
+    }
+
+    /**
+     * {@code pop.lua}, removing expired members first (at most {@code 2 * count}).
+     *
+     * @param expiredToDead keep the expired members in the dead queue (failure {@code expired}) instead of dropping them
+     */
+    public CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
+            boolean expiredToDead) {
         byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED],
-                k[COUNTERS] },
-                type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker))
+                k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[DEAD], k[FAILURES] },
+                type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker),
+                expiredToDead ? ONE : ZERO)
                 .thenApply(TopicScripts::popReply);
     }
 
     /** Reads a pop reply; package-private for its benchmark. */
     public static PopReply popReply(List<Object> reply) {
         List<PoppedMember> members = new ArrayList<>((reply.size() - POP_HEADER) / 3);
+        boolean held = (Long) reply.get(5) == 1L;
+        long now = (Long) reply.get(1);
         for (int i = POP_HEADER; i + 2 < reply.size(); i += 3) {
             members.add(new PoppedMember((byte[]) reply.get(i), (byte[]) reply.get(i + 1),
-                    ((Long) reply.get(i + 2)).intValue()));
+                    ((Long) reply.get(i + 2)).intValue(), held, now));
         }
         return new PopReply(PopStatus.of((Long) reply.get(0)), (Long) reply.get(1), (Long) reply.get(2),
-                (Long) reply.get(3), members);
+                (Long) reply.get(3), (Long) reply.get(4), members);
     }
 
     /** {@code commit.lua}: removes these members from the prepare queue; the number removed. */
     public CompletionStage<Long> commit(int slot, List<byte[]> members) {
+        return commit(slot, members, false);
+    }
+
+    /**
+     * {@code commit.lua}, also removing the members' held expiries when {@code heldExpiry} (some member was popped by
+     * a pop that held an expiry, {@link PoppedMember#heldExpiry()}).
+     */
+    public CompletionStage<Long> commit(int slot, List<byte[]> members, boolean heldExpiry) {
         byte[][] k = slots.of(slot);
         byte[][] args = new byte[2 + members.size()][];
         args[0] = wakeChannel(slot);
@@ -321,8 +388,10 @@ public final class TopicScripts {
         for (int i = 0; i < members.size(); i++) {
             args[2 + i] = members.get(i);
         }
-        return run(RedisScript.COMMIT, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES],
-                k[COUNTERS] }, args);
+        byte[][] commitKeys = heldExpiry
+                ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[HELD_EXPIRY] }
+                : new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS] };
+        return run(RedisScript.COMMIT, commitKeys, args);
     }
 
     /**
@@ -361,7 +430,7 @@ public final class TopicScripts {
         byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.ROLLBACK,
                 new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES],
-                        k[COUNTERS] }, args)
+                        k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY] }, args)
                 .thenApply(r -> new RollbackReply((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
     }
 
@@ -378,7 +447,22 @@ public final class TopicScripts {
             args[2 + 2 * i] = members.get(i).content();
             args[3 + 2 * i] = members.get(i).rawScore();
         }
-        return run(RedisScript.RELEASE, new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS] }, args);
+        byte[][] releaseKeys = members.stream().anyMatch(PoppedMember::heldExpiry)
+                ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY] }
+                : new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS] };
+        return run(RedisScript.RELEASE, releaseKeys, args);
+    }
+
+    /**
+     * {@code expire.lua}: removes up to {@code limit} members of the slot's store queue whose expiry has passed.
+     *
+     * @param expiredToDead keep them in the dead queue (failure {@code expired}) instead of dropping them
+     */
+    public CompletionStage<ExpireReply> expire(int slot, int limit, boolean expiredToDead) {
+        byte[][] k = slots.of(slot);
+        return this.<List<Object>>run(RedisScript.EXPIRE, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[FAILURES], k[DEAD],
+                k[EXPIRY], k[COUNTERS] }, type, number(limit), expiredToDead ? ONE : ZERO)
+                .thenApply(r -> new ExpireReply((Long) r.get(0), (Long) r.get(1) == 1L));
     }
 
     /** {@code extend.lua}: deadline = now + prepare timeout for these members; the number extended. */
@@ -446,9 +530,19 @@ public final class TopicScripts {
         return countExisting(k);
     }
 
-    /** How many of the topic's prepare queues hold members: whether the sweeper has anything to look at. */
-    public CompletionStage<Long> countPrepared() {
-        return countExisting(slots.everySlot(PREPARE));
+    /**
+     * How many of the topic's prepare queues and expiry sets hold members: whether the sweeper has anything to look
+     * at. One {@code EXISTS} (on a cluster, one per hash slot: a slot's two keys share its hash tag).
+     */
+    public CompletionStage<Long> countPreparedOrExpiring() {
+        byte[][] prepared = slots.everySlot(PREPARE);
+        byte[][] expiring = slots.everySlot(EXPIRY);
+        byte[][] k = new byte[prepared.length + expiring.length][];
+        for (int slot = 0; slot < prepared.length; slot++) {
+            k[2 * slot] = prepared[slot];
+            k[2 * slot + 1] = expiring[slot];
+        }
+        return countExisting(k);
     }
 
     /** How many of the topic's dead queues hold members: whether the retention has anything to trim. */

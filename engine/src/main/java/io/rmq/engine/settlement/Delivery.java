@@ -112,6 +112,14 @@ public final class Delivery {
         return Double.parseDouble(new String(raw, StandardCharsets.US_ASCII));
     }
 
+    /**
+     * The Redis clock when the message was popped (moved to the prepare queue), in ms since the epoch: a message
+     * with an expiry was popped before it expired.
+     */
+    public long poppedAtMillis() {
+        return member.poppedAtMillis();
+    }
+
     /** The member as popped, for releasing it with its score. */
     TopicScripts.PoppedMember member() {
         return member;

@@ -19,6 +19,14 @@ public interface EngineEvents {
     default void redelivered(TopicDefinition topic, long count) {
     }
 
+    /**
+     * {@code count} messages of {@code topic} expired before they were delivered and were removed (found by a pop or
+     * by the periodic cleanup; kept in the dead queue too when the consumer asks for it, also told by
+     * {@link #deadLettered}).
+     */
+    default void expired(TopicDefinition topic, long count) {
+    }
+
     /** The dead-queue retention deleted {@code count} messages of {@code topic}. */
     default void deadTrimmed(TopicDefinition topic, long count) {
     }

@@ -257,8 +257,12 @@ public final class Settlement implements Delivery.Settler {
      */
     private CompletionStage<Void> commitNow(int slot, List<Delivery> batch) {
         List<byte[]> members = new ArrayList<>(batch.size());
-        batch.forEach(d -> members.add(d.content()));
-        return scripts.commit(slot, members).handle((n, failure) -> {
+        boolean heldExpiry = false;
+        for (Delivery d : batch) {
+            members.add(d.content());
+            heldExpiry |= d.member().heldExpiry();
+        }
+        return scripts.commit(slot, members, heldExpiry).handle((n, failure) -> {
             if (failure != null && !retries.keepCommit(slot, members, failure)) {
                 LOG.commitFailed(batch.size(), slot, scripts.keys().topic().name(),
                         RmqClient.rootMessage(failure));

@@ -161,7 +161,8 @@ public final class SettlementRetries {
     }
 
     private CompletionStage<?> send(Kept k) {
-        return k.kind() == Kind.COMMIT ? scripts.commit(k.slot(), k.members())
+        // a retried commit is rare: it clears held expiries whether or not its members had any
+        return k.kind() == Kind.COMMIT ? scripts.commit(k.slot(), k.members(), true)
                 : scripts.rollback(k.slot(), policy.retryRule(), k.failure(), k.members());
     }
 

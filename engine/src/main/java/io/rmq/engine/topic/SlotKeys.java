@@ -20,23 +20,20 @@ import java.nio.charset.StandardCharsets;
  * <li>pause flag (exists while consumption is paused): {@code paused{<prefix><topic>_<slot>}}</li>
  * <li>counters hash (cumulative counts for operators: sent, merged, delivered, acked, nacked, dead, released,
  * requeued, purged, trimmed, cancelled, rescheduled, expired, ticked; one {@code HINCRBY} per script call and outcome): {@code counters{<prefix><topic>_<slot>}}</li>
- * <li>expiry zset (member to the time it expires, ms since the epoch, when one is recorded):
- * {@code expiry{<prefix><topic>_<slot>}}</li>
+ * <li>expiry sorted set (a pending member to the time it expires, ms since the epoch on the Redis clock; only
+ * members sent with an expiry): {@code expiry{<prefix><topic>_<slot>}}</li>
+ * <li>held expiry hash (a member being consumed to the expiry it had when popped, restored if it is rolled back
+ * or released): {@code held-expiry{<prefix><topic>_<slot>}}</li>
  * </ul>
  */
 public record SlotKeys(int slot, String store, String prepare, String dead, String attempts, String origin,
-        String owner, String failures, String paused, String counters) {
+        String owner, String failures, String paused, String counters, String expiry, String heldExpiry) {
 
     static SlotKeys of(TopicDefinition topic, int slot) {
         String base = topic.keyPrefix() + topic.name() + "_" + slot;
         return new SlotKeys(slot, base, "prepare{" + base + "}", "dead{" + base + "}",
                 "attempts{" + base + "}", "origin{" + base + "}", "owner{" + base + "}", "failures{" + base + "}",
-                "paused{" + base + "}", "counters{" + base + "}");
-    }
-
-    /** The expiry zset: member to the time it expires (ms since the epoch), {@code expiry{<prefix><topic>_<slot>}}. */
-    public String expiry() {
-        return "expiry{" + store + "}";
+                "paused{" + base + "}", "counters{" + base + "}", "expiry{" + base + "}", "held-expiry{" + base + "}");
     }
 
     static byte[] bytes(String s) {

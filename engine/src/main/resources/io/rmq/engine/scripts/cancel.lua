@@ -4,15 +4,16 @@
   exist at once (a copy sent while another is consumed is queued again): the pending copy is removed, and the
   reply still says that a copy is in flight.
 
-  What is recorded about the member (its attempt count, its last failure, its expiry) is forgotten with the
-  pending copy when no other copy of it remains in the slot (in flight or dead): a remaining copy keeps them.
+  The pending copy's expiry goes with it (an in-flight copy's expiry is held apart, in held-expiry{...}). What
+  else is recorded about the member (its attempt count, its last failure) is forgotten with the pending copy
+  when no other copy of it remains in the slot (in flight or dead): a remaining copy keeps them.
 
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
   KEYS[3]  dead queue      dead{<prefix><topic>_<slot>}
   KEYS[4]  attempts hash   attempts{<prefix><topic>_<slot>}
   KEYS[5]  failures hash   failures{<prefix><topic>_<slot>}
-  KEYS[6]  expiry zset     expiry{<prefix><topic>_<slot>}: member -> expiresAt (ms since the epoch)
+  KEYS[6]  expiry zset     expiry{<prefix><topic>_<slot>}: pending member -> expiresAt (ms since the epoch)
   KEYS[7]  counters hash   counters{<prefix><topic>_<slot>}: field cancelled (1 when this call removed the message)
   KEYS[8..] split markers  split:<2a>{<prefix><topic>_<slot>}, split:<4a>{...}, ... (optional, see lib/split_depth.lua):
                            the markers of the doublings after which the member would still route to this slot
@@ -45,10 +46,10 @@ if redis.call('ZSCORE', storeKey, member) then
   redis.call('ZCARD', expiryKey)
   redis.call('HEXISTS', countersKey, '')
   redis.call('ZREM', storeKey, member)
+  redis.call('ZREM', expiryKey, member)
   if inFlight == 0 and not dead then
     redis.call('HDEL', attemptsKey, member)
     redis.call('HDEL', failuresKey, member)
-    redis.call('ZREM', expiryKey, member)
   end
   redis.call('HINCRBY', countersKey, 'cancelled', 1)
   cancelled = 1

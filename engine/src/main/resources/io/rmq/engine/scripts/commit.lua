@@ -1,6 +1,6 @@
 --[[
   commit: the commit phase. Removes consumed members from a slot's prepare queue and forgets their
-  attempt counts and failures. A member that is no longer in the prepare queue (already rolled back) is skipped.
+  attempt counts, failures and held expiries. A member that is no longer in the prepare queue (already rolled back) is skipped.
   When a committed member has a pending copy in the store queue (sent again while it was being
   consumed), a wake notice "<slot>:0" is published so an idle consumer picks that copy up. The same
   notice is published when the commit empties the prepare queue while a handover is pending (see
@@ -14,6 +14,8 @@
   KEYS[6]  failures hash   failures{<prefix><topic>_<slot>}: member -> its last failure
   KEYS[7]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
                            field acked (members committed)
+  KEYS[8]  held expiry     held-expiry{<prefix><topic>_<slot>} (optional: given when a committed member was
+                           popped with an expiry; its entry is removed)
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
@@ -29,6 +31,7 @@ local originKey   = KEYS[4]
 local ownerKey    = KEYS[5]
 local failuresKey = KEYS[6]
 local countersKey = KEYS[7]
+local heldKey     = KEYS[8]
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
@@ -77,6 +80,7 @@ if not retried and not anyPending then
     -- a member not in the prepare queue has no origin either (written by pop, removed by commit,
     -- rollback and release), so removing every member's origin removes just the committed ones'
     if hasOrigins then callAll('HDEL', originKey, members) end
+    if heldKey then callAll('HDEL', heldKey, members) end
   end
 else
   local inPrepare = callAll('ZMSCORE', prepareKey, members)
@@ -92,6 +96,7 @@ else
   end
   if #committed > 0 then
     if hasOrigins then callAll('HDEL', originKey, committed) end
+    if heldKey then callAll('HDEL', heldKey, committed) end
     callAll('ZREM', prepareKey, committed)
     if #failed > 0 then
       callAll('HDEL', attemptsKey, failed)

@@ -7,8 +7,9 @@
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
   KEYS[3]  dead queue      dead{<prefix><topic>_<slot>}
   KEYS[4]  attempts hash   attempts{<prefix><topic>_<slot>}
-  KEYS[5]  expiry zset     expiry{<prefix><topic>_<slot>}: member -> expiresAt (ms since the epoch)
-  KEYS[6..] split markers  as in cancel.lua (optional)
+  KEYS[5]  expiry zset     expiry{<prefix><topic>_<slot>}: pending member -> expiresAt (ms since the epoch)
+  KEYS[6]  held expiry     held-expiry{<prefix><topic>_<slot>}: member in flight -> the expiry it had when popped
+  KEYS[7..] split markers  as in cancel.lua (optional)
 
   ARGV[1]  member          the message content
 
@@ -17,7 +18,7 @@
            deadline   the in-flight copy's prepare deadline (ms) as a string; nil when none is in flight
            attempts   failed deliveries so far (0 when none is recorded)
            deadAt     when it moved to the dead queue (ms) as a string; nil when it is not dead
-           expiresAt  its recorded expiry (ms) as a string; nil when none is recorded
+           expiresAt  the pending copy's expiry (ms) as a string, else the in-flight copy's; nil when none is recorded
            splits     as in cancel.lua
 ]]
 local member = ARGV[1]
@@ -28,4 +29,5 @@ local deadline  = redis.call('ZSCORE', KEYS[2], member)
 local deadAt    = redis.call('ZSCORE', KEYS[3], member)
 local attempts  = tonumber(redis.call('HGET', KEYS[4], member) or '0') or 0
 local expiresAt = redis.call('ZSCORE', KEYS[5], member)
-return { pending, deadline, attempts, deadAt, expiresAt, splitDepth(6) }
+if not expiresAt and deadline then expiresAt = redis.call('HGET', KEYS[6], member) end
+return { pending, deadline, attempts, deadAt, expiresAt, splitDepth(7) }

@@ -7,6 +7,15 @@
   earlier copy still being consumed) is left in the store queue until that copy is committed or
   rolled back, so one member is never in two consumers' hands.
 
+  Expiry (KEYS[8..11] given): a member whose expiry has passed (expiresAt <= now, in the expiry sorted set)
+  is never moved to the prepare queue. Before popping, the call removes up to 2 * count such members from
+  the store queue, due or not, with their attempts, failure records and expiry entries, and counts them
+  (field expired; with ARGV[6] = 1 they are also kept in the dead queue with the failure "expired" and
+  counted in dead). When it found 2 * count of them, more may have expired: it pops nothing and reports next
+  = 0, so that the caller pops again. A popped member's expiry moves to the held expiry hash while it is in
+  flight: a copy being consumed does not expire; rollback.lua and release.lua put it back. When the expiry
+  set is empty this costs one ZCARD.
+
   Ownership (coordination on, epoch > 0): the owner hash records the epoch under which the slot is
   owned. A caller with an older epoch is fenced: it pops nothing (it lost the slot, perhaps without
   knowing yet). A caller with a newer epoch takes the slot over: its epoch and worker id are
@@ -24,15 +33,20 @@
                            a handover is pending, handover = 1
   KEYS[6]  pause flag      paused{<prefix><topic>_<slot>}: exists while consumption is paused
   KEYS[7]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
-                           field delivered (members popped)
+                           fields delivered (members popped), expired and dead (members expired)
+  KEYS[8]  expiry set      expiry{<prefix><topic>_<slot>}: member -> expiresAt, ms (optional, with 9..11)
+  KEYS[9]  held expiry     held-expiry{<prefix><topic>_<slot>}: member in flight -> expiresAt
+  KEYS[10] dead queue      dead{<prefix><topic>_<slot>}
+  KEYS[11] failures hash   failures{<prefix><topic>_<slot>}
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  count           most members to move (>= 0); 0 only claims the slot (the ownership step)
   ARGV[3]  prepare timeout ms a popped member may stay in the prepare queue before it is rolled back
   ARGV[4]  epoch           the caller's ownership epoch of this slot (> 0), or 0 without coordination
   ARGV[5]  worker          the caller's worker id, recorded with a new epoch (for operators)
+  ARGV[6]  expired to dead 1: keep expired members in the dead queue; 0 or absent: drop them
 
-  Returns  { status, now, next, detail, member1, score1, attempt1, member2, score2, attempt2, ... }
+  Returns  { status, now, next, detail, expired, held, member1, score1, attempt1, member2, score2, attempt2, ... }
            status   0 POPPED: the caller may pop (owner, or no coordination); members follow
                     1 HANDOVER: the caller owns the slot, but members popped under an earlier epoch
                       are still in the prepare queue; nothing popped
@@ -46,6 +60,8 @@
                     or nothing was popped (HANDOVER, FENCED); 1000 when PAUSED (poll again in 1 s)
            detail   POPPED: the caller's epoch (0 without coordination); HANDOVER: members still in
                     the prepare queue; FENCED: the epoch the slot is owned under
+           expired  members this call expired (0 unless POPPED)
+           held     1 when a popped member had an expiry (now in the held expiry hash), else 0
            score    the member's store score, as a string
            attempt  the delivery number, 1 on the first delivery
 ]]
@@ -63,6 +79,8 @@ local count       = tonumber(ARGV[2])
 local timeout     = tonumber(ARGV[3])
 local epoch       = tonumber(ARGV[4] or '0')
 local worker      = ARGV[5] or ''
+local expiryKey   = KEYS[8]
+local toDead      = ARGV[6] == '1'
 
 local POPPED, HANDOVER, FENCED, PAUSED = 0, 1, -1, 2
 
@@ -77,7 +95,7 @@ if epoch > 0 then
   -- an epoch that is not a number (written by hand) counts as none: this claim replaces it
   local owned = tonumber(redis.call('HGET', ownerKey, 'epoch') or '0') or 0
   if epoch < owned then
-    return { FENCED, now, -1, owned }
+    return { FENCED, now, -1, owned, 0, 0 }
   end
   if epoch > owned then
     redis.call('HSET', ownerKey, 'epoch', ARGV[4], 'worker', worker, 'since', now)
@@ -92,16 +110,16 @@ if epoch > 0 then
     -- callers cannot add any.
     local inFlight = redis.call('ZCARD', prepareKey)
     if inFlight > 0 then
-      return { HANDOVER, now, -1, inFlight }
+      return { HANDOVER, now, -1, inFlight, 0, 0 }
     end
     redis.call('HDEL', ownerKey, 'handover')
   end
 end
 if count == 0 then
-  return { POPPED, now, 0, epoch }
+  return { POPPED, now, 0, epoch, 0, 0 }
 end
 if redis.call('EXISTS', pausedKey) == 1 then
-  return { PAUSED, now, 1000, epoch }
+  return { PAUSED, now, 1000, epoch, 0, 0 }
 end
 
 -- A key of the wrong type (written by another client) must fail the call before anything moves,
@@ -110,8 +128,20 @@ end
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/expiry.lua: expireMembers(keys, topicType, now, limit, toDead)
 
-local result = { POPPED, now, 0, epoch }
+local result = { POPPED, now, 0, epoch, 0, 0 }
+local expiring = expiryKey and redis.call('ZCARD', expiryKey) > 0
+if expiring then
+  local expired, more = expireMembers({ store = storeKey, prepare = prepareKey, attempts = attemptsKey,
+    failures = KEYS[11], dead = KEYS[10], expiry = expiryKey }, topicType, now, 2 * count, toDead)
+  if expired > 0 and countersKey then
+    redis.call('HINCRBY', countersKey, 'expired', expired)
+    if toDead then redis.call('HINCRBY', countersKey, 'dead', expired) end
+  end
+  result[5] = expired
+  if more then return result end
+end
 local popped = 0
 local skipped = 0
 -- Candidates blocked by an in-flight copy stay in the store queue and shift the window; a few
@@ -151,6 +181,23 @@ for _ = 1, 4 do
     local failures = {}
     if redis.call('HLEN', attemptsKey) > 0 then failures = callAll('HMGET', attemptsKey, moving) end
     if not timed then callAll('HSET', originKey, origins) end
+    if expiring then
+      -- what is left in the expiry set has not expired: it moves with its member, into the held hash
+      local expiries = callAll('ZMSCORE', expiryKey, moving)
+      local held, heldMembers = {}, {}
+      for i, member in ipairs(moving) do
+        if expiries[i] then
+          held[#held + 1] = member
+          held[#held + 1] = expiries[i]
+          heldMembers[#heldMembers + 1] = member
+        end
+      end
+      if #heldMembers > 0 then
+        callAll('HSET', KEYS[9], held)
+        callAll('ZREM', expiryKey, heldMembers)
+        result[6] = 1
+      end
+    end
     callAll('ZREM', storeKey, moving)
     callAll('ZADD', prepareKey, deadlines)
     for i, member in ipairs(moving) do

@@ -5,6 +5,8 @@
 
   A member no longer in the prepare queue is skipped. When a pending copy exists in the store queue
   (the content was sent again meanwhile), the pending copy stands and the released one merges into it.
+  Expiry (KEYS[5], KEYS[6] given): a member popped with an expiry gets it back in the expiry set when it
+  returns to the store queue; merged into a pending copy (which keeps its own), its held expiry is dropped.
   Also used by a consumer that lost a slot to another owner (coordination): the wake notice it
   publishes tells the new owner, whose handover may be waiting for these members, to pop again.
 
@@ -13,6 +15,9 @@
   KEYS[3]  origin hash     origin{<prefix><topic>_<slot>}
   KEYS[4]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
                            field released (members returned undelivered)
+  KEYS[5]  expiry set      expiry{<prefix><topic>_<slot>} (optional, with KEYS[6]: given when a member was
+                           popped with an expiry)
+  KEYS[6]  held expiry     held-expiry{<prefix><topic>_<slot>}
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
@@ -25,6 +30,8 @@ local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
 local originKey   = KEYS[3]
 local countersKey = KEYS[4]
+local expiryKey   = KEYS[5]
+local heldKey     = KEYS[6]
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
@@ -32,11 +39,12 @@ local slot        = ARGV[2]
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 
 -- the members given, once each (the first score given for a member stands)
-local members, scores, seen = {}, {}, {}
+local members, scores, seen, seenAt = {}, {}, {}, {}
 for i = 3, #ARGV - 1, 2 do
   if not seen[ARGV[i]] then
     seen[ARGV[i]] = true
     members[#members + 1] = ARGV[i]
+    seenAt[ARGV[i]] = #members
     scores[#scores + 1] = ARGV[i + 1]
   end
 end
@@ -65,6 +73,18 @@ for i, member in ipairs(members) do
 end
 if #released > 0 then
   callAll('HDEL', originKey, released)
+  if heldKey then
+    local held = callAll('HMGET', heldKey, released)
+    local toExpiry = {}
+    for i, member in ipairs(released) do
+      if held[i] and not pending[seenAt[member]] then
+        toExpiry[#toExpiry + 1] = held[i]
+        toExpiry[#toExpiry + 1] = member
+      end
+    end
+    callAll('HDEL', heldKey, released)
+    if #toExpiry > 0 then callAll('ZADD', expiryKey, toExpiry) end
+  end
   callAll('ZREM', prepareKey, released)
   if #toStore > 0 then callAll('ZADD', storeKey, toStore) end
 else

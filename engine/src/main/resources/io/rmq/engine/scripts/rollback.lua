@@ -15,6 +15,9 @@
     - PRIORITY: back to the store queue behind the pending messages: score =
       min(its priority, lowest pending score - 1).
   Members not in the prepare queue (already committed or rolled back) are skipped.
+  Expiry (KEYS[9], KEYS[10] given): a member that was popped with an expiry (held expiry hash) gets it back
+  in the expiry set when it returns to the store queue (the next pop expires it if it has passed); moved to
+  the dead queue or merged into a pending copy (which keeps its own), its held expiry is dropped.
 
   A wake notice "<slot>:<delay ms>" is published on the wake channel when a member became poppable:
   a requeued member, or a pending copy that was blocked behind the rolled-back delivery (merged or
@@ -31,6 +34,8 @@
   KEYS[7]  failures hash   failures{<prefix><topic>_<slot>}: member -> "<deliveries>\t<priority>\t<failure>"
   KEYS[8]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
                            fields nacked (failed or expired deliveries rolled back) and dead (of those, dead)
+  KEYS[9]  expiry set      expiry{<prefix><topic>_<slot>} (optional, with KEYS[10])
+  KEYS[10] held expiry     held-expiry{<prefix><topic>_<slot>}
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  max retries     deliveries after the first before the dead queue (>= 0)
@@ -57,6 +62,8 @@ local deadKey     = KEYS[5]
 local ownerKey    = KEYS[6]
 local failuresKey = KEYS[7]
 local countersKey = KEYS[8]
+local expiryKey   = KEYS[9]
+local heldKey     = KEYS[10]
 local topicType   = ARGV[1]
 local maxRetries  = tonumber(ARGV[2])
 local backoffBase = tonumber(ARGV[3])
@@ -94,11 +101,15 @@ end
 -- A key of the wrong type (written by another client) must fail the call before a member leaves the
 -- prepare queue, or the member would be in no queue at all. Rollbacks are rare: check every key
 -- (the reads of the members' state check the keys they read).
-local attempts, origins, pending = {}, {}, {}
+local attempts, origins, pending, held = {}, {}, {}, {}
 if #members > 0 then
   attempts = callAll('HMGET', attemptsKey, members)
   origins = callAll('HMGET', originKey, members)
   pending = callAll('ZMSCORE', storeKey, members)
+  if heldKey then
+    held = callAll('HMGET', heldKey, members)
+    redis.call('ZCARD', expiryKey)
+  end
 else
   redis.call('ZCARD', storeKey)
   redis.call('HEXISTS', attemptsKey, '')
@@ -117,6 +128,7 @@ end
 
 -- the writes, gathered per command: { score, member, ... } or { field, value, ... } or { member, ... }
 local toStore, toDead, countsKept, countsDropped, failuresKept, failuresDropped = {}, {}, {}, {}, {}, {}
+local toExpiry, heldDropped = {}, {}
 local function push(list, a, b)
   list[#list + 1] = a
   if b ~= nil then list[#list + 1] = b end
@@ -131,6 +143,7 @@ for i, member in ipairs(members) do
   local failureText = failures .. '\t' .. (priority or '') .. '\t' .. failure
   -- pop skipped this pending copy while the delivery was in flight; it can be popped from now on
   local pendingScore = pending[i] and tonumber(pending[i])
+  if held[i] then push(heldDropped, member) end
   if pendingScore then
     wakeIn(topicType == 'PRIORITY' and 0 or math.max(0, pendingScore - now))
   end
@@ -160,6 +173,7 @@ for i, member in ipairs(members) do
       score = now + delay
     end
     push(toStore, score, member)
+    if held[i] then push(toExpiry, held[i], member) end
     push(countsKept, member, failures)
     push(failuresKept, member, failureText)
     requeued = requeued + 1
@@ -175,6 +189,8 @@ if #members > 0 then
   if #failuresDropped > 0 then callAll('HDEL', failuresKey, failuresDropped) end
   if #toDead > 0 then callAll('ZADD', deadKey, toDead) end
   if #toStore > 0 then callAll('ZADD', storeKey, toStore) end
+  if #heldDropped > 0 then callAll('HDEL', heldKey, heldDropped) end
+  if #toExpiry > 0 then callAll('ZADD', expiryKey, toExpiry) end
 end
 if requeued + merged + dead > 0 and handover and redis.call('ZCARD', prepareKey) == 0 then
   wakeIn(0)

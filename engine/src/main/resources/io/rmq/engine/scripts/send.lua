@@ -8,6 +8,13 @@
     FIXED_TIME   score = the delivery time; a pending duplicate takes the new score (the last time stands)
   A copy that is being consumed (in the prepare queue) is not a pending duplicate.
 
+  Expiry (KEYS[5]): the expiry of a pending member follows the same rule as its score. RANGE_MERGE: a
+  pending duplicate keeps its expiry (the first send's due time and expiry stand); PRIORITY and
+  FIXED_TIME: a merge takes the last send's expiry, and a last send without one clears it. A new member
+  takes its send's expiry. Expiries travel in an optional section of ARGV, given only when a message of
+  the call has one: a call without it writes nothing to the expiry set, and removes the entries of the
+  members it merged (PRIORITY, FIXED_TIME) with one ZREM, only when it merged any.
+
   When the write may end an idle consumer's sleep (the slot was empty, the new member is due before
   the head that the consumer sleeps for, or the head is blocked behind an in-flight copy of itself;
   for a merged FIXED_TIME duplicate moved earlier: its new time is due, or is before the earliest
@@ -26,12 +33,17 @@
   KEYS[4]  split marker    split:<2 * amount>{<prefix><topic>_<slot>} (optional), where amount is the slot
                            amount the caller routed by: it exists once the slot was split by a growth of the
                            topic (see split_slot.lua), and the call is then refused
+  KEYS[5]  expiry set      expiry{<prefix><topic>_<slot>}: member -> expiresAt (optional; without it expiries
+                           are neither written nor cleared)
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
   ARGV[3]  slot            the slot number, echoed in the wake notice
   ARGV[4..] pairs          the messages: value, member, value, member, ...
+           or, with expiries: 'EXPIRES', then triples value, member, expiry, ... where expiry is
+           the time it expires in ms since the epoch (Redis clock), '+<ms>' for that long after now, or
+           0 for a message without expiry
            value           RANGE_MERGE: time range in ms (> 0); PRIORITY: the priority;
                            FIXED_TIME: delivery time in ms since the epoch (Redis clock)
            member          the message content
@@ -51,6 +63,7 @@ if redis.replicate_commands then redis.replicate_commands() end
 local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
 local countersKey = KEYS[3]
+local expiryKey   = KEYS[5]
 local topicType   = ARGV[1]
 
 -- growth: the slot was split, the caller routes by an amount that is no longer the topic's
@@ -72,12 +85,22 @@ end
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 
-local members, scores = {}, {}
-for i = 4, #ARGV, 2 do
+local members, scores, expiries = {}, {}, nil
+local withExpiries = ARGV[4] == 'EXPIRES'
+local first, step = 4, 2
+if withExpiries then first, step, expiries = 5, 3, {} end
+for i = first, #ARGV, step do
   local value = tonumber(ARGV[i])
   if value == nil then return fail(ERRORS.BAD_VALUE, ARGV[i]) end
   members[#members + 1] = ARGV[i + 1]
   scores[#scores + 1] = topicType == 'RANGE_MERGE' and now + value or value
+  if withExpiries then
+    local expiry = ARGV[i + 2]
+    local expiresAt = tonumber(expiry)
+    if expiresAt == nil then return fail(ERRORS.BAD_VALUE, expiry) end
+    if string.sub(expiry, 1, 1) == '+' then expiresAt = now + expiresAt end
+    expiries[#expiries + 1] = expiresAt
+  end
 end
 
 -- A key of the wrong type (written by another client) must fail the call before anything is
@@ -89,6 +112,7 @@ for i, member in ipairs(members) do
   if current[member] == nil then current[member] = found[i] and tonumber(found[i]) or false end
 end
 if countersKey then redis.call('HEXISTS', countersKey, '') end
+if withExpiries and expiryKey then redis.call('ZCARD', expiryKey) end
 
 local prepareRead = false
 local function checkPrepare()
@@ -292,13 +316,37 @@ end
 
 local result = {}
 local stored = 0
+-- member -> its expiresAt as this call leaves it, or false to clear it; nil: untouched
+local expiryOf, expiryTouched = {}, {}
 for i, member in ipairs(members) do
   local status = send(member, scores[i])
   stored = stored + status
   result[#result + 1] = status
   result[#result + 1] = string.format('%.17g', current[member])
+  if status == 1 or topicType ~= 'RANGE_MERGE' then
+    local expiresAt = false
+    if withExpiries and expiries[i] > 0 then expiresAt = expiries[i] end
+    -- without the section, a new member has nothing to clear: only merges touch the set
+    if withExpiries or status == 0 then
+      if expiryOf[member] == nil then expiryTouched[#expiryTouched + 1] = member end
+      expiryOf[member] = expiresAt
+    end
+  end
 end
 flush()
+if expiryKey and #expiryTouched > 0 then
+  local set, clear = {}, {}
+  for _, member in ipairs(expiryTouched) do
+    if expiryOf[member] then
+      set[#set + 1] = expiryOf[member]
+      set[#set + 1] = member
+    else
+      clear[#clear + 1] = member
+    end
+  end
+  if #clear > 0 then callAll('ZREM', expiryKey, clear) end
+  if #set > 0 then callAll('ZADD', expiryKey, set) end
+end
 if wakeDelay ~= nil then
   publishWake(wakeChannel, slot, wakeDelay)
 end

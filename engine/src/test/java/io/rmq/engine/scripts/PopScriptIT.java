@@ -297,7 +297,7 @@ class PopScriptIT {
                 utf8("FIXED_TIME"), utf8("10"), utf8(Long.toString(TIMEOUT)), utf8("0"), utf8("")));
 
         assertThat(PopStatus.of((Long) reply.get(0))).isEqualTo(PopStatus.PAUSED);
-        assertThat(reply).as("nothing popped").hasSize(4);
+        assertThat(reply).as("nothing popped").hasSize(6);
         assertThat(reply.get(2)).as("poll again in 1 s").isEqualTo(1000L);
         assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("a");
         sync.del(KEYS.paused());
@@ -312,11 +312,11 @@ class PopScriptIT {
         List<Object> reply = await(scripts.run(RedisScript.POP,
                 utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner(), KEYS.paused()),
                 utf8(type.name()), utf8(Integer.toString(count)), utf8(Long.toString(timeout)), utf8("0"), utf8("")));
-        assertThat(reply.size() % 3).as("{status, now, next, detail, then triples}: %s", reply).isEqualTo(1);
+        assertThat(reply.size() % 3).as("{status, now, next, detail, expired, held, then triples}: %s", reply).isEqualTo(0);
         assertThat(PopStatus.of((Long) reply.get(0))).as("without coordination every pop may pop").isEqualTo(PopStatus.POPPED);
         assertThat(reply.get(3)).as("detail: epoch 0 without coordination").isEqualTo(0L);
         List<Entry> entries = new ArrayList<>();
-        for (int i = 4; i < reply.size(); i += 3) {
+        for (int i = 6; i < reply.size(); i += 3) {
             entries.add(new Entry(text(reply.get(i)), Double.parseDouble(text(reply.get(i + 1))), (Long) reply.get(i + 2)));
         }
         return new Popped((Long) reply.get(1), (Long) reply.get(2), entries);

@@ -47,15 +47,17 @@ public final class BenchmarkDeliveries {
 
     /** What the pop of {@code members} members returns, as Lettuce hands it over. */
     public static List<Object> popReply(int members, byte[] content, String rawScore) {
-        Object[] reply = new Object[4 + 3 * members];
+        Object[] reply = new Object[6 + 3 * members];
         reply[0] = 0L; // POPPED
         reply[1] = 1_764_240_000_000L;
         reply[2] = 0L;
         reply[3] = 0L;
+        reply[4] = 0L; // expired
+        reply[5] = 0L; // held
         for (int i = 0; i < members; i++) {
-            reply[4 + 3 * i] = content.clone();
-            reply[5 + 3 * i] = rawScore.getBytes(StandardCharsets.US_ASCII);
-            reply[6 + 3 * i] = 1L;
+            reply[6 + 3 * i] = content.clone();
+            reply[7 + 3 * i] = rawScore.getBytes(StandardCharsets.US_ASCII);
+            reply[8 + 3 * i] = 1L;
         }
         return List.of(reply);
     }

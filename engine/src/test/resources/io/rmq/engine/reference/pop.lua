@@ -26,7 +26,7 @@ if epoch > 0 then
   -- an epoch that is not a number (written by hand) counts as none: this claim replaces it
   local owned = tonumber(redis.call('HGET', ownerKey, 'epoch') or '0') or 0
   if epoch < owned then
-    return { FENCED, now, -1, owned }
+    return { FENCED, now, -1, owned, 0, 0 }
   end
   if epoch > owned then
     redis.call('HSET', ownerKey, 'epoch', ARGV[4], 'worker', worker, 'since', now)
@@ -41,16 +41,16 @@ if epoch > 0 then
     -- callers cannot add any.
     local inFlight = redis.call('ZCARD', prepareKey)
     if inFlight > 0 then
-      return { HANDOVER, now, -1, inFlight }
+      return { HANDOVER, now, -1, inFlight, 0, 0 }
     end
     redis.call('HDEL', ownerKey, 'handover')
   end
 end
 if count == 0 then
-  return { POPPED, now, 0, epoch }
+  return { POPPED, now, 0, epoch, 0, 0 }
 end
 if redis.call('EXISTS', pausedKey) == 1 then
-  return { PAUSED, now, 1000, epoch }
+  return { PAUSED, now, 1000, epoch, 0, 0 }
 end
 
 -- A key of the wrong type (written by another client) must fail the call before anything moves,
@@ -58,7 +58,7 @@ end
 -- last, so its type is checked first (the other keys are read before each member moves).
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 
-local result = { POPPED, now, 0, epoch }
+local result = { POPPED, now, 0, epoch, 0, 0 }
 local popped = 0
 local skipped = 0
 -- Candidates blocked by an in-flight copy stay in the store queue and shift the window; a few

@@ -1,0 +1,57 @@
+-- Expiry of pending messages: removes up to `limit` members of the store queue whose expiry has passed
+-- (expiry sorted set: member -> expiresAt, ms on the Redis clock), whatever their due time or priority.
+-- Uses callAll (lib/call_all.lua, included before this piece by the script).
+--   k        the slot's keys: { store, prepare, attempts, failures, dead, expiry }
+--   toDead   true: keep each in the dead queue (scored with now) with the failure "expired"; false: drop it
+-- An entry whose member is not in the store queue (left by another client) is removed and not counted.
+-- A member that also has a copy in flight (sent again while being consumed) keeps its attempts and
+-- failure record: they belong to that copy.
+-- Returns  the number of members expired, and whether `limit` entries were found (more may have expired).
+local function expireMembers(k, topicType, now, limit, toDead)
+  local entries = redis.call('ZRANGEBYSCORE', k.expiry, '-inf', now, 'LIMIT', 0, limit)
+  if #entries == 0 then return 0, false end
+  local stored = callAll('ZMSCORE', k.store, entries)
+  local expired, scores = {}, {}
+  for i, member in ipairs(entries) do
+    if stored[i] then
+      expired[#expired + 1] = member
+      scores[#scores + 1] = stored[i]
+    end
+  end
+  callAll('ZREM', k.expiry, entries)
+  if #expired == 0 then return 0, #entries == limit end
+  callAll('ZREM', k.store, expired)
+  local inFlight, attempts, recorded = {}, {}, {}
+  if redis.call('ZCARD', k.prepare) > 0 then inFlight = callAll('ZMSCORE', k.prepare, expired) end
+  if redis.call('HLEN', k.attempts) > 0 then attempts = callAll('HMGET', k.attempts, expired) end
+  if toDead then recorded = callAll('HMGET', k.failures, expired) end
+  local retried, toDeadQueue, records = {}, {}, {}
+  for i, member in ipairs(expired) do
+    local own = not inFlight[i]
+    if own and attempts[i] then retried[#retried + 1] = member end
+    if toDead then
+      toDeadQueue[#toDeadQueue + 1] = now
+      toDeadQueue[#toDeadQueue + 1] = member
+      if own or not recorded[i] then
+        -- "<deliveries>\t<priority>\t<failure>" as rollback.lua records it; a PRIORITY member retried
+        -- before was requeued behind the others, so its priority is the one its last failure recorded
+        local priority = ''
+        if topicType == 'PRIORITY' then
+          priority = (own and recorded[i] and string.match(recorded[i], '^[^\t]*\t([^\t]*)')) or scores[i]
+        end
+        local deliveries = own and math.floor(tonumber(attempts[i] or '0') or 0) or 0
+        records[#records + 1] = member
+        records[#records + 1] = deliveries .. '\t' .. priority .. '\texpired'
+      end
+    end
+  end
+  if #retried > 0 then
+    callAll('HDEL', k.attempts, retried)
+    if not toDead then callAll('HDEL', k.failures, retried) end
+  end
+  if toDead then
+    callAll('ZADD', k.dead, toDeadQueue)
+    if #records > 0 then callAll('HSET', k.failures, records) end
+  end
+  return #expired, #entries == limit
+end
