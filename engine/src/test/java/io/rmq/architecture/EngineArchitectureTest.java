@@ -32,7 +32,7 @@ class EngineArchitectureTest {
 
     /**
      * The engine's layers, the entry point on top: {@code RmqEngine} wires the consumer, the producer and the
-     * admin API beside them; consuming stands on settlement; producing, settlement and consuming stand on the
+     * admin API beside them, the recurring schedules under the admin API; consuming stands on settlement; producing, settlement and consuming stand on the
      * scripts' gateway; everything on the Redis connection, coordination on the topic model, and all of them on
      * the shared support and message catalogues. A layer never uses one above it.
      */
@@ -40,6 +40,7 @@ class EngineArchitectureTest {
     static final ArchRule layersUseOnlyThoseBelow = layeredArchitecture().consideringOnlyDependenciesInLayers()
             .layer("Engine").definedBy("io.rmq.engine")
             .layer("Admin").definedBy("io.rmq.engine.admin..")
+            .layer("Schedule").definedBy("io.rmq.engine.schedule..")
             .layer("Consume").definedBy("io.rmq.engine.consume..")
             .layer("Settlement").definedBy("io.rmq.engine.settlement..")
             .layer("Produce").definedBy("io.rmq.engine.produce..")
@@ -50,14 +51,15 @@ class EngineArchitectureTest {
             .layer("Support").definedBy("io.rmq.engine.support..", "io.rmq.engine.i18n..")
             .whereLayer("Engine").mayNotBeAccessedByAnyLayer()
             .whereLayer("Admin").mayNotBeAccessedByAnyLayer()
+            .whereLayer("Schedule").mayOnlyBeAccessedByLayers("Engine", "Admin")
             .whereLayer("Consume").mayOnlyBeAccessedByLayers("Engine")
             .whereLayer("Settlement").mayOnlyBeAccessedByLayers("Engine", "Consume")
             .whereLayer("Produce").mayOnlyBeAccessedByLayers("Engine")
-            .whereLayer("Scripts").mayOnlyBeAccessedByLayers("Engine", "Consume", "Settlement", "Produce")
+            .whereLayer("Scripts").mayOnlyBeAccessedByLayers("Engine", "Schedule", "Consume", "Settlement", "Produce")
             .whereLayer("Coordination").mayOnlyBeAccessedByLayers("Engine", "Consume")
-            .whereLayer("Redis").mayOnlyBeAccessedByLayers("Engine", "Admin", "Consume", "Settlement", "Produce",
-                    "Scripts")
-            .whereLayer("Topic").mayOnlyBeAccessedByLayers("Engine", "Admin", "Consume", "Settlement", "Produce",
+            .whereLayer("Redis").mayOnlyBeAccessedByLayers("Engine", "Admin", "Schedule", "Consume", "Settlement",
+                    "Produce", "Scripts")
+            .whereLayer("Topic").mayOnlyBeAccessedByLayers("Engine", "Admin", "Schedule", "Consume", "Settlement", "Produce",
                     "Scripts", "Coordination", "Redis")
             .because("each package stands on those below it and is told about what happens above by listeners"
                     + " it defines, so a reader learns a package without those that use it");
