@@ -31,15 +31,17 @@ public final class OutgoingChannelConfig extends ChannelConfig {
     private final int maxInflight;
     private final int maxMessageSize;
     private final ProducerOptions producerOptions;
+    private final List<ScheduleDeclaration> schedules;
 
     private OutgoingChannelConfig(Common common, Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority,
-            int maxInflight, int maxMessageSize, ProducerOptions producerOptions) {
+            int maxInflight, int maxMessageSize, ProducerOptions producerOptions, List<ScheduleDeclaration> schedules) {
         super(common);
         this.defaultTimeRange = defaultTimeRange;
         this.defaultPriority = defaultPriority;
         this.maxInflight = maxInflight;
         this.maxMessageSize = maxMessageSize;
         this.producerOptions = producerOptions;
+        this.schedules = List.copyOf(schedules);
     }
 
     /**
@@ -72,10 +74,12 @@ public final class OutgoingChannelConfig extends ChannelConfig {
         int maxMessageSize = a.integer(RmqAttribute.MAX_MESSAGE_SIZE);
         Common withCodec = common.withCodec(a);
         ProducerOptions producerOptions = DurabilityAttributes.producerOptions(a);
+        List<ScheduleDeclaration> schedules = ScheduleAttributes.read(a);
         if (a.hasProblems()) {
             return null;
         }
-        return new OutgoingChannelConfig(withCodec, timeRange, priority, maxInflight, maxMessageSize, producerOptions);
+        return new OutgoingChannelConfig(withCodec, timeRange, priority, maxInflight, maxMessageSize, producerOptions,
+                schedules);
     }
 
     /** The time range of RANGE_MERGE messages whose metadata gives none ({@code time-range}); no default. */
@@ -109,6 +113,14 @@ public final class OutgoingChannelConfig extends ChannelConfig {
         return producerOptions;
     }
 
+    /**
+     * The recurring schedules the channel declares ({@code schedules.<name>.<field>}, see docs/schedules.md):
+     * recorded in Redis when the channel starts; every instance with an outgoing channel of the topic runs them.
+     */
+    public List<ScheduleDeclaration> schedules() {
+        return schedules;
+    }
+
     /** The configuration with the Redis credentials masked. */
     @Override
     public String toString() {
@@ -117,6 +129,7 @@ public final class OutgoingChannelConfig extends ChannelConfig {
                 + ", defaultPriority=" + (defaultPriority.isPresent() ? defaultPriority.getAsDouble() : "none")
                 + ", maxInflight=" + maxInflight + ", maxMessageSize=" + maxMessageSize + ", durability="
                 + (producerOptions.durable() ? "replicas:" + producerOptions.durableReplicas() + " within "
-                        + producerOptions.durabilityTimeout().toMillis() + " ms" : "none") + "]";
+                        + producerOptions.durabilityTimeout().toMillis() + " ms" : "none")
+                + (schedules.isEmpty() ? "" : ", schedules=" + schedules.stream().map(ScheduleDeclaration::name).toList()) + "]";
     }
 }
