@@ -46,6 +46,7 @@ import io.rmq.engine.support.UriCredentials;
             PauseCommand.class,
             ResumeCommand.class,
             GrowCommand.class,
+            SchedulesCommand.class,
             HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
