@@ -132,7 +132,8 @@ public final class ScheduleRunner implements AutoCloseable {
         private ScheduledFuture<?> next;
         /** Guarded by this. */
         private boolean stopped;
-        private int failures;
+        /** Failed calls in a row; one call of a schedule is under way at a time. */
+        private volatile int failures;
 
         Running(ScheduleDefinition definition) {
             this.definition = definition;
