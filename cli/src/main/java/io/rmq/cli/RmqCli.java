@@ -47,6 +47,7 @@ import io.rmq.engine.support.UriCredentials;
             ResumeCommand.class,
             GrowCommand.class,
             OperationsCommand.class,
+            SchedulesCommand.class,
             HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {

@@ -1,9 +1,13 @@
 package io.rmq.connector;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -18,7 +22,9 @@ import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.connector.metrics.OutgoingMetrics;
+import io.rmq.connector.config.ScheduleDeclaration;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.schedule.ScheduleRunner;
 import io.rmq.engine.produce.DurabilityException;
 import io.rmq.engine.produce.Expiry;
 import io.rmq.engine.produce.SendRules;
@@ -65,6 +71,8 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     private final OutgoingMetrics metrics;
     private final SerialExecutor upstream;
     private final ChannelStatus status;
+    /** Runs the schedules of the topic here once the topic is registered and the declared ones recorded. */
+    private final CompletableFuture<ScheduleRunner> schedules;
     /** The Redis URI with any password hidden, for errors. */
     private final String redisDisplayUri;
     private final AtomicBoolean subscribed = new AtomicBoolean();
@@ -93,12 +101,43 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         this.status = ChannelStatus.outgoing(config.channel(), config.topic().name(), engine, registered);
         this.redisDisplayUri = engine.displayUri();
         RmqConnectorSupport.failFastOnConflict(engine, registered, config.channel());
+        this.schedules = registered.thenCompose(keys -> recordSchedules(engine, keys))
+                .thenApply(ignored -> engine.runSchedules(config.topic().keyPrefix(), Set.of(config.topic().name())))
+                .toCompletableFuture();
         LOG.outgoingChannelStarted(config.channel(), config.topic().name(), config.topic().type().name(),
                 config.topic().slotAmount());
     }
 
     String channel() {
         return config.channel();
+    }
+
+    /**
+     * Records the schedules the channel declares, with the registered topic's definition (its grown amount, if
+     * it grew); one that cannot be recorded is logged (RMQ-2341) and the others are recorded.
+     */
+    private CompletionStage<Void> recordSchedules(RmqEngine engine, TopicKeys keys) {
+        List<ScheduleDeclaration> declared = config.schedules();
+        List<CompletableFuture<?>> records = new ArrayList<>();
+        for (ScheduleDeclaration d : declared) {
+            CompletionStage<?> record;
+            try {
+                record = engine.schedules().define(d.definition(keys.topic(), config));
+            } catch (IllegalArgumentException e) {
+                record = CompletableFuture.failedFuture(e);
+            }
+            records.add(record.toCompletableFuture().exceptionally(failure -> {
+                LOG.scheduleNotRecorded(config.channel(), d.name(),
+                        failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure);
+                return null;
+            }));
+        }
+        return CompletableFuture.allOf(records.toArray(CompletableFuture[]::new)).thenRun(() -> {
+            if (!declared.isEmpty()) {
+                LOG.schedulesRecorded(config.channel(), keys.topic().name(),
+                        declared.stream().map(ScheduleDeclaration::name).toList().toString());
+            }
+        });
     }
 
     /** How the channel stands now. */
@@ -297,6 +336,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
      */
     CompletionStage<Void> close() {
         closed = true;
+        schedules.thenAccept(ScheduleRunner::close);
         completed = true;
         status.stopped();
         upstream.execute(() -> {

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -22,6 +23,8 @@ import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.redis.EvictionPolicyCheck;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.redis.RmqClient;
+import io.rmq.engine.schedule.ScheduleRunner;
+import io.rmq.engine.schedule.Schedules;
 import io.rmq.engine.redis.WakeBus;
 import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.settlement.EngineEvents;
@@ -61,6 +64,7 @@ public final class RmqEngine implements AutoCloseable {
     private ZooKeeperSessions zooKeeperSessions;
     private final ExpiredMessageSweeper.Sweepers sweepers;
     private final TopicRegistry topicRegistry;
+    private final Schedules schedules;
     private final List<EngineEvents> listeners = new CopyOnWriteArrayList<>();
     private final EngineEvents events = new EngineEvents() {
         @Override
@@ -120,6 +124,7 @@ public final class RmqEngine implements AutoCloseable {
         this.client = client;
         client.addListener(new EvictionPolicyCheck(client));
         this.topicRegistry = new TopicRegistry(client);
+        this.schedules = new Schedules(client::scripts);
         this.wakeBus = new WakeBus(client);
         this.sweepers = new ExpiredMessageSweeper.Sweepers(housekeeping, client::isConnected, events);
     }
@@ -198,6 +203,24 @@ public final class RmqEngine implements AutoCloseable {
     public TopicConsumer consumer(TopicKeys keys, ConsumerOptions options, String name) {
         return new TopicConsumer(name, scripts(keys), options, client, wakeBus, housekeeping, sweepers,
                 this::zooKeeperSessions, events, Clock.systemUTC());
+    }
+
+    /**
+     * The recurring schedules recorded in this engine's Redis: declare ({@link Schedules#define}), list, pause,
+     * resume and remove them (see {@code docs/schedules.md}). Declaring one does not run it: see {@link #runSchedules}.
+     */
+    public Schedules schedules() {
+        return schedules;
+    }
+
+    /**
+     * Runs here the schedules recorded under {@code keyPrefix} for {@code topics}, and those recorded later, until
+     * the returned runner is closed (close it before the engine). Each tick is sent once in the whole cluster,
+     * however many instances run the schedule.
+     */
+    public ScheduleRunner runSchedules(String keyPrefix, Set<String> topics) {
+        return new ScheduleRunner(schedules, Objects.requireNonNull(keyPrefix, "keyPrefix"), topics, housekeeping,
+                Clock.systemUTC()).start();
     }
 
     /** Tells {@code listener} about the messages of this engine's topics, until it is removed. */

@@ -32,15 +32,16 @@ class EngineArchitectureTest {
 
     /**
      * The engine's layers, the entry point on top: {@code RmqEngine} wires the consumer, the producer, the
-     * pending messages' operations and the admin API beside them; consuming stands on settlement; producing,
-     * the pending messages' operations, settlement and consuming stand on the scripts' gateway; everything on
-     * the Redis connection, coordination on the topic model, and all of them on the shared support and message
-     * catalogues. A layer never uses one above it.
+     * pending messages' operations and the admin API beside them, the recurring schedules under the admin API;
+     * consuming stands on settlement; producing, the pending messages' operations, the schedules, settlement and
+     * consuming stand on the scripts' gateway; everything on the Redis connection, coordination on the topic
+     * model, and all of them on the shared support and message catalogues. A layer never uses one above it.
      */
     @ArchTest
     static final ArchRule layersUseOnlyThoseBelow = layeredArchitecture().consideringOnlyDependenciesInLayers()
             .layer("Engine").definedBy("io.rmq.engine")
             .layer("Admin").definedBy("io.rmq.engine.admin..")
+            .layer("Schedule").definedBy("io.rmq.engine.schedule..")
             .layer("Consume").definedBy("io.rmq.engine.consume..")
             .layer("Settlement").definedBy("io.rmq.engine.settlement..")
             .layer("Produce").definedBy("io.rmq.engine.produce..")
@@ -52,16 +53,18 @@ class EngineArchitectureTest {
             .layer("Support").definedBy("io.rmq.engine.support..", "io.rmq.engine.i18n..")
             .whereLayer("Engine").mayNotBeAccessedByAnyLayer()
             .whereLayer("Admin").mayNotBeAccessedByAnyLayer()
+            .whereLayer("Schedule").mayOnlyBeAccessedByLayers("Engine", "Admin")
             .whereLayer("Consume").mayOnlyBeAccessedByLayers("Engine")
             .whereLayer("Settlement").mayOnlyBeAccessedByLayers("Engine", "Consume")
             .whereLayer("Produce").mayOnlyBeAccessedByLayers("Engine")
             .whereLayer("Pending").mayOnlyBeAccessedByLayers("Engine")
-            .whereLayer("Scripts").mayOnlyBeAccessedByLayers("Engine", "Consume", "Settlement", "Produce", "Pending")
+            .whereLayer("Scripts").mayOnlyBeAccessedByLayers("Engine", "Schedule", "Consume", "Settlement", "Produce",
+                    "Pending")
             .whereLayer("Coordination").mayOnlyBeAccessedByLayers("Engine", "Consume")
-            .whereLayer("Redis").mayOnlyBeAccessedByLayers("Engine", "Admin", "Consume", "Settlement", "Produce",
-                    "Pending", "Scripts")
-            .whereLayer("Topic").mayOnlyBeAccessedByLayers("Engine", "Admin", "Consume", "Settlement", "Produce",
-                    "Pending", "Scripts", "Coordination", "Redis")
+            .whereLayer("Redis").mayOnlyBeAccessedByLayers("Engine", "Admin", "Schedule", "Consume", "Settlement",
+                    "Produce", "Pending", "Scripts")
+            .whereLayer("Topic").mayOnlyBeAccessedByLayers("Engine", "Admin", "Schedule", "Consume", "Settlement",
+                    "Produce", "Pending", "Scripts", "Coordination", "Redis")
             .because("each package stands on those below it and is told about what happens above by listeners"
                     + " it defines, so a reader learns a package without those that use it");
 

@@ -111,6 +111,16 @@ final class ChannelAttributes {
                 value == null ? null : attribute.displayValue(value), requirement));
     }
 
+    /** A problem of a property that is no attribute of the table: a schedule's setting ({@code schedules.<name>.<field>}). */
+    void problem(String property, String value, String requirement) {
+        problems.add(new ConfigProblem(channel, direction, property, value, requirement));
+    }
+
+    /** The channel's configuration, for properties whose names are not fixed (the schedules'). */
+    Config config() {
+        return config;
+    }
+
     /** How many problems are recorded so far: a reader compares it before and after to see whether it found any. */
     int problemCount() {
         return problems.size();

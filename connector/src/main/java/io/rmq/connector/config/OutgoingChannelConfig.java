@@ -32,9 +32,11 @@ public final class OutgoingChannelConfig extends ChannelConfig {
     private final int maxMessageSize;
     private final ProducerOptions producerOptions;
     private final Optional<Duration> defaultTimeToLive;
+    private final List<ScheduleDeclaration> schedules;
 
     private OutgoingChannelConfig(Common common, Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority,
-            int maxInflight, int maxMessageSize, ProducerOptions producerOptions, Optional<Duration> defaultTimeToLive) {
+            int maxInflight, int maxMessageSize, ProducerOptions producerOptions, Optional<Duration> defaultTimeToLive,
+            List<ScheduleDeclaration> schedules) {
         super(common);
         this.defaultTimeToLive = defaultTimeToLive;
         this.defaultTimeRange = defaultTimeRange;
@@ -42,6 +44,7 @@ public final class OutgoingChannelConfig extends ChannelConfig {
         this.maxInflight = maxInflight;
         this.maxMessageSize = maxMessageSize;
         this.producerOptions = producerOptions;
+        this.schedules = List.copyOf(schedules);
     }
 
     /**
@@ -75,11 +78,12 @@ public final class OutgoingChannelConfig extends ChannelConfig {
         int maxMessageSize = a.integer(RmqAttribute.MAX_MESSAGE_SIZE);
         Common withCodec = common.withCodec(a);
         ProducerOptions producerOptions = DurabilityAttributes.producerOptions(a);
+        List<ScheduleDeclaration> schedules = ScheduleAttributes.read(a);
         if (a.hasProblems()) {
             return null;
         }
         return new OutgoingChannelConfig(withCodec, timeRange, priority, maxInflight, maxMessageSize, producerOptions,
-                timeToLive);
+                timeToLive, schedules);
     }
 
     /** The time range of RANGE_MERGE messages whose metadata gives none ({@code time-range}); no default. */
@@ -118,6 +122,14 @@ public final class OutgoingChannelConfig extends ChannelConfig {
         return producerOptions;
     }
 
+    /**
+     * The recurring schedules the channel declares ({@code schedules.<name>.<field>}, see docs/schedules.md):
+     * recorded in Redis when the channel starts; every instance with an outgoing channel of the topic runs them.
+     */
+    public List<ScheduleDeclaration> schedules() {
+        return schedules;
+    }
+
     /** The configuration with the Redis credentials masked. */
     @Override
     public String toString() {
@@ -127,6 +139,7 @@ public final class OutgoingChannelConfig extends ChannelConfig {
                 + ", defaultTimeToLive=" + defaultTimeToLive.map(d -> d.toMillis() + " ms").orElse("none")
                 + ", maxInflight=" + maxInflight + ", maxMessageSize=" + maxMessageSize + ", durability="
                 + (producerOptions.durable() ? "replicas:" + producerOptions.durableReplicas() + " within "
-                        + producerOptions.durabilityTimeout().toMillis() + " ms" : "none") + "]";
+                        + producerOptions.durabilityTimeout().toMillis() + " ms" : "none")
+                + (schedules.isEmpty() ? "" : ", schedules=" + schedules.stream().map(ScheduleDeclaration::name).toList()) + "]";
     }
 }

@@ -75,8 +75,9 @@ final class UnknownProperties {
      * in a properties file is not found under {@code prepare-timeout} (only environment variables are looked
      * up that way), so while {@code prepare-timeout} is not set it is reported.
      */
-    private static boolean isKnown(Config config, String name) {
-        if (RUNTIME_PROPERTIES.contains(name) || RmqAttribute.byName(name).isPresent()) {
+    private static boolean isKnown(Config config, String name) { // a schedule's settings are checked by ScheduleAttributes
+        if (RUNTIME_PROPERTIES.contains(name) || RmqAttribute.byName(name).isPresent()
+                || name.startsWith(ScheduleAttributes.PREFIX)) {
             return true;
         }
         String spelt = KNOWN_BY_ENVIRONMENT_FORM.get(environmentForm(name));

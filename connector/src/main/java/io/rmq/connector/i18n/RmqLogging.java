@@ -140,6 +140,20 @@ public final class RmqLogging {
                 + " The attributes are listed in docs/configuration.md");
     }
 
+    // RMQ-234x: recurring schedules declared on outgoing channels (OutgoingRmqChannel)
+
+    /** RMQ-2340 (INFO): a channel recorded the schedules it declares in Redis. */
+    public void schedulesRecorded(String channel, String topic, String schedules) {
+        info(() -> "RMQ-2340 Channel '" + channel + "' recorded the schedules " + schedules + " of topic '" + topic
+                + "'; this instance runs the schedules of the topic");
+    }
+
+    /** RMQ-2341 (WARNING): a declared schedule could not be recorded; the channel goes on without it. */
+    public void scheduleNotRecorded(String channel, String schedule, Throwable cause) {
+        warn(cause, () -> "RMQ-2341 Channel '" + channel + "' could not record schedule '" + schedule + "': "
+                + cause.getMessage() + "; the schedule is not run until the application starts again");
+    }
+
     // RMQ-104x: durable sends (OutgoingRmqChannel)
 
     /**

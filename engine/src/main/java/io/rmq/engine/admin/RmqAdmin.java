@@ -23,6 +23,8 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.rmq.engine.i18n.EngineArguments;
 import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.schedule.ScheduleInfo;
+import io.rmq.engine.schedule.Schedules;
 import io.rmq.engine.redis.ConnectionFailure;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.redis.RedisTopology;
@@ -63,6 +65,7 @@ public final class RmqAdmin implements AutoCloseable {
     private final AdminCalls calls;
     private final DeadActions deadActions;
     private final SharedOperations operations;
+    private final Schedules schedules;
 
     private RmqAdmin(AbstractRedisClient client, StatefulConnection<byte[], byte[]> connection,
             RedisClusterAsyncCommands<byte[], byte[]> commands, ScriptRunner scripts, String displayUri) {
@@ -74,6 +77,7 @@ public final class RmqAdmin implements AutoCloseable {
         this.calls = new AdminCalls(displayUri, DEFAULT_TIMEOUT);
         this.deadActions = new DeadActions(calls, scripts, commands);
         this.operations = new SharedOperations(calls, commands);
+        this.schedules = new Schedules(() -> scripts);
     }
 
     /**
@@ -322,6 +326,42 @@ public final class RmqAdmin implements AutoCloseable {
             calls.add(admin.pause(slot, paused));
         }
         calls.forEach(c -> await((paused ? "Pausing" : "Resuming") + " topic '" + topic.name() + "'", c));
+    }
+
+    /**
+     * The recurring schedules recorded under {@code keyPrefix}, by name, with their last tick, whether paused, and
+     * their next tick (see {@code docs/schedules.md}).
+     */
+    public List<ScheduleInfo> schedules(String keyPrefix) {
+        return await("Listing the schedules", schedules.list(keyPrefix, Instant.now()));
+    }
+
+    /**
+     * Pauses the schedule {@code name}: no instance sends its ticks until it is resumed.
+     *
+     * @throws IllegalArgumentException when no such schedule is recorded (RMQ-0548)
+     */
+    public ScheduleInfo pauseSchedule(String keyPrefix, String name) {
+        return await("Pausing schedule '" + name + "'", schedules.pause(keyPrefix, name, Instant.now()));
+    }
+
+    /**
+     * Resumes the paused schedule {@code name}: the ticks that fell during the pause are not sent, the next one is.
+     *
+     * @throws IllegalArgumentException when no such schedule is recorded (RMQ-0548)
+     */
+    public ScheduleInfo resumeSchedule(String keyPrefix, String name) {
+        return await("Resuming schedule '" + name + "'", schedules.resume(keyPrefix, name, Instant.now()));
+    }
+
+    /**
+     * Removes the schedule {@code name}, its definition and state; the instances running it stop. A schedule
+     * declared in an application's configuration is recorded again when that application starts.
+     *
+     * @throws IllegalArgumentException when no such schedule is recorded (RMQ-0548)
+     */
+    public ScheduleInfo removeSchedule(String keyPrefix, String name) {
+        return await("Removing schedule '" + name + "'", schedules.remove(keyPrefix, name, Instant.now()));
     }
 
     /** The URI this admin talks to, without credentials. */

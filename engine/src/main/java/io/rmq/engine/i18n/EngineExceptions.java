@@ -281,4 +281,70 @@ public final class EngineExceptions {
         return new IllegalArgumentException("RMQ-0504 Reprioritizing a message of topic '" + topic
                 + "' needs a finite priority, was " + priority);
     }
+
+    // ---- recurring schedules: RMQ-054x
+
+    private static String schedule(String name) {
+        return "Schedule '" + name + "': ";
+    }
+
+    /** RMQ-0540: a cron expression that is not of the dialect (UNIX, 5 fields). */
+    public IllegalArgumentException badCron(String name, String setting, String expression, String reason) {
+        return new IllegalArgumentException("RMQ-0540 " + schedule(name) + setting + " '" + expression
+                + "' is not a UNIX cron expression of 5 fields (minute hour day-of-month month day-of-week, e.g."
+                + " '0 6 * * *'): " + reason);
+    }
+
+    /** RMQ-0541: a time zone that Java does not know. */
+    public IllegalArgumentException badZone(String name, String setting, String zone) {
+        return new IllegalArgumentException("RMQ-0541 " + schedule(name) + setting + " '" + zone
+                + "' is not a time zone: use a region id such as 'Europe/Paris' or 'UTC'");
+    }
+
+    /** RMQ-0542: neither or both of a cron expression and an interval. */
+    public IllegalArgumentException cronOrInterval(String name, String cronSetting, String everySetting) {
+        return new IllegalArgumentException("RMQ-0542 " + schedule(name) + "give exactly one of " + cronSetting
+                + " (a cron expression) and " + everySetting + " (a fixed interval)");
+    }
+
+    /** RMQ-0543: an interval that is not a positive duration of whole milliseconds. */
+    public IllegalArgumentException badInterval(String name, String setting, String every) {
+        return new IllegalArgumentException("RMQ-0543 " + schedule(name) + setting + " '" + every
+                + "' is not a positive ISO-8601 duration of whole milliseconds, such as 'PT1S' or 'PT15M'");
+    }
+
+    /** RMQ-0544: a name that cannot be part of a Redis key. */
+    public IllegalArgumentException badScheduleName(String name) {
+        return new IllegalArgumentException("RMQ-0544 '" + name + "' is not a schedule name: use 1 to 200 letters,"
+                + " digits, '-', '_', '.' or ':'");
+    }
+
+    /** RMQ-0545: the value a topic type needs for the score is missing or not a number. */
+    public IllegalArgumentException badScheduleValue(String name, String setting, String type, String value) {
+        return new IllegalArgumentException("RMQ-0545 " + schedule(name) + "a " + type + " topic needs " + setting
+                + ("PRIORITY".equals(type) ? " (the priority, a number)" : " (the time range in ms, > 0)")
+                + ", was '" + value + "'");
+    }
+
+    /** RMQ-0546: a time zone for an interval schedule, which has none. */
+    public IllegalArgumentException zoneWithoutCron(String name, String zoneSetting) {
+        return new IllegalArgumentException("RMQ-0546 " + schedule(name) + zoneSetting
+                + " applies to a cron expression only; a fixed interval counts from the Unix epoch");
+    }
+
+    /** RMQ-0547: a missed-tick policy that is neither skip nor catch-up. */
+    public IllegalArgumentException badMissedPolicy(String name, String setting, String value) {
+        return new IllegalArgumentException("RMQ-0547 " + schedule(name) + setting + " '" + value
+                + "' is not a missed-tick policy: use skip or catch-up");
+    }
+
+    /** RMQ-0548: an operation on a schedule that is not recorded. */
+    public IllegalArgumentException unknownSchedule(String name, String registryKey) {
+        return new IllegalArgumentException("RMQ-0548 No schedule '" + name + "' is recorded in '" + registryKey + "'");
+    }
+
+    /** RMQ-0549: a schedule's payload is missing. */
+    public IllegalArgumentException noSchedulePayload(String name, String setting) {
+        return new IllegalArgumentException("RMQ-0549 " + schedule(name) + setting + " (the message content) is missing");
+    }
 }

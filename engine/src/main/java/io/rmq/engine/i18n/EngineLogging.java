@@ -477,6 +477,44 @@ public final class EngineLogging {
         log(Level.FINE, null, () -> "RMQ-0406 Reading the growth state of topic '" + topic + "' failed: " + reason);
     }
 
+    // ---- recurring schedules: RMQ-055x
+
+    /** RMQ-0550 (INFO): this instance runs a schedule now. */
+    public void scheduleRunning(String name, String topic, String timing) {
+        log(Level.INFO, null, () -> "RMQ-0550 Running schedule '" + name + "' (" + timing + ") of topic '" + topic
+                + "' here; each tick is sent once in the whole cluster");
+    }
+
+    /** RMQ-0551 (INFO): a schedule was removed (or redefined); this instance stops running it. */
+    public void scheduleStopped(String name, String why) {
+        log(Level.INFO, null, () -> "RMQ-0551 Stopped running schedule '" + name + "' here: " + why);
+    }
+
+    /** RMQ-0552 (INFO): ticks were missed while nothing ran the schedule; what its policy did. */
+    public void scheduleMissedTicks(String name, String policy, String tick) {
+        log(Level.INFO, null, () -> "RMQ-0552 Schedule '" + name + "' missed ticks while nothing ran it; policy "
+                + policy + (policy.equals("SKIP") ? ": skipped them, recorded up to " : ": sent one message for ")
+                + tick);
+    }
+
+    /** RMQ-0553 (WARNING, then FINE): a tick call failed; the schedule starts again (missed-tick policy) after a delay. */
+    public void scheduleTickFailed(int attempt, String name, String reason, long retryMillis) {
+        log(attempt % 60 == 1 ? Level.WARNING : Level.FINE, null, () -> "RMQ-0553 A tick of schedule '" + name
+                + "' failed (attempt " + attempt + "), trying again in " + retryMillis + " ms: " + reason);
+    }
+
+    /** RMQ-0554 (SEVERE): a recorded schedule cannot be read; it is not run. */
+    public void scheduleUnreadable(String name, String registryKey, String reason) {
+        log(Level.SEVERE, null, () -> "RMQ-0554 Schedule '" + name + "' recorded in '" + registryKey
+                + "' cannot be read and is not run: " + reason + "; declare it again");
+    }
+
+    /** RMQ-0555 (WARNING): reading the schedules of a key prefix failed; read again later. */
+    public void schedulesNotRead(String registryKey, String reason, long retryMillis) {
+        log(Level.WARNING, null, () -> "RMQ-0555 Reading the schedules of '" + registryKey + "' failed, reading"
+                + " again in " + retryMillis + " ms: " + reason);
+    }
+
     // ---- the Redis server's version: RMQ-043x
 
     /**

@@ -74,6 +74,8 @@ public final class RedisAcl {
         // a topic's growth: the split markers and pre-split sets of its slots, and the growth hash of the registry
         rules.add("~split:*{" + p + "*");
         rules.add("~presplit:*{" + p + "*");
+        // a recurring schedule's state, under the hash tag of its slot (the registry <prefix>rmq:schedules matches ~<prefix>*)
+        rules.add("~schedule:*{" + p + "*");
         rules.add("~" + TopicKeys.growthKey(p));
         // the admin's operations under way: their hash and the liveness key of each
         rules.add("~{" + TopicKeys.registryKey(p) + "}operation*");

@@ -65,7 +65,11 @@ public enum RedisScript {
     /** Holds or releases a new slot of a growing topic. */
     GROWTH_HOLD("growth_hold.lua", ScriptOutputType.INTEGER),
     /** Merges a message into its pending pre-split copy in the old slot. */
-    MERGE_PENDING("merge_pending.lua", ScriptOutputType.MULTI);
+    MERGE_PENDING("merge_pending.lua", ScriptOutputType.MULTI),
+    /** Sends or records one tick of a recurring schedule, once cluster-wide. */
+    TICK("tick.lua", ScriptOutputType.MULTI),
+    /** Creates, reads, pauses, resumes or removes a recurring schedule's state. */
+    SCHEDULE_STATE("schedule_state.lua", ScriptOutputType.MULTI);
 
     private final String file;
     private final ScriptOutputType output;

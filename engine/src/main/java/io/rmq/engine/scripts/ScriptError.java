@@ -9,11 +9,11 @@ import java.util.Optional;
 public enum ScriptError {
     /** {@code send.lua}: the slot was split by a growth of its topic; the detail is the split marker. Nothing was stored. */
     SPLIT("RMQ_SPLIT"),
-    /** {@code send.lua}: an unknown topic type. */
+    /** {@code send.lua}, {@code tick.lua}: an unknown topic type. */
     BAD_TYPE("RMQ_BAD_TYPE"),
-    /** {@code send.lua}, {@code reschedule.lua}: a value that is not a number. */
+    /** {@code send.lua}, {@code reschedule.lua}, {@code tick.lua}: a value that is not a number. */
     BAD_VALUE("RMQ_BAD_VALUE"),
-    /** {@code act_on_dead.lua}: an unknown selection of dead members. */
+    /** {@code act_on_dead.lua}: an unknown selection of dead members; {@code schedule_state.lua}: an unknown action. */
     BAD_SELECTION("RMQ_BAD_SELECTION");
 
     private final String code;

@@ -558,6 +558,47 @@ public final class TopicScripts {
         }
     }
 
+    /** How {@code tick.lua} is asked to treat a tick: on time, or as the latest tick since the caller (re)started. */
+    public enum TickMode {
+        DUE, START
+    }
+
+    /** What {@code tick.lua} did with a tick, and its detail (see the script's header). */
+    public record TickReply(TickStatus status, long detail) {
+    }
+
+    /**
+     * {@code tick.lua}: sends the message of one tick of the schedule {@code name} to {@code slot} (where its
+     * payload routes by the topic's amount), once cluster-wide, or records it as missed; {@code value} is the
+     * topic type's value (ignored for {@code FIXED_TIME}, whose score is the tick).
+     */
+    public CompletionStage<TickReply> tick(int slot, String name, long tick, long previous, TickMode mode,
+            String missedPolicy, String value, byte[] member) {
+        byte[][] k = slots.of(slot);
+        byte[] marker = bytes(keys.splitMarker(slot, keys.topic().slotAmount() * 2));
+        return this.<List<Object>>run(RedisScript.TICK,
+                new byte[][] { bytes(keys.scheduleState(slot, name)), k[STORE], k[COUNTERS], marker },
+                type, wakeChannel(slot), k[SLOT], number(tick), number(previous),
+                bytes(mode.name().toLowerCase(java.util.Locale.ROOT)), bytes(missedPolicy), bytes(value), member)
+                .thenApply(r -> new TickReply(TickStatus.of((Long) r.get(0)), Long.parseLong(text(r.get(1)))));
+    }
+
+    /** What {@code schedule_state.lua} found (after its change): whether the state exists, its last tick, paused. */
+    public record ScheduleState(boolean exists, long lastTick, boolean paused, boolean changed) {
+    }
+
+    /** {@code schedule_state.lua}: {@code action} (define, read, pause, resume or remove) on the state of schedule {@code name}. */
+    public CompletionStage<ScheduleState> scheduleState(int slot, String name, String action) {
+        return this.<List<Object>>run(RedisScript.SCHEDULE_STATE, new byte[][] { bytes(keys.scheduleState(slot, name)) },
+                bytes(action))
+                .thenApply(r -> new ScheduleState((Long) r.get(0) == 1, Long.parseLong(text(r.get(1))),
+                        (Long) r.get(2) == 1, (Long) r.get(3) == 1));
+    }
+
+    private static String text(Object reply) {
+        return reply instanceof byte[] b ? new String(b, StandardCharsets.US_ASCII) : String.valueOf(reply);
+    }
+
     /** The channel the slot's scripts publish wake notices on: sharded per slot on a Redis Cluster. */
     private byte[] wakeChannel(int slot) {
         try {

@@ -46,6 +46,23 @@ public final class TopicKeys {
         return "presplit:" + targetAmount + "{" + slot(slot).store() + "}";
     }
 
+    /**
+     * The state of the recurring schedule {@code name} whose payload routes to {@code slot},
+     * {@code schedule:<name>{<prefix><topic>_<slot>}} (see {@code tick.lua}): in the slot's hash tag, so that one
+     * script records the tick and writes its message.
+     */
+    public String scheduleState(int slot, String name) {
+        return "schedule:" + name + "{" + slot(slot).store() + "}";
+    }
+
+    /**
+     * The hash in which the recurring schedules under {@code keyPrefix} are recorded (name to definition),
+     * {@code <prefix>rmq:schedules}, beside the topic registry.
+     */
+    public static String scheduleRegistryKey(String keyPrefix) {
+        return keyPrefix + "rmq:schedules";
+    }
+
     /** The Pub/Sub channel on which writes that make something due sooner are announced. */
     public String wakeChannel() {
         return wakeChannel(topic.keyPrefix(), topic.name());

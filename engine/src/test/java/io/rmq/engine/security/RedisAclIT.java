@@ -36,6 +36,9 @@ import io.rmq.engine.produce.ProducerOptions;
 import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.redis.RedisAcl;
+import io.rmq.engine.schedule.MissedPolicy;
+import io.rmq.engine.schedule.ScheduleDefinition;
+import io.rmq.engine.schedule.ScheduleTiming;
 import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
@@ -47,7 +50,7 @@ import io.rmq.testing.redis.SecuredRedis;
  * The documented minimal ACL ({@link RedisAcl}, {@code docs/security.md}) is enough for every flow of the
  * engine and the admin API, and keeps its user inside its key prefix: a restricted user created with
  * {@code ACL SETUSER} sends, consumes, acks, nacks to the dead queue, requeues, purges and pauses, and is
- * refused keys, channels and topics outside its patterns.
+ * refused keys, channels and topics outside its patterns; it declares, ticks and administers recurring schedules.
  */
 class RedisAclIT {
 
@@ -184,6 +187,35 @@ class RedisAclIT {
         log.await("saying the eviction policy could not be checked", m -> m.startsWith("RMQ-0143"), 1, WAIT);
         assertThat(log.messagesContaining("RMQ-0143")).hasSize(1);
         assertThat(log.messagesContaining("RMQ-0142")).isEmpty();
+    }
+
+    @Test
+    void schedulesAreDeclaredTickedAndAdministeredWithTheMinimalAcl() throws Exception {
+        RmqEngine engine = open(new RmqEngine(access()).start());
+        engine.ready().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        TopicKeys keys = engine.registerTopic(new TopicDefinition("beats", 2, TopicType.FIXED_TIME, PREFIX))
+                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        engine.schedules().define(new ScheduleDefinition("beat", keys.topic(), bytes("beat"), null,
+                ScheduleTiming.every("beat", "PT1S", "every"), MissedPolicy.SKIP, null)).toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+        BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
+        TopicConsumer consumer = engine.consumer(keys, ConsumerOptions.builder().build(), "acl-beats");
+        toClose.add(0, consumer);
+        consumer.start(received::add);
+        consumer.request(100);
+        toClose.add(0, engine.runSchedules(PREFIX, java.util.Set.of("beats")));
+
+        Delivery tick = received.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(tick).as("a tick's message").isNotNull();
+        assertThat(text(tick)).isEqualTo("beat");
+        tick.commit().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        try (RmqAdmin admin = RmqAdmin.connect(access())) {
+            assertThat(admin.schedules(PREFIX)).extracting(s -> s.definition().name()).containsExactly("beat");
+            assertThat(admin.pauseSchedule(PREFIX, "beat").paused()).isTrue();
+            assertThat(admin.resumeSchedule(PREFIX, "beat").paused()).isFalse();
+            admin.removeSchedule(PREFIX, "beat");
+            assertThat(admin.schedules(PREFIX)).isEmpty();
+        }
     }
 
     @Test

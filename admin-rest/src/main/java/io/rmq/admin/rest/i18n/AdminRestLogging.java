@@ -63,4 +63,18 @@ public final class AdminRestLogging {
         LOGGER.warning(() -> "RMQ-0956 RMQ admin: user '" + Shown.text(user) + "' stopped " + action + " on topic '"
                 + Shown.text(topic) + "': " + outcome + "; " + Shown.text(reason));
     }
+
+    // ---- recurring schedules (RmqSchedulesResource): RMQ-094x
+
+    /** RMQ-0941: an operator paused, resumed or removed a schedule; one line, values bounded ({@link Shown}). */
+    public void scheduleChanged(String user, String action, String schedule, String topic) {
+        LOGGER.info(() -> "RMQ-0941 RMQ admin: user '" + Shown.text(user) + "' " + action + " schedule '"
+                + Shown.text(schedule) + "' of topic '" + Shown.text(topic) + "'");
+    }
+
+    /** RMQ-0942: a change to a schedule failed; it may or may not have taken effect. */
+    public void scheduleChangeFailed(String user, String action, String schedule, String reason) {
+        LOGGER.warning(() -> "RMQ-0942 RMQ admin: user '" + Shown.text(user) + "' could not " + action + " schedule '"
+                + Shown.text(schedule) + "' (outcome unknown): " + Shown.text(reason));
+    }
 }

@@ -175,4 +175,12 @@ public final class AdminRestMessages {
         return "RMQ-0930 A " + method + " to the RMQ admin endpoints must carry the header " + header
                 + " (any value, e.g. '" + header + ": rmq'): without it the request could come from a page of another site";
     }
+
+    // ---- recurring schedules (RmqSchedulesResource): RMQ-094x
+
+    /** RMQ-0940: a schedule name in the path that no schedule can have. */
+    public IllegalArgumentException badScheduleName(String name) {
+        return new IllegalArgumentException("RMQ-0940 '" + Shown.text(name) + "' is not a schedule name: 1 to 200 letters,"
+                + " digits, '-', '_', '.' or ':'");
+    }
 }
