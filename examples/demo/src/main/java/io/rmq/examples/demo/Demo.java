@@ -21,7 +21,7 @@ import io.rmq.testing.redis.EmbeddedRedis;
 /**
  * The demo: merged duplicates, priorities and scheduled delivery through the {@code smallrye-redis-rmq}
  * connector, on SmallRye Reactive Messaging and Weld SE. It tells the story of the example applications with their
- * own beans ({@code examples/story}, see {@link DemoStory}). Runs in about twenty seconds and exits.
+ * own beans ({@code examples/story}, see {@link DemoStory}). Runs in about half a minute and exits.
  *
  * <p>Run from the repository root: {@code mvn -q -pl examples/demo -am verify -Pdemo -DskipTests}.
  *
@@ -72,7 +72,8 @@ public final class Demo {
                 DemoStory story = new DemoStory(container.select(PriceCacheRefresher.class).get(),
                         container.select(TaskBoard.class).get(), container.select(OrderTimeouts.class).get(),
                         container.select(ReceivedLog.class).get());
-                succeeded = story.mergedDuplicates() & story.priorities() & story.scheduledDelivery();
+                succeeded = story.mergedDuplicates() & story.priorities() & story.scheduledDelivery()
+                        & story.recurringReport();
             }
             if (!redis.isEmbedded()) {
                 redis.deleteKeysContaining(keyPrefix);

@@ -12,6 +12,7 @@ import io.rmq.examples.story.OrderTimeouts;
 import io.rmq.examples.story.PriceCacheRefresher;
 import io.rmq.examples.story.Received;
 import io.rmq.examples.story.ReceivedLog;
+import io.rmq.examples.story.StockReports;
 import io.rmq.examples.story.TaskBoard;
 import io.rmq.examples.support.Console;
 
@@ -110,6 +111,28 @@ final class DemoStory {
         Console.say("  scheduled 5 times for 4 orders, one paid, delivered %d, none early: %s, the paid one never: %s",
                 closed.size(), onTime ? "yes" : "NO", withdrawn ? "yes" : "NO");
         return onTime && withdrawn;
+    }
+
+    /**
+     * Part d, a recurring schedule: the configuration declares a stock report every 5 s on the channel
+     * {@code stock-reports-out}; each tick is one message, due at the tick's time (reports may have arrived during
+     * the parts before: the schedule ran all along).
+     */
+    boolean recurringReport() {
+        Console.title("d. Recurring schedule (a stock report every 5 s, one message a tick)");
+        Predicate<Received> scheduled = r -> r.payload().equals(StockReports.SCHEDULED);
+        int before = (int) log.all().stream().filter(r -> r.topic().endsWith(StockReports.TOPIC)).filter(scheduled).count();
+        List<Received> reports = await(StockReports.TOPIC, before + 2).stream().filter(scheduled).toList();
+        List<Long> ticks = reports.stream().map(r -> r.score().longValue()).toList();
+        boolean onTicks = ticks.size() >= 2 && ticks.stream().allMatch(t -> t % 5_000 == 0)
+                && ticks.stream().distinct().count() == ticks.size();
+        boolean everyTick = true;
+        for (int i = 1; i < ticks.size(); i++) {
+            everyTick &= ticks.get(i) - ticks.get(i - 1) == 5_000;
+        }
+        Console.say("  %d reports, for the ticks %s: each tick once: %s, none missed: %s", reports.size(),
+                ticks.stream().map(Console::time).toList(), onTicks ? "yes" : "NO", everyTick ? "yes" : "NO");
+        return onTicks && everyTick;
     }
 
     private Instant schedule(String order, Duration delay) {

@@ -30,6 +30,8 @@ class LibertyExampleIT {
     /** The slot-amount of the topic price-refresh (META-INF/microprofile-config.properties). */
     private static final int PRICE_REFRESH_SLOTS = 4;
 
+    private static final Pattern SCORE = Pattern.compile("\"score\"\\s*:\\s*([-0-9.eE+]+)");
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @Test
@@ -76,19 +78,48 @@ class LibertyExampleIT {
     }
 
     @Test
-    void theHealthEndpointsShowTheConnectorsCheckUpWithItsSixChannels() throws Exception {
+    void theHealthEndpointsShowTheConnectorsCheckUpWithItsEightChannels() throws Exception {
         for (String endpoint : List.of("/health/ready", "/health/live", "/health/started")) {
             await().atMost(WAIT).untilAsserted(() -> {
                 HttpResponse<String> health = call("GET", endpoint, null);
                 assertThat(health.statusCode()).as(endpoint + ": " + health.body()).isEqualTo(200);
                 String body = health.body().replaceAll("\"\\s*:\\s*", "\":"); // compact or pretty-printed
                 assertThat(body).as(endpoint).contains("\"smallrye-redis-rmq\"");
-                for (String channel : List.of("price-refresh", "tasks", "order-timeouts")) {
+                for (String channel : List.of("price-refresh", "tasks", "order-timeouts", "stock-reports")) {
                     assertThat(body).as(endpoint).contains("\"" + channel + "\":\"incoming, topic " + channel + ", UP\"")
                             .contains("\"" + channel + "-out\":\"outgoing, topic " + channel + ", UP\"");
                 }
             });
         }
+    }
+
+    @Test
+    void theStockReportScheduleSendsOneReportATick() throws Exception {
+        // every 10 s (META-INF/microprofile-config.properties): two reports, for two consecutive ticks
+        await().atMost(Duration.ofSeconds(45)).until(() -> reportTicks().size() >= 2);
+        List<Long> ticks = reportTicks();
+        assertThat(ticks).doesNotHaveDuplicates().allSatisfy(t -> assertThat(t % 10_000).isZero());
+        assertThat(ticks.get(1) - ticks.get(0)).as("consecutive ticks").isEqualTo(10_000);
+
+        HttpResponse<String> asked = call("POST", "/api/reports", null);
+        assertThat(asked.statusCode()).as(asked.body()).isEqualTo(202);
+        await().atMost(WAIT).until(() -> received().contains("stock report (asked for)"));
+    }
+
+    /** The ticks of the scheduled stock reports received so far, oldest first. */
+    private List<Long> reportTicks() throws IOException, InterruptedException {
+        HttpResponse<String> response = call("GET", "/api/received", null);
+        assertThat(response.statusCode()).isEqualTo(200);
+        List<Long> ticks = new ArrayList<>();
+        Matcher each = Pattern.compile("\\{[^{}]*\\}").matcher(response.body());
+        while (each.find()) {
+            String received = each.group();
+            Matcher score = SCORE.matcher(received);
+            if (received.matches("(?s).*\"payload\"\\s*:\\s*\"stock report\".*") && score.find()) {
+                ticks.add((long) Double.parseDouble(score.group(1)));
+            }
+        }
+        return ticks;
     }
 
     /** Another product whose refresh requests go to the same slot as those of {@code sku}. */

@@ -23,7 +23,7 @@ class HealthAndMetricsIT {
 
     private static final String CHANNELS_CHECK = "SmallRye Reactive Messaging - readiness check";
     private static final String[] CHANNELS = {"tasks", "tasks-out", "price-refresh", "price-refresh-out",
-            "order-timeouts", "order-timeouts-out"};
+            "order-timeouts", "order-timeouts-out", "stock-reports", "stock-reports-out"};
 
     @Test
     void everyChannelIsInQuarkusHealthChecksAndReadinessFollowsRedis() {

@@ -158,6 +158,18 @@ class QuarkusExampleIT {
     }
 
     @Test
+    void theStockReportScheduleSendsOneReportATick() {
+        // every 10 s (application.properties): two reports, for two consecutive ticks
+        List<Long> ticks = await().atMost(Duration.ofSeconds(45))
+                .until(() -> received("stock report").stream().map(d -> d.score().longValue()).toList(), l -> l.size() >= 2);
+        assertThat(ticks).doesNotHaveDuplicates().allSatisfy(t -> assertThat(t % 10_000).isZero());
+        assertThat(ticks.get(1) - ticks.get(0)).as("consecutive ticks").isEqualTo(10_000);
+
+        given().when().post("/api/reports").then().statusCode(202).body("topic", equalTo("stock-reports"));
+        await().atMost(WAIT).until(() -> received("stock report (asked for)"), l -> !l.isEmpty());
+    }
+
+    @Test
     void theHomePageShowsHowToTryIt() {
         given().when().get("/").then().statusCode(200).body(containsString("/api/received"));
     }

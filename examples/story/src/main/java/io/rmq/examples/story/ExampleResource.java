@@ -28,6 +28,7 @@ import io.rmq.engine.pending.PendingOperationException;
  *   <li>{@code POST /api/tasks?priority=P} with the task as the body: queues a task (highest priority first);</li>
  *   <li>{@code POST /api/orders/{id}/timeout?delayMs=D}: closes the order if unpaid after D ms (scheduled);</li>
  *   <li>{@code POST /api/orders/{id}/paid}: the order was paid: cancels its time-out if it is still pending;</li>
+ *   <li>{@code POST /api/reports}: asks for a stock report now, beside the recurring ones of the schedule;</li>
  *   <li>{@code GET /api/received}: what the consumers received, oldest first; {@code DELETE} forgets it.</li>
  * </ul>
  * A message the connector refuses is answered with 400 and its reason; Redis not answering with 503.
@@ -53,6 +54,9 @@ public class ExampleResource {
 
     @Inject
     OrderTimeouts orders;
+
+    @Inject
+    StockReports reports;
 
     @Inject
     ReceivedLog received;
@@ -111,6 +115,13 @@ public class ExampleResource {
             return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.TEXT_PLAIN)
                     .entity(unavailable.getMessage() + "\n").build();
         }
+    }
+
+    @POST
+    @Path("reports")
+    public Response runReport() {
+        return send(() -> new Sent(reports.runNow(), StockReports.TOPIC,
+                "at once; the schedule '" + StockReports.SCHEDULE + "' sends one a tick besides"));
     }
 
     @GET
