@@ -61,10 +61,10 @@ public enum RmqAttribute {
             "What a nacked message (or one whose content cannot become a payload) becomes: `retry` (rolled back, "
                     + "retried, dead after `max-retries`), `dead-letter` (to the dead queue at once), `ignore` "
                     + "(committed and logged: gone) or `fail` (rolled back, then the channel fails and health is DOWN);"
-                    + " see `docs/lifecycle.md`"),
+                    + " see [Failed messages](#failed-messages-failure-strategy)"),
     BATCH("batch", INCOMING, ValueType.STRING, "false",
             "`true`: each message carries a `List` of the payloads popped together (at most `batch-size`), acked "
-                    + "or nacked as one; see `docs/lifecycle.md`"),
+                    + "or nacked as one; see [Batches](#batches-batchtrue)"),
     RETRY_BACKOFF("retry-backoff", INCOMING, ValueType.MILLIS,
             String.valueOf(ConsumerOptions.DEFAULT_RETRY_BACKOFF.toMillis()), 0, Long.MAX_VALUE,
             "Delay before the first retry of a RANGE_MERGE or FIXED_TIME message, >= 0; doubles per retry"),
