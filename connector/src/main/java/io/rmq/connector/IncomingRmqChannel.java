@@ -5,6 +5,7 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,6 +23,7 @@ import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.connector.metrics.DeliveryMeter;
 import io.rmq.connector.metrics.IncomingMetrics;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.consume.DeliveryListener;
 import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.TopicKeys;
@@ -30,7 +32,11 @@ import io.rmq.engine.topic.TopicKeys;
  * An incoming channel: a single-subscriber Reactive Streams {@link Publisher} over a
  * {@link TopicConsumer}. Each {@link Message} is one popped member; {@code ack()} commits it and
  * {@code nack(reason)} rolls it back. Demand from the subscriber is passed to the consumer, which
- * pops only while there is demand and prefetches at most {@code batch-size} messages.
+ * pops only while there is demand and prefetches at most {@code batch-size} messages. A failed message (nacked,
+ * or content that cannot become a payload) is settled by the channel's failure strategy ({@link ChannelFailures}).
+ * With {@code batch=true} each {@link Message} carries a {@code List} of the payloads one pop gave
+ * ({@link IncomingRmqBatch}), and the subscriber's demand counts batches ({@link BatchCollector}). The application
+ * may pause and resume the channel ({@link #pause()}): it then pops nothing and returns its prefetch.
  *
  * <p><b>Reactive Streams.</b> The stream never completes: a queue has no end. The channel accepts
  * one subscriber; a second one, or one arriving after the channel was closed, receives
@@ -70,6 +76,11 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     /** {@link #emit}, as one object for every message. */
     private final Consumer<IncomingRmqMessage> emitter = this::emit;
     private final ChannelStatus status;
+    private final ChannelFailures failures;
+    /** With {@code batch=true}, else null. */
+    private final BatchCollector batches;
+    /** {@link #emitBatch}, as one object. */
+    private final Consumer<List<IncomingRmqMessage>> batchEmitter = this::emitBatch;
     private final AtomicBoolean subscribed = new AtomicBoolean();
     /** Set once by cancel, failure or close: no more demand is passed on and no subscriber is accepted. */
     private final AtomicBoolean terminated = new AtomicBoolean();
@@ -86,11 +97,35 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
         this.consumer = engine.consumer(new TopicKeys(config.topic()), config.consumerOptions(), config.channel());
         this.status = ChannelStatus.incoming(config.channel(), topicName, engine, registered,
                 config.consumerOptions().coordination().isPresent(), consumer::isCoordinationConnected);
+        this.failures = new ChannelFailures(config.channel(), topicName, config.failureStrategy(), this::fail);
+        this.batches = config.batch() ? new BatchCollector(config.batchSize(), consumer::request,
+                batch -> signals.execute(batchEmitter, batch)) : null;
         RmqConnectorSupport.failFastOnConflict(engine, registered, config.channel());
     }
 
     String channel() {
         return config.channel();
+    }
+
+    /**
+     * Pauses the channel for this application instance: it pops nothing more and hands nothing more over; what
+     * it popped and has not handed over goes back to the store queue (with its score, no attempt counted),
+     * except a batch gathered already, which waits; messages the application holds are settled as usual.
+     */
+    void pause() {
+        consumer.pause();
+        LOG.channelPaused(config.channel(), true);
+    }
+
+    /** Resumes after {@link #pause()}. */
+    void resume() {
+        consumer.resume();
+        LOG.channelPaused(config.channel(), false);
+    }
+
+    /** Whether the application paused the channel. */
+    boolean isPaused() {
+        return consumer.isPaused();
     }
 
     /** How the channel stands now. */
@@ -135,7 +170,17 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
 
     private void start() {
         try {
-            consumer.start(this::deliver);
+            consumer.start(batches == null ? this::deliver : new DeliveryListener() {
+                @Override
+                public void onDelivery(Delivery delivery) {
+                    deliver(delivery);
+                }
+
+                @Override
+                public void onHandOverEnd() {
+                    batches.handOverEnd();
+                }
+            });
         } catch (IllegalStateException e) {
             return; // cancelled or closed between the check and the start: the consumer is closed
         }
@@ -154,7 +199,11 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
                 fail(RmqExceptions.ex.nonPositiveDemand(config.channel(), n));
                 return;
             }
-            consumer.request(n);
+            if (batches == null) {
+                consumer.request(n);
+            } else {
+                batches.request(n);
+            }
         }
 
         @Override
@@ -167,6 +216,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
         if (terminated.compareAndSet(false, true)) {
             status.cancelled();
             subscriber = null; // rule 3.13
+            settleGathered();
             consumer.closeAsync();
         }
     }
@@ -188,7 +238,12 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
         IncomingRmqMetadata metadata = new IncomingRmqMetadata(config.channel(), delivery.topic(), delivery.slot(),
                 delivery.attempt(), delivery.score());
         DeliveryMeter meter = metrics.meter(delivery); // null without metrics: nothing more allocated
-        signals.execute(emitter, new IncomingRmqMessage(payload, metadata, delivery, meter));
+        IncomingRmqMessage message = new IncomingRmqMessage(payload, metadata, delivery, meter, failures);
+        if (batches == null) {
+            signals.execute(emitter, message);
+        } else {
+            batches.add(message);
+        }
     }
 
     /**
@@ -197,8 +252,10 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
      * message at a time would otherwise wait forever, and the channel would stall behind one bad message.
      */
     private void undeliverable(Delivery delivery, Throwable reason) {
-        delivery.rollback(reason);
-        if (!terminated.get()) {
+        failures.failed(delivery, reason);
+        if (batches != null) {
+            batches.skipped();
+        } else if (!terminated.get()) {
             consumer.request(1);
         }
     }
@@ -221,6 +278,34 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
             // rule 2.13 broken by the subscriber: treat it as a failed delivery, to be retried
             message.nack(e);
             throw e;
+        }
+    }
+
+    /** Serialized: hands a batch to the subscriber, or rolls it back when there is none any more. */
+    private void emitBatch(List<IncomingRmqMessage> messages) {
+        Subscriber<? super Message<?>> s = subscriber;
+        if (s == null) {
+            messages.forEach(m -> m.delivery().rollback(RmqExceptions.ex.channelClosed(config.channel())));
+            return;
+        }
+        for (IncomingRmqMessage m : messages) {
+            if (m.meter() != null) {
+                m.meter().handedOver();
+            }
+        }
+        IncomingRmqBatch batch = new IncomingRmqBatch(config.channel(), messages);
+        try {
+            s.onNext(batch);
+        } catch (RuntimeException e) {
+            batch.nack(e); // rule 2.13 broken by the subscriber, as in emit
+            throw e;
+        }
+    }
+
+    /** Rolls back the messages of a batch gathered and never handed over, when the channel ends. */
+    private void settleGathered() {
+        if (batches != null) {
+            batches.takeAll().forEach(m -> m.delivery().rollback(RmqExceptions.ex.channelClosed(config.channel())));
         }
     }
 
@@ -271,6 +356,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     private void fail(Throwable failure) {
         if (terminated.compareAndSet(false, true)) {
             status.failed(failure);
+            settleGathered();
             consumer.closeAsync();
             signals.execute(() -> {
                 Subscriber<? super Message<?>> s = subscriber;
@@ -290,6 +376,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     CompletionStage<Void> close() {
         terminated.set(true);
         status.stopped();
+        settleGathered();
         return consumer.closeAsync().thenRun(() -> LOG.channelStopped(config.channel()));
     }
 }

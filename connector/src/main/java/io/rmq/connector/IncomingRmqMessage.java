@@ -15,7 +15,8 @@ import io.rmq.engine.settlement.Delivery;
 
 /**
  * The message an incoming channel emits for one delivery: {@code ack()} commits it and
- * {@code nack(reason)} rolls it back, and the delivery's meter, when metrics are on, observes which. It behaves as
+ * {@code nack(reason)} settles it as the channel's failure strategy says (by default: rolls it back), and the
+ * delivery's meter, when metrics are on, observes which. It behaves as
  * {@code Message.of(payload, Metadata.of(metadata), ack, nack)} would, in one object per message: the
  * {@link Metadata} is built only when asked for ({@link #getMetadata(Class)} finds the one metadata
  * without it), and the ack and nack functions only when a wrapping message asks for them.
@@ -29,13 +30,20 @@ final class IncomingRmqMessage implements Message<Object> {
     private final Delivery delivery;
     /** Null without metrics. */
     private final DeliveryMeter meter;
+    private final ChannelFailures failures;
     private volatile Metadata all;
 
-    IncomingRmqMessage(Object payload, IncomingRmqMetadata metadata, Delivery delivery, DeliveryMeter meter) {
+    IncomingRmqMessage(Object payload, IncomingRmqMetadata metadata, Delivery delivery, DeliveryMeter meter,
+            ChannelFailures failures) {
         this.payload = payload;
         this.metadata = metadata;
         this.delivery = delivery;
         this.meter = meter;
+        this.failures = failures;
+    }
+
+    IncomingRmqMetadata rmqMetadata() {
+        return metadata;
     }
 
     Delivery delivery() {
@@ -96,7 +104,7 @@ final class IncomingRmqMessage implements Message<Object> {
         if (meter != null) {
             meter.nacked();
         }
-        return delivery.rollback(reason);
+        return failures.failed(delivery, reason);
     }
 
     @Override

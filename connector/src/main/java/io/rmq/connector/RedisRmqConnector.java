@@ -140,6 +140,21 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
         return topic;
     }
 
+    /**
+     * The incoming channel named {@code channel}, for the application to pause or resume it.
+     *
+     * @throws IllegalArgumentException RMQ-2362 when no incoming channel of the connector has that name
+     */
+    IncomingRmqChannel incomingChannel(String channel) {
+        for (IncomingRmqChannel c : incoming) {
+            if (c.channel().equals(channel)) {
+                return c;
+            }
+        }
+        throw RmqExceptions.ex.notAnIncomingChannel(channel,
+                new TreeSet<>(incoming.stream().map(IncomingRmqChannel::channel).toList()));
+    }
+
     private <C> C open(Supplier<C> creation) {
         if (closed.get()) {
             throw RmqExceptions.ex.connectorStopped(CONNECTOR_NAME);

@@ -16,6 +16,9 @@ import org.eclipse.microprofile.reactive.messaging.spi.Connector;
  * Cancellation c = topics.channel("order-timeouts-out").cancel("close:" + orderId, orderId);
  * }</pre>
  *
+ * <p>It also pauses and resumes the application's own incoming channels ({@link #pause}), on every runtime, beside
+ * SmallRye's {@code pausable} channels and the cluster-wide pause of the admin API.
+ *
  * <p>Named after the topics it reaches; the channel is the key because it carries what a payload needs to become
  * a message (the codec) and where it lies (the topic's definition and Redis). It uses the connector's bean and
  * MicroProfile Reactive Messaging's SPI only, so it works wherever the connector does (SmallRye on Weld or
@@ -36,5 +39,37 @@ public class RmqTopics {
      */
     public RmqTopic channel(String channel) {
         return connector.topicOf(channel);
+    }
+
+    /**
+     * Pauses incoming channel {@code channel} in this application instance (other instances go on): it pops
+     * nothing more and hands nothing more to the application; the messages it popped and has not handed over go
+     * back to the store queue with their score, no attempt counted (with {@code batch=true}, a batch gathered
+     * already waits for the resume); messages the application holds are acked or nacked as usual. Does nothing
+     * when paused already.
+     *
+     * @throws IllegalArgumentException RMQ-2362 naming the connector's incoming channels, when it is not one
+     */
+    public void pause(String channel) {
+        connector.incomingChannel(channel).pause();
+    }
+
+    /**
+     * Resumes incoming channel {@code channel} after {@link #pause}: it pops again at once. Does nothing when not
+     * paused.
+     *
+     * @throws IllegalArgumentException RMQ-2362 naming the connector's incoming channels, when it is not one
+     */
+    public void resume(String channel) {
+        connector.incomingChannel(channel).resume();
+    }
+
+    /**
+     * Whether incoming channel {@code channel} is paused by {@link #pause} in this application instance.
+     *
+     * @throws IllegalArgumentException RMQ-2362 naming the connector's incoming channels, when it is not one
+     */
+    public boolean isPaused(String channel) {
+        return connector.incomingChannel(channel).isPaused();
     }
 }

@@ -42,6 +42,8 @@ public class DeliveryPathBenchmark {
     private final SerialExecutor signals = new SerialExecutor("benchmark");
     private final AckingSubscriber subscriber = new AckingSubscriber();
     private final java.util.function.Consumer<IncomingRmqMessage> emitter = subscriber::onNext;
+    private final ChannelFailures failures = new ChannelFailures("benchmark", "benchmark",
+            io.rmq.connector.config.FailureStrategy.RETRY, f -> { });
     private byte[] content;
 
     @Setup
@@ -55,7 +57,7 @@ public class DeliveryPathBenchmark {
     @Benchmark
     public long deliverAndAck() {
         Delivery delivery = handedOver();
-        signals.execute(emitter, new IncomingRmqMessage(content, metadata(delivery), delivery, null));
+        signals.execute(emitter, new IncomingRmqMessage(content, metadata(delivery), delivery, null, failures));
         return subscriber.acked;
     }
 

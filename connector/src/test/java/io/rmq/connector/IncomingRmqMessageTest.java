@@ -15,7 +15,8 @@ class IncomingRmqMessageTest {
     private final BenchmarkDeliveries deliveries = new BenchmarkDeliveries();
     private final Delivery delivery = deliveries.delivery(new byte[] { 1, 2 }, "42");
     private final IncomingRmqMetadata metadata = new IncomingRmqMetadata("in", "t", 3, 1, 42.0);
-    private final IncomingRmqMessage message = new IncomingRmqMessage("payload", metadata, delivery, null);
+    private final IncomingRmqMessage message = new IncomingRmqMessage("payload", metadata, delivery, null,
+            new ChannelFailures("orders", "orders", io.rmq.connector.config.FailureStrategy.RETRY, f -> { }));
 
     @Test
     void itsMetadataIsTheIncomingMetadataAloneAsWithMetadataOf() {

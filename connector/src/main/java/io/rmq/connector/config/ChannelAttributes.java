@@ -248,4 +248,25 @@ final class ChannelAttributes {
         }
         return type.orElse(PayloadType.STRING);
     }
+
+    FailureStrategy failureStrategy() {
+        String value = string(RmqAttribute.FAILURE_STRATEGY);
+        Optional<FailureStrategy> strategy = FailureStrategy.fromAttributeValue(value);
+        if (strategy.isEmpty()) {
+            problem(RmqAttribute.FAILURE_STRATEGY, value, "one of " + FailureStrategy.accepted() + " is required");
+        }
+        return strategy.orElse(FailureStrategy.RETRY);
+    }
+
+    /** A {@code true}/{@code false} attribute (case-insensitive); its default when unset. */
+    boolean bool(RmqAttribute attribute) {
+        String value = string(attribute);
+        if ("true".equalsIgnoreCase(value)) {
+            return true;
+        }
+        if (!"false".equalsIgnoreCase(value)) {
+            problem(attribute, value, "'true' or 'false' is required");
+        }
+        return false;
+    }
 }

@@ -21,11 +21,16 @@ public final class IncomingChannelConfig extends ChannelConfig {
 
     private final ConsumerOptions consumerOptions;
     private final PayloadType payloadType;
+    private final FailureStrategy failureStrategy;
+    private final boolean batch;
 
-    private IncomingChannelConfig(Common common, ConsumerOptions consumerOptions, PayloadType payloadType) {
+    private IncomingChannelConfig(Common common, ConsumerOptions consumerOptions, PayloadType payloadType,
+            FailureStrategy failureStrategy, boolean batch) {
         super(common);
         this.consumerOptions = consumerOptions;
         this.payloadType = payloadType;
+        this.failureStrategy = failureStrategy;
+        this.batch = batch;
     }
 
     /**
@@ -66,11 +71,13 @@ public final class IncomingChannelConfig extends ChannelConfig {
         options.expiredToDead(a.flag(RmqAttribute.EXPIRED_TO_DEAD));
         options.coordination(CoordinationAttributes.coordination(a));
         PayloadType payloadType = a.payloadType();
+        FailureStrategy failureStrategy = a.failureStrategy();
+        boolean batch = a.bool(RmqAttribute.BATCH);
         Common withCodec = common.withCodec(a);
         if (a.hasProblems()) {
             return null;
         }
-        return new IncomingChannelConfig(withCodec, options.build(), payloadType);
+        return new IncomingChannelConfig(withCodec, options.build(), payloadType, failureStrategy, batch);
     }
 
     /** How the topic is consumed: retries, timeouts, batch size, polling. */
@@ -81,6 +88,16 @@ public final class IncomingChannelConfig extends ChannelConfig {
     /** The payload type of received messages when there is no codec. Default {@link PayloadType#STRING}. */
     public PayloadType payloadType() {
         return payloadType;
+    }
+
+    /** What a failed message becomes. Default {@link FailureStrategy#RETRY}. */
+    public FailureStrategy failureStrategy() {
+        return failureStrategy;
+    }
+
+    /** Whether each message carries a {@code List} of the payloads popped together. Default {@code false}. */
+    public boolean batch() {
+        return batch;
     }
 
     /** Retries before the dead queue. Default {@value ConsumerOptions#DEFAULT_MAX_RETRIES}. */
@@ -130,6 +147,7 @@ public final class IncomingChannelConfig extends ChannelConfig {
     @Override
     public String toString() {
         return "IncomingChannelConfig[" + commonAttributes() + ", " + consumerOptions + ", payloadType="
-                + payloadType.attributeValue() + "]";
+                + payloadType.attributeValue() + ", failureStrategy=" + failureStrategy.attributeValue() + ", batch="
+                + batch + "]";
     }
 }

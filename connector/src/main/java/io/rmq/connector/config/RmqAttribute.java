@@ -57,6 +57,14 @@ public enum RmqAttribute {
     BATCH_SIZE("batch-size", INCOMING, ValueType.INT, String.valueOf(ConsumerOptions.DEFAULT_BATCH_SIZE),
             1, 10_000,
             "Most members one pop may move, from 1 to 10000; also the most messages a channel holds popped but not yet delivered"),
+    FAILURE_STRATEGY("failure-strategy", INCOMING, ValueType.STRING, FailureStrategy.RETRY.attributeValue(),
+            "What a nacked message (or one whose content cannot become a payload) becomes: `retry` (rolled back, "
+                    + "retried, dead after `max-retries`), `dead-letter` (to the dead queue at once), `ignore` "
+                    + "(committed and logged: gone) or `fail` (rolled back, then the channel fails and health is DOWN);"
+                    + " see [Failed messages](#failed-messages-failure-strategy)"),
+    BATCH("batch", INCOMING, ValueType.STRING, "false",
+            "`true`: each message carries a `List` of the payloads popped together (at most `batch-size`), acked "
+                    + "or nacked as one; see [Batches](#batches-batchtrue)"),
     RETRY_BACKOFF("retry-backoff", INCOMING, ValueType.MILLIS,
             String.valueOf(ConsumerOptions.DEFAULT_RETRY_BACKOFF.toMillis()), 0, Long.MAX_VALUE,
             "Delay before the first retry of a RANGE_MERGE or FIXED_TIME message, >= 0; doubles per retry"),

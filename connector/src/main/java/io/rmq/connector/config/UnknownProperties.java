@@ -31,7 +31,8 @@ final class UnknownProperties {
      * not to the connector: set beside the connector's attributes, they are not mistakes.
      */
     private static final Set<String> RUNTIME_PROPERTIES = Set.of("connector", ConnectorFactory.CHANNEL_NAME_ATTRIBUTE,
-            "merge", "broadcast", "enabled", "concurrency", "pausable", "initially-paused");
+            "merge", "broadcast", "enabled", "concurrency", "pausable", "initially-paused", "pausable.initially-paused",
+            "pausable.late-subscription", "pausable.buffer-size", "pausable.buffer-strategy");
 
     /** Every attribute and runtime property, by its environment form. */
     private static final Map<String, String> KNOWN_BY_ENVIRONMENT_FORM = Stream.concat(RUNTIME_PROPERTIES.stream(),

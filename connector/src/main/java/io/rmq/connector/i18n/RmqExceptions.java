@@ -262,4 +262,19 @@ public final class RmqExceptions {
                 + (known.isEmpty() ? ": it has no channel (yet: the runtime creates them when the application starts)"
                         : "; its channels are " + String.join(", ", known)));
     }
+
+    /** RMQ-2361: a channel whose failure strategy is {@code fail} failed, because of a failed message. */
+    public IllegalStateException channelFailedByStrategy(String channel, String topic, Throwable reason) {
+        return new IllegalStateException("RMQ-2361 Incoming channel '" + channel + "' (topic '" + topic + "') failed: a"
+                + " message failed and its failure-strategy is 'fail'; the message was rolled back. Cause: " + reason,
+                reason);
+    }
+
+    /** RMQ-2362: pause or resume was asked of a channel that is not an incoming channel of the connector. */
+    public IllegalArgumentException notAnIncomingChannel(String channel, java.util.Collection<String> incoming) {
+        return new IllegalArgumentException("RMQ-2362 '" + channel + "' is not an incoming channel of the connector"
+                + " smallrye-redis-rmq, so it cannot be paused or resumed; its incoming channels are "
+                + (incoming.isEmpty() ? "none (yet: the runtime creates them when the application starts)"
+                        : String.join(", ", incoming)));
+    }
 }

@@ -200,6 +200,19 @@ public final class RmqLogging {
                 + ", auto or none; ignoring it");
     }
 
+    /** RMQ-2360 (WARNING): a message failed and was committed, as the channel's failure strategy {@code ignore} asks. */
+    public void failureIgnored(String channel, String topic, int slot, int attempt, Throwable reason) {
+        warn(null, () -> "RMQ-2360 A message of channel '" + channel + "' (topic '" + topic + "', slot " + slot
+                + ", attempt " + attempt + ") failed and was committed, as failure-strategy 'ignore' asks; it will not"
+                + " be delivered again. Cause: " + reason);
+    }
+
+    /** RMQ-2363 (INFO): the application paused or resumed an incoming channel. */
+    public void channelPaused(String channel, boolean paused) {
+        info(() -> "RMQ-2363 Incoming channel '" + channel + "' " + (paused ? "paused: it pops nothing until resumed,"
+                + " and its prefetched messages go back to the store queue" : "resumed"));
+    }
+
     private void info(Supplier<String> message) {
         logger.log(Level.INFO, message);
     }

@@ -60,6 +60,8 @@ final class ConsumerLoop implements WakeBus.Listener {
     private long demand;
     private boolean draining;
     private boolean stopping;
+    /** Set by {@link #pause}: nothing is popped or handed over, popped messages go back to the store queue. */
+    private boolean paused;
     private int popsInFlight;
     private CompletableFuture<List<Delivery>> popsDone;
     private String workerId;
@@ -188,6 +190,35 @@ final class ConsumerLoop implements WakeBus.Listener {
     }
 
     /**
+     * Pauses: nothing more is popped or handed to the listener, and the popped messages not handed over yet
+     * (the prefetch, and those of pops under way when they return) are released to the store queue with their
+     * score, no attempt counted. Messages the listener holds are settled as usual. The demand is kept.
+     */
+    void pause() {
+        execute(() -> {
+            paused = true;
+            timer.cancel();
+            releasePrefetched();
+        });
+    }
+
+    /** Resumes after {@link #pause}: popping starts again for the demand kept. */
+    void resume() {
+        execute(() -> {
+            paused = false;
+            scheduler.wakeAll();
+            drain();
+        });
+    }
+
+    private void releasePrefetched() {
+        List<Delivery> undelivered = prefetch.removeAll();
+        if (!undelivered.isEmpty()) {
+            settler.releaseAll(undelivered);
+        }
+    }
+
+    /**
      * Stops popping and delivering. Completes, once no pop is under way any more, with the popped
      * messages that were never delivered (taken out of the prefetch).
      */
@@ -225,11 +256,28 @@ final class ConsumerLoop implements WakeBus.Listener {
             return;
         }
         draining = true;
+        try {
+            while (handOver() && demand > 0 && !prefetch.isEmpty()) {
+                // the listener asked for more when told the hand-over ended: hand over what is ready
+            }
+        } finally {
+            draining = false;
+        }
+        popIfNeeded();
+    }
+
+    /**
+     * One hand-over pass: gives the listener ready messages while it has demand, then, if it gave any, tells it
+     * the pass ended; demand the listener adds meanwhile is counted, handed over by the next pass. Returns
+     * whether it gave any.
+     */
+    private boolean handOver() {
         // the commits the listener makes here travel together, sent when the pass ends or after 1 ms (Settlement)
         settler.holdCommits();
         long holdingSince = System.nanoTime();
+        boolean handedOver = false;
         try {
-            while (demand > 0 && !stopping && listener != null) {
+            while (demand > 0 && !stopping && !paused && listener != null) {
                 Delivery d = prefetch.poll();
                 if (d == null) {
                     break;
@@ -240,6 +288,7 @@ final class ConsumerLoop implements WakeBus.Listener {
                 prefetch.delivered(d);
                 held.delivered();
                 demand--;
+                handedOver = true;
                 try {
                     listener.onDelivery(d);
                 } catch (RuntimeException e) {
@@ -255,14 +304,20 @@ final class ConsumerLoop implements WakeBus.Listener {
             }
         } finally {
             settler.sendHeldCommits();
-            draining = false;
         }
-        popIfNeeded();
+        if (handedOver) {
+            try {
+                listener.onHandOverEnd();
+            } catch (RuntimeException e) {
+                LOG.listenerFailedAtHandOverEnd(name, e);
+            }
+        }
+        return handedOver;
     }
 
     /** Claims newly owned slots, then pops from due slots while there is demand and room in the prefetch. */
     private void popIfNeeded() {
-        if (stopping || listener == null || !redis.wasReached()) {
+        if (stopping || paused || listener == null || !redis.wasReached()) {
             return;
         }
         for (int slot = scheduler.nextUnclaimedSlot(); slot >= 0; slot = scheduler.nextUnclaimedSlot()) {
@@ -346,6 +401,9 @@ final class ConsumerLoop implements WakeBus.Listener {
                 }
             }
         }
+        if (paused && !stopping) {
+            releasePrefetched();
+        }
         completeIfPopsDone();
         drain();
     }
@@ -361,7 +419,7 @@ final class ConsumerLoop implements WakeBus.Listener {
     private void armTimer() {
         // Without demand, or without room (a pop under way re-runs popIfNeeded when it returns, and
         // deliveries make room), a timer for a slot that is already due would fire at once in a loop.
-        if (demand <= 0 || stopping || roomToPop() == 0) {
+        if (demand <= 0 || stopping || paused || roomToPop() == 0) {
             return;
         }
         long at = scheduler.earliestDue();

@@ -8,4 +8,12 @@ public interface DeliveryListener {
 
     /** A message; commit or roll it back, from any thread, now or later. */
     void onDelivery(Delivery delivery);
+
+    /**
+     * The consumer handed over, one after the other, every message it had ready for the demand, at least one:
+     * those {@link #onDelivery} received since the previous call were popped together. Called on the consumer's
+     * thread; does nothing unless overridden.
+     */
+    default void onHandOverEnd() {
+    }
 }

@@ -88,6 +88,7 @@ public final class TopicConsumer implements AutoCloseable {
     private volatile ScheduledFuture<?> extension;
     private volatile ScheduledFuture<?> retrying;
     private volatile ScheduledFuture<?> growthChecks;
+    private volatile boolean paused;
     /** The slot amount last read from the registry (0 before the first read): what the coordination starts with. */
     private volatile int grownTo;
     private final WakeBus.Listener growthNotices = new WakeBus.Listener() {
@@ -245,6 +246,28 @@ public final class TopicConsumer implements AutoCloseable {
             throw EngineExceptions.ex.demandNotPositive(n);
         }
         loop.request(n);
+    }
+
+    /**
+     * Pauses this consumer (not the topic: other consumers go on): it pops nothing more and hands nothing more to
+     * its listener; the messages it popped and has not handed over go back to the store queue with their score,
+     * no attempt counted, and the messages the listener holds are settled as usual. Demand asked for meanwhile is
+     * kept. Does nothing when paused already.
+     */
+    public synchronized void pause() {
+        paused = true;
+        loop.pause();
+    }
+
+    /** Resumes after {@link #pause()}: popping starts again at once. Does nothing when not paused. */
+    public synchronized void resume() {
+        paused = false;
+        loop.resume();
+    }
+
+    /** Whether {@link #pause()} was called last, rather than {@link #resume()}. */
+    public boolean isPaused() {
+        return paused;
     }
 
     /** Messages popped and not yet committed or rolled back (prefetched or being processed). */

@@ -115,6 +115,18 @@ public final class EngineLogging {
                 + " the dead queue " + deadQueue + ": " + reason);
     }
 
+    /** RMQ-0581 (WARNING): a failed delivery was dead-lettered at once, as asked, retries left or not. */
+    public void deadLettered(Object delivery, String deadQueue, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0581 " + delivery + " failed and moved straight to the dead queue "
+                + deadQueue + ", as its consumer asked: " + reason);
+    }
+
+    /** RMQ-0580 (WARNING): the listener threw when told that a hand-over ended; the messages stay in its hands. */
+    public void listenerFailedAtHandOverEnd(String consumer, Throwable cause) {
+        log(Level.WARNING, cause, () -> "RMQ-0580 The listener of " + consumer + " failed at the end of a hand-over;"
+                + " the messages it received stay in its hands");
+    }
+
     /** RMQ-0106 (WARNING): the listener threw; the message is rolled back. */
     public void listenerFailed(String consumer, Object delivery, Throwable cause) {
         log(Level.WARNING, cause, () -> "RMQ-0106 The listener of " + consumer + " failed on " + delivery

@@ -44,6 +44,8 @@ public final class Delivery {
         CompletionStage<Void> commit(Delivery delivery);
 
         CompletionStage<Void> rollback(Delivery delivery, Throwable reason);
+
+        CompletionStage<Void> deadLetter(Delivery delivery, Throwable reason);
     }
 
     private final Settler settler;
@@ -151,6 +153,15 @@ public final class Delivery {
      */
     public CompletionStage<Void> rollback(Throwable reason) {
         return settler.rollback(this, reason);
+    }
+
+    /**
+     * Moves a failed delivery straight to the dead queue, whatever retries it has left, with the reason recorded as
+     * its last failure as {@link #rollback} records it. The first of commit, rollback and this wins. Completes when
+     * Redis has done so.
+     */
+    public CompletionStage<Void> deadLetter(Throwable reason) {
+        return settler.deadLetter(this, reason);
     }
 
     /** A failure as recorded with a rolled-back message: class and message, at most {@value #MAX_FAILURE_LENGTH} characters. */

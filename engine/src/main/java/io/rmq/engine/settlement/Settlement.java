@@ -167,11 +167,22 @@ public final class Settlement implements Delivery.Settler {
 
     @Override
     public CompletionStage<Void> rollback(Delivery d, Throwable reason) {
+        return rollback(d, reason, policy.retryRule(), false);
+    }
+
+    /** A rollback with no retry left: {@code rollback.lua} moves a member past its last retry to the dead queue. */
+    @Override
+    public CompletionStage<Void> deadLetter(Delivery d, Throwable reason) {
+        TopicScripts.RetryRule rule = policy.retryRule();
+        return rollback(d, reason, new TopicScripts.RetryRule(0, rule.backoffMillis(), rule.backoffMaxMillis()), true);
+    }
+
+    private CompletionStage<Void> rollback(Delivery d, Throwable reason, TopicScripts.RetryRule rule, boolean deadLetter) {
         int left = d.finish();
         if (left < 0) {
             return DONE;
         }
-        CompletableFuture<Void> done = rollbackNow(d, reason).toCompletableFuture();
+        CompletableFuture<Void> done = rollbackNow(d, reason, rule, deadLetter).toCompletableFuture();
         rollbacks.add(done);
         done.whenComplete((v, f) -> rollbacks.remove(done));
         settled(d, left);
@@ -182,18 +193,24 @@ public final class Settlement implements Delivery.Settler {
      * The rollback call of a finished-as-failed delivery (retry or dead queue); one that fails because Redis is unreachable
      * is kept and sent again once it answers ({@link SettlementRetries}).
      */
-    private CompletionStage<Void> rollbackNow(Delivery d, Throwable reason) {
+    private CompletionStage<Void> rollbackNow(Delivery d, Throwable reason, TopicScripts.RetryRule rule,
+            boolean deadLetter) {
         String failureText = Delivery.failureText(reason);
-        return scripts.rollback(d.slot(), policy.retryRule(), failureText, List.of(d.content()))
+        return scripts.rollback(d.slot(), rule, failureText, List.of(d.content()))
                 .handle((result, failure) -> {
                     held.removeAll(List.of(d));
-                    if (failure != null && retries.keepRollback(d.slot(), List.of(d.content()), failureText, failure)) {
+                    if (failure != null && retries.keepRollback(d.slot(), rule, List.of(d.content()), failureText, failure)) {
                         return null;
                     }
                     if (failure != null) {
                         LOG.rollbackFailed(d, RmqClient.rootMessage(failure));
                     } else if (result.dead() > 0) {
-                        LOG.movedToDeadQueue(d, scripts.keys().slot(d.slot()).dead(), String.valueOf(reason));
+                        String deadQueue = scripts.keys().slot(d.slot()).dead();
+                        if (deadLetter) {
+                            LOG.deadLettered(d, deadQueue, String.valueOf(reason));
+                        } else {
+                            LOG.movedToDeadQueue(d, deadQueue, String.valueOf(reason));
+                        }
                         events.deadLettered(scripts.keys().topic(), result.dead());
                     }
                     return null;

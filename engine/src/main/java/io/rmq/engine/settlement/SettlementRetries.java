@@ -46,7 +46,8 @@ public final class SettlementRetries {
 
     private enum Kind { COMMIT, ROLLBACK }
 
-    private record Kept(Kind kind, int slot, List<byte[]> members, String failure, long sinceNanos) {
+    private record Kept(Kind kind, int slot, List<byte[]> members, String failure, TopicScripts.RetryRule rule,
+            long sinceNanos) {
     }
 
     private final TopicScripts scripts;
@@ -92,12 +93,15 @@ public final class SettlementRetries {
 
     /** Keeps a failed commit; {@code false} when the failure is not transient (nothing kept). */
     boolean keepCommit(int slot, List<byte[]> members, Throwable failure) {
-        return keep(new Kept(Kind.COMMIT, slot, members, null, nanoTime.getAsLong()), failure);
+        return keep(new Kept(Kind.COMMIT, slot, members, null, null, nanoTime.getAsLong()), failure);
     }
 
-    /** Keeps a failed rollback; {@code false} when the failure is not transient (nothing kept). */
-    boolean keepRollback(int slot, List<byte[]> members, String reason, Throwable failure) {
-        return keep(new Kept(Kind.ROLLBACK, slot, members, reason, nanoTime.getAsLong()), failure);
+    /**
+     * Keeps a failed rollback, to be sent again with the same retry rule (a dead-lettering one stays one);
+     * {@code false} when the failure is not transient (nothing kept).
+     */
+    boolean keepRollback(int slot, TopicScripts.RetryRule rule, List<byte[]> members, String reason, Throwable failure) {
+        return keep(new Kept(Kind.ROLLBACK, slot, members, reason, rule, nanoTime.getAsLong()), failure);
     }
 
     private boolean keep(Kept k, Throwable failure) {
@@ -163,7 +167,7 @@ public final class SettlementRetries {
     private CompletionStage<?> send(Kept k) {
         // a retried commit is rare: it clears held expiries whether or not its members had any
         return k.kind() == Kind.COMMIT ? scripts.commit(k.slot(), k.members(), true)
-                : scripts.rollback(k.slot(), policy.retryRule(), k.failure(), k.members());
+                : scripts.rollback(k.slot(), k.rule(), k.failure(), k.members());
     }
 
     private void drop(Kept k, String why) {

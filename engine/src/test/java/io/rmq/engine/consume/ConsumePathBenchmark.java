@@ -46,6 +46,11 @@ public class ConsumePathBenchmark {
         public CompletionStage<Void> rollback(Delivery d, Throwable reason) {
             return DONE;
         }
+
+        @Override
+public CompletionStage<Void> deadLetter(Delivery d, Throwable reason) {
+            return DONE;
+        }
     };
     private List<Object> reply;
     private byte[] rawScore;

@@ -281,6 +281,35 @@ class TopicConsumerIT {
     }
 
     @Test
+    void aPausedConsumerPopsNothingReleasesItsPrefetchAndResumesWithTheDemandItKept() throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("pausing", 1, TopicType.PRIORITY));
+        TopicProducer producer = client.producer(keys);
+        for (int i = 0; i < 20; i++) {
+            producer.sendWithPriority(bytes("m" + i), i, null).toCompletableFuture().join();
+        }
+        EngineFixture.Recorder r = fx.consume(client, keys, options().batchSize(10).build());
+        r.consumer.request(1);
+        Delivery inProcess = r.next(WAIT);
+        SlotKeys slot = keys.slot(0);
+        assertThat(fx.redis().zcard(slot.prepare())).as("the one delivered and a prefetch").isGreaterThan(1);
+
+        r.consumer.pause();
+        assertThat(r.consumer.isPaused()).isTrue();
+        await().atMost(WAIT).until(() -> fx.redis().zcard(slot.prepare()) == 1);
+        r.consumer.request(5);
+        Invariant.holdsFor(Duration.ofMillis(300), "nothing popped or delivered while paused",
+                () -> r.received.isEmpty() && fx.redis().zcard(slot.prepare()) == 1);
+        inProcess.commit();
+        await().atMost(WAIT).until(() -> fx.redis().zcard(slot.prepare()) == 0);
+        assertThat(fx.redis().zscore(slot.store(), "m18")).as("released with its score").isEqualTo(18.0);
+        assertThat(fx.redis().hlen(slot.attempts())).as("no attempt counted").isZero();
+
+        r.consumer.resume();
+        assertThat(r.consumer.isPaused()).isFalse();
+        assertThat(r.take(5, WAIT)).extracting(EngineFixture::text).containsExactly("m18", "m17", "m16", "m15", "m14");
+    }
+
+    @Test
     void aConflictingTopicDefinitionIsRefusedNamingBoth() {
         EngineFixture.register(client, new TopicDefinition("shared", 16, TopicType.PRIORITY));
         assertThatThrownBy(() -> EngineFixture.register(fx.client(), new TopicDefinition("shared", 8, TopicType.FIXED_TIME)))

@@ -32,6 +32,12 @@ public final class BenchmarkDeliveries {
             d.finish();
             return DONE;
         }
+
+        @Override
+public CompletionStage<Void> deadLetter(Delivery d, Throwable reason) {
+            d.finish();
+            return DONE;
+        }
     };
 
     /** A delivery of slot 3 of topic {@code bench}, first attempt, popped with this score. */

@@ -94,4 +94,20 @@ class SettlementIT {
         assertThat(sync.zcard(KEYS.prepare())).isZero();
         settlement.sendHeldCommits();
     }
+
+    @Test
+    void aDeadLetteredDeliveryGoesStraightToTheDeadQueueWithItsReason() {
+        List<Delivery> popped = pop(2);
+
+        await(popped.get(0).deadLetter(new IllegalStateException("not for us")));
+        await(popped.get(1).rollback(new IllegalStateException("try again")));
+
+        assertThat(sync.zcard(KEYS.dead())).as("first delivery, retries left, yet dead").isEqualTo(1);
+        assertThat(sync.zscore(KEYS.dead(), new String(popped.get(0).content()))).isNotNull();
+        assertThat(sync.zscore(KEYS.store(), new String(popped.get(1).content()))).as("retried").isNotNull();
+        assertThat(sync.hget(KEYS.failures(), new String(popped.get(0).content())))
+                .contains("java.lang.IllegalStateException: not for us");
+        assertThat(popped.get(0).commit()).as("settled once").isCompleted();
+        assertThat(sync.zcard(KEYS.dead())).isEqualTo(1);
+    }
 }

@@ -69,7 +69,7 @@ class SettlementRetriesTest {
     void beyondItsBoundTheOldestAreGivenUpSayingSo() {
         SettlementRetries retries = new SettlementRetries(unreachable, OPTIONS.settlementPolicy(), now::get, 5);
         try (LogRecorder log = LogRecorder.record("io.rmq")) {
-            retries.keepRollback(0, members(3), "boom", new RedisUnavailableException("down"));
+            retries.keepRollback(0, OPTIONS.settlementPolicy().retryRule(), members(3), "boom", new RedisUnavailableException("down"));
             retries.keepCommit(2, members(3), new RedisUnavailableException("down"));
 
             assertThat(retries.keptMembers()).isEqualTo(3);
