@@ -79,6 +79,9 @@ public final class OutgoingChannelConfig extends ChannelConfig {
         Common withCodec = common.withCodec(a);
         ProducerOptions producerOptions = DurabilityAttributes.producerOptions(a);
         List<ScheduleDeclaration> schedules = ScheduleAttributes.read(a);
+        if (common.topic() != null) {
+            ScheduleAttributes.checkValues(a, schedules, common.topic().type(), priority, timeRange);
+        }
         if (a.hasProblems()) {
             return null;
         }

@@ -1,15 +1,19 @@
 package io.rmq.connector.config;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 import io.rmq.engine.schedule.MissedPolicy;
+import io.rmq.engine.schedule.ScheduleDefinition;
 import io.rmq.engine.schedule.ScheduleTiming;
+import io.rmq.engine.topic.TopicType;
 
 /**
  * The recurring schedules an outgoing channel declares, {@code schedules.<name>.<field>}: {@code cron} (UNIX, 5
@@ -92,6 +96,26 @@ final class ScheduleAttributes {
         return Optional.of(new ScheduleDeclaration(name, f.get("payload").getBytes(StandardCharsets.UTF_8),
                 f.get("slot-basis"), timing, missed, Optional.ofNullable(f.get("priority")),
                 Optional.ofNullable(f.get("time-range"))));
+    }
+
+    /**
+     * Checks that each schedule has the value its topic type needs for the score (its own {@code priority} or
+     * {@code time-range}, else the channel's), so that a schedule that could not be recorded fails the deployment
+     * instead of being left out when the channel starts; problems recorded in {@code a}.
+     */
+    static void checkValues(ChannelAttributes a, List<ScheduleDeclaration> schedules, TopicType type,
+            OptionalDouble channelPriority, Optional<Duration> channelTimeRange) {
+        if (type == TopicType.FIXED_TIME) {
+            return;
+        }
+        for (ScheduleDeclaration d : schedules) {
+            String value = d.value(type, channelPriority, channelTimeRange);
+            try {
+                ScheduleDefinition.checkedValue(d.name(), type, value, d.setting(type));
+            } catch (IllegalArgumentException e) {
+                a.problem(d.setting(type), value, e.getMessage());
+            }
+        }
     }
 
     private static Optional<String> value(ChannelAttributes a, String property) {

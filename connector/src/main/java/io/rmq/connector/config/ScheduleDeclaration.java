@@ -1,6 +1,8 @@
 package io.rmq.connector.config;
 
+import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 import io.rmq.engine.schedule.MissedPolicy;
 import io.rmq.engine.schedule.ScheduleDefinition;
@@ -25,15 +27,23 @@ public record ScheduleDeclaration(String name, byte[] payload, String slotBasis,
      * @throws IllegalArgumentException when the type needs a value that neither gives (RMQ-0545)
      */
     public ScheduleDefinition definition(TopicDefinition topic, OutgoingChannelConfig channel) {
-        String value = switch (topic.type()) {
-            case PRIORITY -> priority.orElseGet(() -> channel.defaultPriority().isPresent()
-                    ? Double.toString(channel.defaultPriority().getAsDouble()) : null);
-            case RANGE_MERGE -> timeRange.orElseGet(() -> channel.defaultTimeRange().map(d -> Long.toString(d.toMillis()))
-                    .orElse(null));
+        String value = value(topic.type(), channel.defaultPriority(), channel.defaultTimeRange());
+        return new ScheduleDefinition(name, topic, payload, slotBasis, timing, missed,
+                ScheduleDefinition.checkedValue(name, topic.type(), value, setting(topic.type())));
+    }
+
+    /** The value a topic of {@code type} needs for the score: the schedule's own, else the channel's default; null when none. */
+    String value(TopicType type, OptionalDouble channelPriority, Optional<Duration> channelTimeRange) {
+        return switch (type) {
+            case PRIORITY -> priority.orElseGet(() -> channelPriority.isPresent()
+                    ? Double.toString(channelPriority.getAsDouble()) : null);
+            case RANGE_MERGE -> timeRange.orElseGet(() -> channelTimeRange.map(d -> Long.toString(d.toMillis())).orElse(null));
             case FIXED_TIME -> null;
         };
-        String setting = ScheduleAttributes.PREFIX + name + "." + (topic.type() == TopicType.PRIORITY ? "priority" : "time-range");
-        return new ScheduleDefinition(name, topic, payload, slotBasis, timing, missed,
-                topic.type() == TopicType.FIXED_TIME ? null : ScheduleDefinition.checkedValue(name, topic.type(), value, setting));
+    }
+
+    /** The property of that value on a topic of {@code type}. */
+    String setting(TopicType type) {
+        return ScheduleAttributes.PREFIX + name + "." + (type == TopicType.PRIORITY ? "priority" : "time-range");
     }
 }

@@ -74,11 +74,25 @@ class ScheduleAttributesTest {
     }
 
     @Test
-    void aPriorityTopicNeedsAPriorityFromTheScheduleOrTheChannel() {
-        OutgoingChannelConfig config = OutgoingChannelConfig.from(channel("p", "topic-type", "PRIORITY",
+    void aScheduleWithoutTheValueItsTopicTypeNeedsFailsTheDeployment() {
+        List<ConfigProblem> priority = OutgoingChannelConfig.validate(channel("p", "topic-type", "PRIORITY",
                 "schedules.s.every", "PT1M", "schedules.s.payload", "x"));
-        assertThatThrownBy(() -> config.schedules().get(0).definition(config.topic(), config))
-                .hasMessageStartingWith("RMQ-0545 Schedule 's': a PRIORITY topic needs schedules.s.priority");
+        assertThat(priority).singleElement().satisfies(p -> {
+            assertThat(p.attribute()).isEqualTo("schedules.s.priority");
+            assertThat(p.describe()).contains("RMQ-0545 Schedule 's': a PRIORITY topic needs schedules.s.priority");
+        });
+        List<ConfigProblem> range = OutgoingChannelConfig.validate(channel("r", "topic-type", "RANGE_MERGE",
+                "schedules.s.every", "PT1M", "schedules.s.payload", "x", "schedules.s.time-range", "-5"));
+        assertThat(range).singleElement().satisfies(p -> assertThat(p.attribute()).isEqualTo("schedules.s.time-range"));
+        assertThat(OutgoingChannelConfig.validate(channel("r", "topic-type", "RANGE_MERGE", "time-range", "500",
+                "schedules.s.every", "PT1M", "schedules.s.payload", "x"))).as("the channel's time-range").isEmpty();
+    }
+
+    @Test
+    void theDefinitionTakesTheValueOfItsRegisteredTopicsType() {
+        OutgoingChannelConfig config = OutgoingChannelConfig.from(channel("p", "topic-type", "PRIORITY", "priority", "2",
+                "schedules.s.every", "PT1M", "schedules.s.payload", "x"));
+        assertThat(config.schedules().get(0).definition(config.topic(), config).value()).isEqualTo("2.0");
         TopicDefinition range = new TopicDefinition("p", 16, TopicType.RANGE_MERGE);
         assertThatThrownBy(() -> config.schedules().get(0).definition(range, config))
                 .hasMessageStartingWith("RMQ-0545 Schedule 's': a RANGE_MERGE topic needs schedules.s.time-range");
