@@ -30,6 +30,11 @@ final class ChannelFailures {
         this.failChannel = failChannel;
     }
 
+    /** The outcome a failed delivery's process span records: the strategy's name ({@code retry}, ...). */
+    String outcome() {
+        return strategy.attributeValue();
+    }
+
     /** Settles a failed delivery as the strategy says; completes when Redis has done so. */
     CompletionStage<Void> failed(Delivery delivery, Throwable reason) {
         return switch (strategy) {

@@ -22,7 +22,9 @@ import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.connector.metrics.DeliveryMeter;
 import io.rmq.connector.metrics.IncomingMetrics;
+import io.rmq.connector.tracing.RmqTracing;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.DeliveryListener;
 import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.settlement.Delivery;
@@ -71,6 +73,8 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     private final CompletionStage<TopicKeys> registered;
     private final TopicConsumer consumer;
     private final IncomingMetrics metrics;
+    /** {@link RmqTracing#OFF} when the channel does not trace. */
+    private final RmqTracing tracing;
     private final String topicName;
     private final SerialExecutor signals;
     /** {@link #emit}, as one object for every message. */
@@ -87,14 +91,18 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     /** The subscriber until it cancels or is sent {@code onError}; {@code null} before and after. */
     private volatile Subscriber<? super Message<?>> subscriber;
 
-    IncomingRmqChannel(IncomingChannelConfig config, RmqEngine engine, IncomingMetrics metrics) {
+    IncomingRmqChannel(IncomingChannelConfig config, RmqEngine engine, IncomingMetrics metrics, RmqTracing tracing) {
         LOG.channelConfigured(config.channel(), config.toString());
         this.config = config;
         this.metrics = metrics;
+        this.tracing = config.tracing().enabled() ? tracing : RmqTracing.OFF;
+        ConsumerOptions options = this.tracing.active()
+                ? config.consumerOptions().toBuilder().traced(true).traceLinks(config.tracing().maxLinks()).build()
+                : config.consumerOptions();
         this.topicName = config.topic().name();
         this.signals = new SerialExecutor("incoming channel '" + config.channel() + "'");
         this.registered = engine.registerTopic(config.topic());
-        this.consumer = engine.consumer(new TopicKeys(config.topic()), config.consumerOptions(), config.channel());
+        this.consumer = engine.consumer(new TopicKeys(config.topic()), options, config.channel());
         this.status = ChannelStatus.incoming(config.channel(), topicName, engine, registered,
                 config.consumerOptions().coordination().isPresent(), consumer::isCoordinationConnected);
         this.failures = new ChannelFailures(config.channel(), topicName, config.failureStrategy(), this::fail);
@@ -223,22 +231,23 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
 
     /** Called by the consumer, on its thread, once per unit of demand. */
     private void deliver(Delivery delivery) {
+        RmqTracing.ProcessSpan span = tracing.process(config.channel(), delivery, config.tracing().maxLinks());
         Object payload;
         try {
             payload = decode(delivery.content(), delivery.slot());
         } catch (NotUtf8 e) {
             LOG.contentNotUtf8(config.channel(), topicName, delivery.slot(), e.reason.getMessage());
-            undeliverable(delivery, e.reason);
+            undeliverable(delivery, e.reason, span);
             return;
         } catch (RuntimeException e) {
             LOG.errorDecodingMessage(config.channel(), topicName, delivery.slot(), e);
-            undeliverable(delivery, e);
+            undeliverable(delivery, e, span);
             return;
         }
         IncomingRmqMetadata metadata = new IncomingRmqMetadata(config.channel(), delivery.topic(), delivery.slot(),
                 delivery.attempt(), delivery.score());
         DeliveryMeter meter = metrics.meter(delivery); // null without metrics: nothing more allocated
-        IncomingRmqMessage message = new IncomingRmqMessage(payload, metadata, delivery, meter, failures);
+        IncomingRmqMessage message = new IncomingRmqMessage(payload, metadata, delivery, meter, failures, span);
         if (batches == null) {
             signals.execute(emitter, message);
         } else {
@@ -251,7 +260,11 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
      * without reaching the subscriber, so that unit is asked for again: a subscriber that requests one
      * message at a time would otherwise wait forever, and the channel would stall behind one bad message.
      */
-    private void undeliverable(Delivery delivery, Throwable reason) {
+    private void undeliverable(Delivery delivery, Throwable reason, RmqTracing.ProcessSpan span) {
+        if (span != null) {
+            delivery.attemptContext(span.traceparent());
+            span.settled(failures.outcome(), reason);
+        }
         failures.failed(delivery, reason);
         if (batches != null) {
             batches.skipped();
@@ -266,7 +279,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
         DeliveryMeter meter = message.meter();
         Subscriber<? super Message<?>> s = subscriber;
         if (s == null) {
-            delivery.rollback(RmqExceptions.ex.channelClosed(config.channel()));
+            message.abandon(RmqExceptions.ex.channelClosed(config.channel()));
             return;
         }
         if (meter != null) {
@@ -285,7 +298,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
     private void emitBatch(List<IncomingRmqMessage> messages) {
         Subscriber<? super Message<?>> s = subscriber;
         if (s == null) {
-            messages.forEach(m -> m.delivery().rollback(RmqExceptions.ex.channelClosed(config.channel())));
+            messages.forEach(m -> m.abandon(RmqExceptions.ex.channelClosed(config.channel())));
             return;
         }
         for (IncomingRmqMessage m : messages) {

@@ -11,6 +11,7 @@ import org.eclipse.microprofile.reactive.messaging.Metadata;
 
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.metrics.DeliveryMeter;
+import io.rmq.connector.tracing.RmqTracing;
 import io.rmq.engine.settlement.Delivery;
 
 /**
@@ -31,15 +32,35 @@ final class IncomingRmqMessage implements Message<Object> {
     /** Null without metrics. */
     private final DeliveryMeter meter;
     private final ChannelFailures failures;
+    /** Null without tracing. */
+    private final RmqTracing.ProcessSpan span;
     private volatile Metadata all;
 
     IncomingRmqMessage(Object payload, IncomingRmqMetadata metadata, Delivery delivery, DeliveryMeter meter,
             ChannelFailures failures) {
+        this(payload, metadata, delivery, meter, failures, null);
+    }
+
+    IncomingRmqMessage(Object payload, IncomingRmqMetadata metadata, Delivery delivery, DeliveryMeter meter,
+            ChannelFailures failures, RmqTracing.ProcessSpan span) {
         this.payload = payload;
         this.metadata = metadata;
         this.delivery = delivery;
         this.meter = meter;
         this.failures = failures;
+        this.span = span;
+    }
+
+    /**
+     * Rolls back a message the channel could not hand over (its subscriber went away), its span ending as a retry;
+     * completes when Redis has done so.
+     */
+    CompletionStage<Void> abandon(Throwable reason) {
+        if (span != null) {
+            delivery.attemptContext(span.traceparent());
+            span.settled("retry", reason);
+        }
+        return delivery.rollback(reason);
     }
 
     IncomingRmqMetadata rmqMetadata() {
@@ -83,6 +104,9 @@ final class IncomingRmqMessage implements Message<Object> {
         if (meter != null) {
             meter.acked();
         }
+        if (span != null) {
+            span.settled("ack", null);
+        }
         return delivery.commit();
     }
 
@@ -103,6 +127,10 @@ final class IncomingRmqMessage implements Message<Object> {
         }
         if (meter != null) {
             meter.nacked();
+        }
+        if (span != null) {
+            delivery.attemptContext(span.traceparent());
+            span.settled(failures.outcome(), reason);
         }
         return failures.failed(delivery, reason);
     }

@@ -22,12 +22,14 @@ import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.i18n.RmqLogging;
 import io.rmq.connector.metrics.OutgoingMetrics;
+import io.rmq.connector.tracing.RmqTracing;
 import io.rmq.connector.config.ScheduleDeclaration;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.schedule.ScheduleRunner;
 import io.rmq.engine.produce.DurabilityException;
 import io.rmq.engine.produce.Expiry;
 import io.rmq.engine.produce.SendRules;
+import io.rmq.engine.produce.SendTrace;
 import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.produce.WriteState;
 import io.rmq.engine.scripts.SendResult;
@@ -69,6 +71,8 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     private final TopicProducer producer;
     private final PayloadEncoder encoder;
     private final OutgoingMetrics metrics;
+    /** {@link RmqTracing#OFF} when the channel does not trace. */
+    private final RmqTracing tracing;
     private final SerialExecutor upstream;
     private final ChannelStatus status;
     /** Runs the schedules of the topic here once the topic is registered and the declared ones recorded. */
@@ -88,9 +92,10 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
     /** Closed by the connector: messages still arriving are nacked. */
     private volatile boolean closed;
 
-    OutgoingRmqChannel(OutgoingChannelConfig config, RmqEngine engine, OutgoingMetrics metrics) {
+    OutgoingRmqChannel(OutgoingChannelConfig config, RmqEngine engine, OutgoingMetrics metrics, RmqTracing tracing) {
         LOG.channelConfigured(config.channel(), config.toString());
         this.config = config;
+        this.tracing = config.tracing().enabled() ? tracing : RmqTracing.OFF;
         this.defaultExpiry = config.defaultTimeToLive().map(Expiry::after).orElse(null);
         this.metrics = metrics;
         this.upstream = new SerialExecutor("outgoing channel '" + config.channel() + "'");
@@ -210,15 +215,26 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
             return;
         }
         Supplier<CompletionStage<SendResult>> write;
+        RmqTracing.SendSpan span = tracing.send(config.channel(), config.topic());
         try {
-            write = writeOf(content, message.getMetadata(OutgoingRmqMetadata.class).orElse(null));
+            write = writeOf(content, message.getMetadata(OutgoingRmqMetadata.class).orElse(null), span);
         } catch (IllegalArgumentException invalid) {
             LOG.messageNackedInvalidMetadata(config.channel(), invalid.getMessage());
+            if (span != null) {
+                span.failed(invalid);
+            }
             settle(message, invalid);
             return;
         }
         afterRegistration(write).whenComplete((result, failure) -> {
             Throwable cause = failure == null ? null : RmqConnectorSupport.unwrap(failure);
+            if (span != null) {
+                if (cause == null) {
+                    span.sent(result);
+                } else {
+                    span.failed(cause);
+                }
+            }
             if (cause instanceof DurabilityException notReplicated) {
                 if (replicasMissing.compareAndSet(false, true)) {
                     LOG.durableSendsNotReplicated(config.channel(), config.topic().name(), notReplicated.reached(),
@@ -282,7 +298,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
      *
      * @throws IllegalArgumentException when the metadata does not fit the topic (RMQ-2004, RMQ-2005, RMQ-2010)
      */
-    private Supplier<CompletionStage<SendResult>> writeOf(byte[] content, OutgoingRmqMetadata md) {
+    private Supplier<CompletionStage<SendResult>> writeOf(byte[] content, OutgoingRmqMetadata md, RmqTracing.SendSpan span) {
         TopicType type = config.topic().type();
         SendRules.Parameters given = md == null
                 ? new SendRules.Parameters(Optional.empty(), OptionalDouble.empty(), Optional.empty(), Optional.empty(), null)
@@ -301,7 +317,9 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
                     ? RmqExceptions.ex.missingTimeRange(config.channel(), config.topic().name())
                     : RmqExceptions.ex.missingPriority(config.channel(), config.topic().name());
         }
-        return SendRules.write(producer, type, content, parameters);
+        String traceparent = span == null ? null : span.traceparent();
+        return SendRules.write(producer, type, content, traceparent == null ? parameters
+                : parameters.withTrace(new SendTrace(traceparent, config.tracing().maxLinks())));
     }
 
     /** The expiry the metadata gives, or {@code null}. */

@@ -34,6 +34,7 @@ import io.rmq.connector.config.IncomingChannelConfig;
 import io.rmq.connector.config.OutgoingChannelConfig;
 import io.rmq.connector.i18n.RmqExceptions;
 import io.rmq.connector.metrics.RmqMetrics;
+import io.rmq.connector.tracing.RmqTracing;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.topic.TopicDefinition;
@@ -77,6 +78,7 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
 
     private final SharedEngines engines = new SharedEngines(CONNECTOR_NAME);
     private final RmqMetrics metrics = RmqMetrics.discover();
+    private final RmqTracing tracing = RmqTracing.discover();
     private final List<IncomingRmqChannel> incoming = new CopyOnWriteArrayList<>();
     private final List<OutgoingRmqChannel> outgoing = new CopyOnWriteArrayList<>();
     /** By channel name: what the application can do to the channel's messages after sending ({@link RmqTopics}). */
@@ -89,7 +91,7 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
             IncomingChannelConfig c = IncomingChannelConfig.from(config);
             RmqEngine engine = engines.acquire(c.redisAccess());
             IncomingRmqChannel created = new IncomingRmqChannel(c, engine,
-                    metrics.incoming(c.channel(), c.topic(), engine, c.redisAccess()));
+                    metrics.incoming(c.channel(), c.topic(), engine, c.redisAccess()), tracing);
             addTopic(c, engine);
             return created;
         });
@@ -103,7 +105,7 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
             OutgoingChannelConfig c = OutgoingChannelConfig.from(config);
             RmqEngine engine = engines.acquire(c.redisAccess());
             OutgoingRmqChannel created = new OutgoingRmqChannel(c, engine,
-                    metrics.outgoing(c.channel(), c.topic(), engine, c.redisAccess()));
+                    metrics.outgoing(c.channel(), c.topic(), engine, c.redisAccess()), tracing);
             addTopic(c, engine);
             return created;
         });

@@ -20,6 +20,7 @@ public abstract sealed class ChannelConfig permits IncomingChannelConfig, Outgoi
     private final TopicDefinition topic;
     private final Optional<String> codecClassName;
     private final Optional<RmqCodec> codec;
+    private final Tracing tracing;
 
     ChannelConfig(Common common) {
         this.channel = common.channel();
@@ -27,6 +28,19 @@ public abstract sealed class ChannelConfig permits IncomingChannelConfig, Outgoi
         this.topic = common.topic();
         this.codecClassName = common.codecClassName();
         this.codec = common.codec();
+        this.tracing = common.tracing();
+    }
+
+    /**
+     * Whether the channel traces its messages ({@code tracing-enabled}) and the most send contexts a message keeps
+     * and a process span links ({@code tracing-max-links}).
+     */
+    public record Tracing(boolean enabled, int maxLinks) {
+    }
+
+    /** How the channel traces (see {@code docs/tracing.md}). */
+    public Tracing tracing() {
+        return tracing;
     }
 
     /** The channel name. */
@@ -65,7 +79,7 @@ public abstract sealed class ChannelConfig permits IncomingChannelConfig, Outgoi
     /** The attributes every channel has, with the Redis credentials masked, for {@link #toString()}. */
     final String commonAttributes() {
         return "channel=" + channel + ", redis=" + redisAccess + ", topic=" + topic + ", codec="
-                + codecClassName.orElse("none");
+                + codecClassName.orElse("none") + ", tracing=" + (tracing.enabled() ? "max " + tracing.maxLinks() + " links" : "off");
     }
 
     /**
@@ -75,18 +89,19 @@ public abstract sealed class ChannelConfig permits IncomingChannelConfig, Outgoi
      * own attributes of payloads and message defaults.
      */
     record Common(String channel, RedisAccess redisAccess, TopicDefinition topic, Optional<String> codecClassName,
-            Optional<RmqCodec> codec) {
+            Optional<RmqCodec> codec, Tracing tracing) {
 
-        /** The Redis access and the topic; no codec yet. */
+        /** The Redis access, the topic and the tracing; no codec yet. */
         static Common read(ChannelAttributes a) {
             return new Common(a.channel(), RedisAccessAttributes.redisAccess(a), TopicAttributes.topic(a),
-                    Optional.empty(), Optional.empty());
+                    Optional.empty(), Optional.empty(), new Tracing(a.flag(RmqAttribute.TRACING_ENABLED),
+                            a.integer(RmqAttribute.TRACING_MAX_LINKS)));
         }
 
         /** These attributes with the codec, instantiated. */
         Common withCodec(ChannelAttributes a) {
             Optional<String> className = a.raw(RmqAttribute.CODEC);
-            return new Common(channel, redisAccess, topic, className, CodecAttribute.instantiate(a, className));
+            return new Common(channel, redisAccess, topic, className, CodecAttribute.instantiate(a, className), tracing);
         }
     }
 }

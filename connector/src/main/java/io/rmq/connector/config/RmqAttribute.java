@@ -115,6 +115,13 @@ public enum RmqAttribute {
     PAYLOAD_TYPE("payload-type", INCOMING, ValueType.STRING, PayloadType.STRING.attributeValue(),
             "Payload of received messages: `string` (UTF-8 `String`) or `bytes` (`byte[]`); ignored when "
                     + "`codec` is set"),
+    TRACING_ENABLED("tracing-enabled", INCOMING_AND_OUTGOING, ValueType.STRING, "true",
+            "`true`: when an OpenTelemetry with a tracer is present, sends and deliveries are traced (a `send` and a "
+                    + "`process` span) and each message's send context travels with it through Redis; `false`: no "
+                    + "span, nothing stored (see `docs/tracing.md`)"),
+    TRACING_MAX_LINKS("tracing-max-links", INCOMING_AND_OUTGOING, ValueType.INT, "32", 0, 10_000,
+            "Most send contexts a merged message keeps in Redis (outgoing) and its process span links (incoming), "
+                    + "from 0 to 10000; further merged sends are only counted (`rmq.merged_sends`)"),
     CODEC("codec", INCOMING_AND_OUTGOING, ValueType.STRING, null, "none",
             "Fully qualified class name of an `io.rmq.connector.RmqCodec` with a public no-arg constructor"),
     // at most the span from the epoch to 9999-12-31T23:59:59.999Z, as OutgoingRmqMetadata.withTimeRange

@@ -179,6 +179,16 @@ public final class RmqLogging {
         info(() -> "RMQ-1050 The connector's metrics are published through " + libraries);
     }
 
+    /** RMQ-2390 (INFO): channels that enable tracing are traced through this OpenTelemetry. */
+    public void tracingBound(String source) {
+        info(() -> "RMQ-2390 Channels with tracing-enabled=true are traced through the OpenTelemetry " + source);
+    }
+
+    /** RMQ-2391 (WARNING): the OpenTelemetry API is present but tracing could not be set up; no channel traces. */
+    public void tracingBindingFailed(Throwable cause) {
+        warn(cause, () -> "RMQ-2391 The connector cannot trace through OpenTelemetry; going on without tracing");
+    }
+
     /** RMQ-1051 (WARNING): a metrics library is present but binding to it failed; the connector goes on without it. */
     public void metricsBindingFailed(String library, Throwable cause) {
         warn(cause, () -> "RMQ-1051 The connector's metrics cannot be published through " + library

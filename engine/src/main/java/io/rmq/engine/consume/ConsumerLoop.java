@@ -368,7 +368,8 @@ final class ConsumerLoop implements WakeBus.Listener {
         popsInFlight++;
         CompletionStage<TopicScripts.PopReply> pop;
         try {
-            pop = scripts.pop(slot, count, options.prepareTimeout().toMillis(), epoch, workerId, options.expiredToDead());
+            pop = scripts.pop(slot, count, options.prepareTimeout().toMillis(), epoch, workerId, options.expiredToDead(),
+                    options.traced());
         } catch (RuntimeException e) {
             // thrown rather than returned: still a failed pop, or the slot would count as popping for good
             pop = CompletableFuture.failedFuture(e);

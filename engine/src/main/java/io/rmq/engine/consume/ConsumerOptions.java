@@ -17,6 +17,8 @@ public final class ConsumerOptions {
 
     /** Retries before the dead queue: a message is delivered at most {@code 1 + maxRetries} times. */
     public static final int DEFAULT_MAX_RETRIES = 16;
+    /** Default of {@link Builder#traceLinks(int)}. */
+    public static final int DEFAULT_TRACE_LINKS = 32;
     /** How long a popped message may stay unacknowledged before it is rolled back. */
     public static final Duration DEFAULT_PREPARE_TIMEOUT = Duration.ofSeconds(30);
     /**
@@ -49,6 +51,8 @@ public final class ConsumerOptions {
     private final Duration deadMaxAge;
     private final CoordinationOptions coordination;
     private final boolean expiredToDead;
+    private final boolean traced;
+    private final int traceLinks;
 
     private ConsumerOptions(Builder b) {
         this.maxRetries = b.maxRetries;
@@ -62,6 +66,8 @@ public final class ConsumerOptions {
         this.deadMaxAge = b.deadMaxAge;
         this.coordination = b.coordination;
         this.expiredToDead = b.expiredToDead;
+        this.traced = b.traced;
+        this.traceLinks = b.traceLinks;
     }
 
     public static Builder builder() {
@@ -76,7 +82,7 @@ public final class ConsumerOptions {
         return new Builder().maxRetries(maxRetries).prepareTimeout(prepareTimeout).batchSize(batchSize)
                 .retryBackoff(retryBackoff).retryBackoffMax(retryBackoffMax).pollInterval(pollInterval)
                 .shutdownTimeout(shutdownTimeout).deadMaxCount(deadMaxCount).deadMaxAge(deadMaxAge)
-                .coordination(coordination).expiredToDead(expiredToDead);
+                .coordination(coordination).expiredToDead(expiredToDead).traced(traced).traceLinks(traceLinks);
     }
 
     public int maxRetries() {
@@ -86,7 +92,7 @@ public final class ConsumerOptions {
     /** What settling this consumer's deliveries follows: its retries and its prepare timeout. */
     public SettlementPolicy settlementPolicy() {
         return new SettlementPolicy(new RetryRule(maxRetries, retryBackoff.toMillis(), retryBackoffMax.toMillis()),
-                prepareTimeout);
+                prepareTimeout, traced, traceLinks);
     }
 
     public Duration prepareTimeout() {
@@ -139,12 +145,22 @@ public final class ConsumerOptions {
         return expiredToDead;
     }
 
+    /** Whether pops take out the popped messages' trace entries ({@code Delivery#trace()}). */
+    public boolean traced() {
+        return traced;
+    }
+
+    /** The most send contexts a trace entry given back by a rollback or a release keeps. */
+    public int traceLinks() {
+        return traceLinks;
+    }
+
     @Override
     public String toString() {
         return "ConsumerOptions[maxRetries=" + maxRetries + ", prepareTimeout=" + prepareTimeout + ", batchSize="
                 + batchSize + ", retryBackoff=" + retryBackoff + ", retryBackoffMax=" + retryBackoffMax
                 + ", pollInterval=" + pollInterval + ", shutdownTimeout=" + shutdownTimeout + ", deadMaxCount=" + deadMaxCount + ", deadMaxAge=" + deadMaxAge
-                + ", expiredToDead=" + expiredToDead
+                + ", expiredToDead=" + expiredToDead + ", traced=" + traced
                 + ", coordination="
                 + (coordination == null ? "none" : coordination) + "]";
     }
@@ -162,6 +178,8 @@ public final class ConsumerOptions {
         private Duration deadMaxAge = DEFAULT_DEAD_MAX_AGE;
         private CoordinationOptions coordination;
         private boolean expiredToDead;
+        private boolean traced;
+        private int traceLinks = DEFAULT_TRACE_LINKS;
 
         private Builder() {
         }
@@ -243,6 +261,24 @@ public final class ConsumerOptions {
         /** Keep expired messages in the dead queue (failure {@code expired}) instead of dropping them. Default false. */
         public Builder expiredToDead(boolean expiredToDead) {
             this.expiredToDead = expiredToDead;
+            return this;
+        }
+
+        /**
+         * Pops take out the popped messages' trace entries, to be read ({@code Delivery#trace()}) and given back with
+         * a rollback or a release (see {@code docs/tracing.md}). Default false: pops do not read the trace hash.
+         */
+        public Builder traced(boolean traced) {
+            this.traced = traced;
+            return this;
+        }
+
+        /** The most send contexts a trace entry given back keeps (>= 0). Default {@value #DEFAULT_TRACE_LINKS}. */
+        public Builder traceLinks(int traceLinks) {
+            if (traceLinks < 0) {
+                throw EngineArguments.arg.negativeCount("traceLinks", traceLinks);
+            }
+            this.traceLinks = traceLinks;
             return this;
         }
 

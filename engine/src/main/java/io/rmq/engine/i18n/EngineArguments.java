@@ -35,6 +35,12 @@ public final class EngineArguments {
         return new IllegalArgumentException("slotAmount must be at least 1, was " + slotAmount);
     }
 
+    /** A trace context that cannot be recorded with a message (empty, or with a space). */
+    public IllegalArgumentException badTraceparent(String traceparent) {
+        return new IllegalArgumentException("trace context '" + traceparent
+                + "' is invalid: a W3C traceparent 00-<trace id>-<span id>-<flags> is required");
+    }
+
     /** A count option (maxRetries, deadMaxCount) below 0. */
     public IllegalArgumentException negativeCount(String option, int value) {
         return new IllegalArgumentException(option + " must be >= 0, was " + value);

@@ -62,9 +62,16 @@ public final class SendRules {
      * @param delay     the delay from the send ({@code FIXED_TIME})
      * @param slotBasis what chooses the slot, or {@code null} for the content
      * @param expiry    when the message expires (any type), or {@code null} for never
+     * @param trace     the trace context of the send, or {@code null} for none
      */
     public record Parameters(Optional<Duration> timeRange, OptionalDouble priority, Optional<Instant> deliverAt,
-            Optional<Duration> delay, String slotBasis, Expiry expiry) {
+            Optional<Duration> delay, String slotBasis, Expiry expiry, SendTrace trace) {
+
+        /** Parameters of a send without a trace context. */
+        public Parameters(Optional<Duration> timeRange, OptionalDouble priority, Optional<Instant> deliverAt,
+                Optional<Duration> delay, String slotBasis, Expiry expiry) {
+            this(timeRange, priority, deliverAt, delay, slotBasis, expiry, null);
+        }
 
         /** Parameters of a message that does not expire. */
         public Parameters(Optional<Duration> timeRange, OptionalDouble priority, Optional<Instant> deliverAt,
@@ -74,13 +81,18 @@ public final class SendRules {
 
         /** These parameters, with {@code defaultExpiry} when they have no expiry ({@code null}: none). */
         public Parameters orDefaultExpiry(Expiry defaultExpiry) {
-            return expiry != null ? this : new Parameters(timeRange, priority, deliverAt, delay, slotBasis, defaultExpiry);
+            return expiry != null ? this : new Parameters(timeRange, priority, deliverAt, delay, slotBasis, defaultExpiry, trace);
+        }
+
+        /** These parameters, with {@code sendTrace} as the send's trace context ({@code null}: none). */
+        public Parameters withTrace(SendTrace sendTrace) {
+            return new Parameters(timeRange, priority, deliverAt, delay, slotBasis, expiry, sendTrace);
         }
 
         /** These parameters, with {@code defaultTimeRange} and {@code defaultPriority} where they have none. */
         public Parameters orDefaults(Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority) {
             return new Parameters(timeRange.or(() -> defaultTimeRange),
-                    priority.isPresent() ? priority : defaultPriority, deliverAt, delay, slotBasis, expiry);
+                    priority.isPresent() ? priority : defaultPriority, deliverAt, delay, slotBasis, expiry, trace);
         }
 
         private boolean has(Parameter parameter) {
@@ -118,17 +130,18 @@ public final class SendRules {
             Parameters parameters) {
         String basis = parameters.slotBasis();
         Expiry expiry = parameters.expiry();
+        SendTrace trace = parameters.trace();
         return switch (type) {
             case RANGE_MERGE -> {
                 Duration range = parameters.timeRange().orElseThrow();
-                yield () -> producer.sendInRange(content, range, basis, expiry);
+                yield () -> producer.sendInRange(content, range, basis, expiry, trace);
             }
             case PRIORITY -> {
                 double priority = parameters.priority().getAsDouble();
-                yield () -> producer.sendWithPriority(content, priority, basis, expiry);
+                yield () -> producer.sendWithPriority(content, priority, basis, expiry, trace);
             }
             case FIXED_TIME -> () -> producer.sendAt(content, parameters.deliverAt()
-                    .orElseGet(() -> Instant.now().plus(parameters.delay().orElse(Duration.ZERO))), basis, expiry);
+                    .orElseGet(() -> Instant.now().plus(parameters.delay().orElse(Duration.ZERO))), basis, expiry, trace);
         };
     }
 

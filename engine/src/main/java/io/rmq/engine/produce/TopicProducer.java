@@ -99,11 +99,17 @@ public final class TopicProducer {
      * duplicate, the duplicate's due time and expiry stand.
      */
     public CompletionStage<SendResult> sendInRange(byte[] content, Duration range, String slotBasis, Expiry expiry) {
+        return sendInRange(content, range, slotBasis, expiry, null);
+    }
+
+    /** {@link #sendInRange(byte[], Duration, String, Expiry)} with the trace context of its send ({@code null}: none). */
+    public CompletionStage<SendResult> sendInRange(byte[] content, Duration range, String slotBasis, Expiry expiry,
+            SendTrace trace) {
         requireType(TopicType.RANGE_MERGE);
         if (range == null || range.isNegative() || range.isZero()) {
             return failed(EngineExceptions.ex.badTimeRange(String.valueOf(range)));
         }
-        return send(content, Long.toString(range.toMillis()), slotBasis, expiry);
+        return send(content, Long.toString(range.toMillis()), slotBasis, expiry, trace);
     }
 
     /** Sends a {@code PRIORITY} message; a higher priority is consumed first. */
@@ -116,11 +122,17 @@ public final class TopicProducer {
      * duplicate, this send's priority and expiry (or none) replace the duplicate's.
      */
     public CompletionStage<SendResult> sendWithPriority(byte[] content, double priority, String slotBasis, Expiry expiry) {
+        return sendWithPriority(content, priority, slotBasis, expiry, null);
+    }
+
+    /** {@link #sendWithPriority(byte[], double, String, Expiry)} with the trace context of its send ({@code null}: none). */
+    public CompletionStage<SendResult> sendWithPriority(byte[] content, double priority, String slotBasis, Expiry expiry,
+            SendTrace trace) {
         requireType(TopicType.PRIORITY);
         if (!Double.isFinite(priority)) {
             return failed(EngineExceptions.ex.badPriority(priority));
         }
-        return send(content, Double.toString(priority), slotBasis, expiry);
+        return send(content, Double.toString(priority), slotBasis, expiry, trace);
     }
 
     /** Sends a {@code FIXED_TIME} message due at {@code deliverAt} (a time in the past means due at once). */
@@ -133,17 +145,25 @@ public final class TopicProducer {
      * merged into a pending duplicate, this send's time and expiry (or none) replace the duplicate's.
      */
     public CompletionStage<SendResult> sendAt(byte[] content, Instant deliverAt, String slotBasis, Expiry expiry) {
+        return sendAt(content, deliverAt, slotBasis, expiry, null);
+    }
+
+    /** {@link #sendAt(byte[], Instant, String, Expiry)} with the trace context of its send ({@code null}: none). */
+    public CompletionStage<SendResult> sendAt(byte[] content, Instant deliverAt, String slotBasis, Expiry expiry,
+            SendTrace trace) {
         requireType(TopicType.FIXED_TIME);
         if (deliverAt == null) {
             return failed(EngineExceptions.ex.missingDeliveryTime());
         }
-        return send(content, Long.toString(deliverAt.toEpochMilli()), slotBasis, expiry);
+        return send(content, Long.toString(deliverAt.toEpochMilli()), slotBasis, expiry, trace);
     }
 
-    private CompletionStage<SendResult> send(byte[] content, String value, String slotBasis, Expiry expiry) {
+    private CompletionStage<SendResult> send(byte[] content, String value, String slotBasis, Expiry expiry,
+            SendTrace trace) {
         Objects.requireNonNull(content, "content");
         long crc = SlotRouter.crc(slotBasis, content);
-        TopicScripts.Send send = new TopicScripts.Send(value, content, expiry == null ? null : expiry.wireValue());
+        TopicScripts.Send send = new TopicScripts.Send(value, content, expiry == null ? null : expiry.wireValue(),
+                trace == null ? null : trace.traceparent(), trace == null ? 0 : trace.maxLinks());
         PendingSend pending;
         if (durable == null) {
             pending = new PendingSend(send, crc, new CompletableFuture<>(), null);

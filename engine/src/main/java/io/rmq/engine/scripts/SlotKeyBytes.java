@@ -27,6 +27,7 @@ final class SlotKeyBytes {
     static final int COUNTERS = 9;
     static final int EXPIRY = 10;
     static final int HELD_EXPIRY = 11;
+    static final int TRACE = 12;
 
     private final TopicKeys keys;
     private final byte[] wakeChannel;
@@ -98,7 +99,7 @@ final class SlotKeyBytes {
             k[s] = new byte[][] { bytes(sk.store()), bytes(sk.prepare()), bytes(sk.attempts()), bytes(sk.origin()),
                     bytes(sk.dead()), bytes(sk.owner()), bytes(sk.failures()), bytes(sk.paused()),
                     Long.toString(s).getBytes(StandardCharsets.US_ASCII), bytes(sk.counters()), bytes(sk.expiry()),
-                    bytes(sk.heldExpiry()) };
+                    bytes(sk.heldExpiry()), bytes(sk.trace()) };
         }
         shardedWakeChannels = channels;
         slotKeys = k;

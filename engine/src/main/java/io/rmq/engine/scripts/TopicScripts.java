@@ -12,6 +12,7 @@ import static io.rmq.engine.scripts.SlotKeyBytes.PAUSED;
 import static io.rmq.engine.scripts.SlotKeyBytes.PREPARE;
 import static io.rmq.engine.scripts.SlotKeyBytes.SLOT;
 import static io.rmq.engine.scripts.SlotKeyBytes.STORE;
+import static io.rmq.engine.scripts.SlotKeyBytes.TRACE;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -46,6 +47,9 @@ public final class TopicScripts {
     private static final byte[] EXPIRED = RmqClient.bytes("expired");
     private static final byte[] EPOCH_FIELD = RmqClient.bytes("epoch");
     private static final byte[] EXPIRES = RmqClient.bytes("EXPIRES");
+    private static final byte[] TRACE_SECTION = RmqClient.bytes("TRACE");
+    private static final byte[] TRACED = RmqClient.bytes("traced");
+    private static final byte[] NONE = new byte[0];
     private static final byte[] ONE = RmqClient.bytes("1");
     private static final byte[] ZERO = RmqClient.bytes("0");
     /** Elements of a pop reply before the popped triples: status, now, next, detail, expired, held. */
@@ -63,9 +67,16 @@ public final class TopicScripts {
     /**
      * One member moved to the prepare queue: its content, its store score as Redis wrote it, its delivery number,
      * whether the pop that moved it held an expiry for some member (its commit or release then clears it), and the
-     * Redis clock when it was popped (ms since the epoch).
+     * Redis clock when it was popped (ms since the epoch), and its trace entry when the pop was asked for it and the
+     * member had one ({@link TraceEntry#wire()}; {@code null} otherwise).
      */
-    public record PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis) {
+    public record PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis,
+            String trace) {
+
+        /** A member popped without a trace entry. */
+        public PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis) {
+            this(content, rawScore, attempt, heldExpiry, poppedAtMillis, null);
+        }
 
         /** A member popped without an expiry held, at an unknown time (0). */
         public PoppedMember(byte[] content, byte[] rawScore, int attempt) {
@@ -134,9 +145,15 @@ public final class TopicScripts {
     /**
      * One message to send: the type's value (a time range in ms, a priority, or a delivery time in ms), the member,
      * and when it expires as {@code send.lua} takes it ({@code Expiry.wireValue()}: ms since the epoch on the Redis
-     * clock, or {@code +<ms>} after the send), {@code null} for never.
+     * clock, or {@code +<ms>} after the send), {@code null} for never; and the W3C traceparent of its send span
+     * ({@code null}: none), recorded in the slot's trace hash with at most {@code traceLinks} contexts per member.
      */
-    public record Send(String value, byte[] member, String expiry) {
+    public record Send(String value, byte[] member, String expiry, String trace, int traceLinks) {
+
+        /** A message without a trace context. */
+        public Send(String value, byte[] member, String expiry) {
+            this(value, member, expiry, null, 0);
+        }
 
         /** A message that does not expire. */
         public Send(String value, byte[] member) {
@@ -158,10 +175,11 @@ public final class TopicScripts {
      */
     public CompletionStage<List<SendResult>> send(int slot, int routedBy, List<Send> sends) {
         byte[][] k = slots.of(slot);
-        byte[][] args = messageArgs(slot, k, sends, sends.stream().anyMatch(s -> s.expiry() != null));
+        byte[][] args = messageArgs(slot, k, sends, sends.stream().anyMatch(s -> s.expiry() != null),
+                sends.stream().anyMatch(s -> s.trace() != null));
         byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
-        return this.<List<Object>>run(RedisScript.SEND, new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY] },
-                args)
+        return this.<List<Object>>run(RedisScript.SEND,
+                new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY], k[TRACE] }, args)
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 0; i + 1 < reply.size(); i += 2) {
@@ -187,7 +205,7 @@ public final class TopicScripts {
         byte[][] k = slots.of(slot);
         byte[] presplit = bytes(keys.presplit(slot, targetAmount));
         return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { k[STORE], presplit, k[COUNTERS] },
-                messageArgs(slot, k, sends, false))
+                messageArgs(slot, k, sends, false, false))
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 1; i + 1 < reply.size(); i += 2) {
@@ -201,11 +219,12 @@ public final class TopicScripts {
 
     /**
      * The ARGV of {@code send.lua} and {@code merge_pending.lua}: type, wake channel, slot, then value and member per
-     * message; with expiries ({@code send.lua} only) {@code EXPIRES} and value, member and expiry per message.
+     * message; with expiries ({@code send.lua} only) {@code EXPIRES} and value, member and expiry per message; with
+     * trace contexts ({@code send.lua} only) {@code TRACE}, the bound, and one more element per message, its context.
      */
-    private byte[][] messageArgs(int slot, byte[][] k, List<Send> sends, boolean withExpiries) {
-        int per = withExpiries ? 3 : 2;
-        int first = withExpiries ? 4 : 3;
+    private byte[][] messageArgs(int slot, byte[][] k, List<Send> sends, boolean withExpiries, boolean withTraces) {
+        int per = 2 + (withExpiries ? 1 : 0) + (withTraces ? 1 : 0);
+        int first = 3 + (withExpiries ? 1 : 0) + (withTraces ? 2 : 0);
         byte[][] args = new byte[first + per * sends.size()][];
         args[0] = type;
         args[1] = wakeChannel(slot);
@@ -213,12 +232,19 @@ public final class TopicScripts {
         if (withExpiries) {
             args[3] = EXPIRES;
         }
+        if (withTraces) {
+            args[first - 2] = TRACE_SECTION;
+            args[first - 1] = number(sends.stream().mapToInt(Send::traceLinks).max().orElse(0));
+        }
         for (int i = 0; i < sends.size(); i++) {
             Send send = sends.get(i);
             args[first + per * i] = bytes(send.value());
             args[first + 1 + per * i] = send.member();
             if (withExpiries) {
                 args[first + 2 + per * i] = send.expiry() == null ? ZERO : bytes(send.expiry());
+            }
+            if (withTraces) {
+                args[first + per * i + per - 1] = send.trace() == null ? NONE : bytes(send.trace());
             }
         }
         return args;
@@ -247,7 +273,8 @@ public final class TopicScripts {
     public CompletionStage<CancelReply> cancel(int slot, byte[] member, List<String> markers) {
         byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.CANCEL,
-                withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS]), member)
+                withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
+                        k[TRACE]), member)
                 .thenApply(r -> new CancelReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
     }
 
@@ -350,22 +377,40 @@ public final class TopicScripts {
      */
     public CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
             boolean expiredToDead) {
-        byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED],
-                k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[DEAD], k[FAILURES] },
-                type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker),
-                expiredToDead ? ONE : ZERO)
-                .thenApply(TopicScripts::popReply);
+        return pop(slot, count, prepareTimeoutMillis, epoch, worker, expiredToDead, false);
     }
 
-    /** Reads a pop reply; package-private for its benchmark. */
+    /**
+     * {@code pop.lua}; with {@code traced} each popped member's trace entry is taken out of the slot's trace hash and
+     * returned ({@link PoppedMember#trace()}), to be given back by {@link #rollbackTraced} or {@link #release}.
+     */
+    public CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
+            boolean expiredToDead, boolean traced) {
+        byte[][] k = slots.of(slot);
+        return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED],
+                k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[DEAD], k[FAILURES], k[TRACE] },
+                type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker),
+                expiredToDead ? ONE : ZERO, traced ? ONE : ZERO)
+                .thenApply(reply -> popReply(reply, traced));
+    }
+
+    /** Reads a pop reply made without trace entries; public for its benchmark. */
     public static PopReply popReply(List<Object> reply) {
-        List<PoppedMember> members = new ArrayList<>((reply.size() - POP_HEADER) / 3);
+        return popReply(reply, false);
+    }
+
+    private static PopReply popReply(List<Object> reply, boolean traced) {
+        int per = traced ? 4 : 3;
+        List<PoppedMember> members = new ArrayList<>((reply.size() - POP_HEADER) / per);
         boolean held = (Long) reply.get(5) == 1L;
         long now = (Long) reply.get(1);
-        for (int i = POP_HEADER; i + 2 < reply.size(); i += 3) {
+        for (int i = POP_HEADER; i + per - 1 < reply.size(); i += per) {
+            String trace = null;
+            if (traced && reply.get(i + 3) instanceof byte[] entry && entry.length > 0) {
+                trace = new String(entry, StandardCharsets.US_ASCII);
+            }
             members.add(new PoppedMember((byte[]) reply.get(i), (byte[]) reply.get(i + 1),
-                    ((Long) reply.get(i + 2)).intValue(), held, now));
+                    ((Long) reply.get(i + 2)).intValue(), held, now, trace));
         }
         return new PopReply(PopStatus.of((Long) reply.get(0)), (Long) reply.get(1), (Long) reply.get(2),
                 (Long) reply.get(3), (Long) reply.get(4), members);
@@ -389,8 +434,9 @@ public final class TopicScripts {
             args[2 + i] = members.get(i);
         }
         byte[][] commitKeys = heldExpiry
-                ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[HELD_EXPIRY] }
-                : new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS] };
+                ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE],
+                        k[HELD_EXPIRY] }
+                : new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE] };
         return run(RedisScript.COMMIT, commitKeys, args);
     }
 
@@ -403,6 +449,21 @@ public final class TopicScripts {
         byte[][] args = rollbackArgs(slot, rule, MEMBERS, 0, failure, members.size());
         for (int i = 0; i < members.size(); i++) {
             args[9 + i] = members.get(i);
+        }
+        return runRollback(slot, args);
+    }
+
+    /**
+     * {@code rollback.lua} on these members, giving back their trace entries ({@link TraceEntry#wire()}, {@code null}
+     * for none; each with the failed delivery's context as its attempt), kept with at most {@code traceLinks} contexts.
+     */
+    public CompletionStage<RollbackReply> rollbackTraced(int slot, RetryRule rule, String failure, List<byte[]> members,
+            List<String> traces, int traceLinks) {
+        byte[][] args = rollbackArgs(slot, rule, TRACED, 0, failure, 1 + 2 * members.size());
+        args[9] = number(traceLinks);
+        for (int i = 0; i < members.size(); i++) {
+            args[10 + 2 * i] = members.get(i);
+            args[11 + 2 * i] = traces.get(i) == null ? NONE : bytes(traces.get(i));
         }
         return runRollback(slot, args);
     }
@@ -430,24 +491,43 @@ public final class TopicScripts {
         byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.ROLLBACK,
                 new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES],
-                        k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY] }, args)
+                        k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] }, args)
                 .thenApply(r -> new RollbackReply((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
     }
 
     /**
      * {@code release.lua}: returns never-delivered members to the store queue with the score they
-     * were popped with, no attempt counted; the number returned or merged.
+     * were popped with, no attempt counted, and with the trace entries they were popped with; the number returned
+     * or merged.
      */
     public CompletionStage<Long> release(int slot, List<PoppedMember> members) {
+        return release(slot, members, 0);
+    }
+
+    /** {@link #release(int, List)}, trace entries kept with at most {@code traceLinks} contexts. */
+    public CompletionStage<Long> release(int slot, List<PoppedMember> members, int traceLinks) {
         byte[][] k = slots.of(slot);
-        byte[][] args = new byte[2 + 2 * members.size()][];
+        boolean traced = members.stream().anyMatch(m -> m.trace() != null);
+        int per = traced ? 3 : 2;
+        int first = traced ? 4 : 2;
+        byte[][] args = new byte[first + per * members.size()][];
         args[0] = wakeChannel(slot);
         args[1] = k[SLOT];
-        for (int i = 0; i < members.size(); i++) {
-            args[2 + 2 * i] = members.get(i).content();
-            args[3 + 2 * i] = members.get(i).rawScore();
+        if (traced) {
+            args[2] = TRACE_SECTION;
+            args[3] = number(traceLinks);
         }
-        byte[][] releaseKeys = members.stream().anyMatch(PoppedMember::heldExpiry)
+        for (int i = 0; i < members.size(); i++) {
+            PoppedMember m = members.get(i);
+            args[first + per * i] = m.content();
+            args[first + 1 + per * i] = m.rawScore();
+            if (traced) {
+                args[first + 2 + per * i] = m.trace() == null ? NONE : bytes(m.trace());
+            }
+        }
+        byte[][] releaseKeys = traced
+                ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] }
+                : members.stream().anyMatch(PoppedMember::heldExpiry)
                 ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY] }
                 : new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS] };
         return run(RedisScript.RELEASE, releaseKeys, args);
@@ -461,7 +541,7 @@ public final class TopicScripts {
     public CompletionStage<ExpireReply> expire(int slot, int limit, boolean expiredToDead) {
         byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.EXPIRE, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[FAILURES], k[DEAD],
-                k[EXPIRY], k[COUNTERS] }, type, number(limit), expiredToDead ? ONE : ZERO)
+                k[EXPIRY], k[COUNTERS], k[TRACE] }, type, number(limit), expiredToDead ? ONE : ZERO)
                 .thenApply(r -> new ExpireReply((Long) r.get(0), (Long) r.get(1) == 1L));
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 import io.rmq.engine.scripts.TopicScripts;
+import io.rmq.engine.scripts.TraceEntry;
 
 /**
  * One popped member: prepared (in the prepare queue) until it is committed or rolled back. The
@@ -57,6 +58,8 @@ public final class Delivery {
      * AtomicInteger: one object less per message.
      */
     private volatile int state;
+    /** The traceparent of this delivery's process span, given back with a rollback; {@code null}: none. */
+    private volatile String attemptContext;
 
     public Delivery(Settler settler, String topic, int slot, TopicScripts.PoppedMember member) {
         this.settler = settler;
@@ -125,6 +128,32 @@ public final class Delivery {
     /** The member as popped, for releasing it with its score. */
     TopicScripts.PoppedMember member() {
         return member;
+    }
+
+    /**
+     * What the slot's trace hash recorded about the message when it was popped (the sends it stands for, their
+     * contexts, its last failed delivery's), or {@code null} when the consumer does not trace or nothing was recorded.
+     */
+    public TraceEntry trace() {
+        return TraceEntry.parse(member.trace());
+    }
+
+    /**
+     * The W3C traceparent of this delivery's process span: a rollback records it with the message, so that its next
+     * delivery links this one. Call before {@link #rollback}; ignored unless the consumer traces.
+     */
+    public void attemptContext(String traceparent) {
+        this.attemptContext = traceparent;
+    }
+
+    /** The trace entry a rollback gives back: the one popped, with this delivery as its last attempt; or {@code null}. */
+    String traceForRetry() {
+        String attempt = attemptContext;
+        TraceEntry popped = trace();
+        if (attempt == null) {
+            return popped == null ? null : popped.wire();
+        }
+        return (popped == null ? new TraceEntry(0, List.of(), attempt) : popped.withAttempt(attempt)).wire();
     }
 
     /** The delivery number of this message: 1 on the first delivery. */

@@ -2,6 +2,7 @@ package io.rmq.engine.settlement;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -196,8 +197,11 @@ public final class Settlement implements Delivery.Settler {
     private CompletionStage<Void> rollbackNow(Delivery d, Throwable reason, TopicScripts.RetryRule rule,
             boolean deadLetter) {
         String failureText = Delivery.failureText(reason);
-        return scripts.rollback(d.slot(), rule, failureText, List.of(d.content()))
-                .handle((result, failure) -> {
+        CompletionStage<TopicScripts.RollbackReply> call = policy.traced()
+                ? scripts.rollbackTraced(d.slot(), rule, failureText, List.of(d.content()),
+                        Collections.singletonList(d.traceForRetry()), policy.traceLinks())
+                : scripts.rollback(d.slot(), rule, failureText, List.of(d.content()));
+        return call.handle((result, failure) -> {
                     held.removeAll(List.of(d));
                     if (failure != null && retries.keepRollback(d.slot(), rule, List.of(d.content()), failureText, failure)) {
                         return null;
@@ -230,7 +234,7 @@ public final class Settlement implements Delivery.Settler {
         if (toRelease.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
-        return scripts.release(slot, members).handle((n, failure) -> {
+        return scripts.release(slot, members, policy.traceLinks()).handle((n, failure) -> {
             held.removeAll(toRelease);
             if (failure != null) {
                 LOG.releaseFailed(toRelease.size(), slot, RmqClient.rootMessage(failure));

@@ -11,11 +11,18 @@ import io.rmq.engine.scripts.TopicScripts.RetryRule;
  *
  * @param retryRule      how a rolled-back member is retried or moved to the dead queue
  * @param prepareTimeout how long a popped member may wait for its settlement
+ * @param traced         whether deliveries carry trace entries, given back by rollbacks and releases
+ * @param traceLinks     the most send contexts an entry given back keeps
  */
-public record SettlementPolicy(RetryRule retryRule, Duration prepareTimeout) {
+public record SettlementPolicy(RetryRule retryRule, Duration prepareTimeout, boolean traced, int traceLinks) {
 
     public SettlementPolicy {
         Objects.requireNonNull(retryRule, "retryRule");
         Objects.requireNonNull(prepareTimeout, "prepareTimeout");
+    }
+
+    /** A policy without tracing. */
+    public SettlementPolicy(RetryRule retryRule, Duration prepareTimeout) {
+        this(retryRule, prepareTimeout, false, 0);
     }
 }

@@ -24,16 +24,19 @@ import java.nio.charset.StandardCharsets;
  * members sent with an expiry): {@code expiry{<prefix><topic>_<slot>}}</li>
  * <li>held expiry hash (a member being consumed to the expiry it had when popped, restored if it is rolled back
  * or released): {@code held-expiry{<prefix><topic>_<slot>}}</li>
+ * <li>trace hash (a pending member to the trace contexts of its sends and of its last failed delivery; only
+ * members sent with a trace context, see {@code lib/trace.lua}): {@code trace{<prefix><topic>_<slot>}}</li>
  * </ul>
  */
 public record SlotKeys(int slot, String store, String prepare, String dead, String attempts, String origin,
-        String owner, String failures, String paused, String counters, String expiry, String heldExpiry) {
+        String owner, String failures, String paused, String counters, String expiry, String heldExpiry, String trace) {
 
     static SlotKeys of(TopicDefinition topic, int slot) {
         String base = topic.keyPrefix() + topic.name() + "_" + slot;
         return new SlotKeys(slot, base, "prepare{" + base + "}", "dead{" + base + "}",
                 "attempts{" + base + "}", "origin{" + base + "}", "owner{" + base + "}", "failures{" + base + "}",
-                "paused{" + base + "}", "counters{" + base + "}", "expiry{" + base + "}", "held-expiry{" + base + "}");
+                "paused{" + base + "}", "counters{" + base + "}", "expiry{" + base + "}", "held-expiry{" + base + "}",
+                "trace{" + base + "}");
     }
 
     static byte[] bytes(String s) {

@@ -15,7 +15,8 @@
   KEYS[5]  failures hash   failures{<prefix><topic>_<slot>}
   KEYS[6]  expiry zset     expiry{<prefix><topic>_<slot>}: pending member -> expiresAt (ms since the epoch)
   KEYS[7]  counters hash   counters{<prefix><topic>_<slot>}: field cancelled (1 when this call removed the message)
-  KEYS[8..] split markers  split:<2a>{<prefix><topic>_<slot>}, split:<4a>{...}, ... (optional, see lib/split_depth.lua):
+  KEYS[8]  trace hash      trace{<prefix><topic>_<slot>}: the cancelled message's trace entry is removed
+  KEYS[9..] split markers  split:<2a>{<prefix><topic>_<slot>}, split:<4a>{...}, ... (optional, see lib/split_depth.lua):
                            the markers of the doublings after which the member would still route to this slot
 
   ARGV[1]  member          the message content
@@ -33,6 +34,7 @@ local attemptsKey = KEYS[4]
 local failuresKey = KEYS[5]
 local expiryKey   = KEYS[6]
 local countersKey = KEYS[7]
+local traceKey    = KEYS[8]
 local member      = ARGV[1]
 -- #include lib/split_depth.lua: splitDepth(first)
 
@@ -45,7 +47,9 @@ if redis.call('ZSCORE', storeKey, member) then
   redis.call('HEXISTS', failuresKey, '')
   redis.call('ZCARD', expiryKey)
   redis.call('HEXISTS', countersKey, '')
+  redis.call('HEXISTS', traceKey, '')
   redis.call('ZREM', storeKey, member)
+  redis.call('HDEL', traceKey, member)
   redis.call('ZREM', expiryKey, member)
   if inFlight == 0 and not dead then
     redis.call('HDEL', attemptsKey, member)
@@ -54,4 +58,4 @@ if redis.call('ZSCORE', storeKey, member) then
   redis.call('HINCRBY', countersKey, 'cancelled', 1)
   cancelled = 1
 end
-return { cancelled, inFlight, splitDepth(8) }
+return { cancelled, inFlight, splitDepth(9) }

@@ -5,6 +5,8 @@
   consumed), a wake notice "<slot>:0" is published so an idle consumer picks that copy up. The same
   notice is published when the commit empties the prepare queue while a handover is pending (see
   pop.lua), so the slot's new owner starts popping at once.
+  Trace contexts: when the trace hash holds entries (one HLEN otherwise), the committed members' entries are removed,
+  but not that of a member with a pending copy (sent again meanwhile: the entry is that copy's).
 
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
@@ -14,7 +16,8 @@
   KEYS[6]  failures hash   failures{<prefix><topic>_<slot>}: member -> its last failure
   KEYS[7]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
                            field acked (members committed)
-  KEYS[8]  held expiry     held-expiry{<prefix><topic>_<slot>} (optional: given when a committed member was
+  KEYS[8]  trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry
+  KEYS[9]  held expiry     held-expiry{<prefix><topic>_<slot>} (optional: given when a committed member was
                            popped with an expiry; its entry is removed)
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
@@ -31,7 +34,8 @@ local originKey   = KEYS[4]
 local ownerKey    = KEYS[5]
 local failuresKey = KEYS[6]
 local countersKey = KEYS[7]
-local heldKey     = KEYS[8]
+local traceKey    = KEYS[8]
+local heldKey     = KEYS[9]
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
@@ -59,6 +63,7 @@ local retried = redis.call('HLEN', attemptsKey) > 0
 local hasOrigins = redis.call('HLEN', originKey) > 0
 redis.call('HEXISTS', failuresKey, '')
 if countersKey then redis.call('HEXISTS', countersKey, '') end
+local traced = traceKey ~= nil and redis.call('HLEN', traceKey) > 0
 
 local pending = {}
 if #members > 0 then
@@ -81,19 +86,21 @@ if not retried and not anyPending then
     -- rollback and release), so removing every member's origin removes just the committed ones'
     if hasOrigins then callAll('HDEL', originKey, members) end
     if heldKey then callAll('HDEL', heldKey, members) end
+    if traced then callAll('HDEL', traceKey, members) end
   end
 else
   local inPrepare = callAll('ZMSCORE', prepareKey, members)
   local attempts = {}
   if retried then attempts = callAll('HMGET', attemptsKey, members) end
-  local committed, failed = {}, {}
+  local committed, failed, untraced = {}, {}, {}
   for i, member in ipairs(members) do
     if inPrepare[i] then
       committed[#committed + 1] = member
       if attempts[i] then failed[#failed + 1] = member end
-      if pending[i] then wake = true end
+      if pending[i] then wake = true elseif traced then untraced[#untraced + 1] = member end
     end
   end
+  if #untraced > 0 then callAll('HDEL', traceKey, untraced) end
   if #committed > 0 then
     if hasOrigins then callAll('HDEL', originKey, committed) end
     if heldKey then callAll('HDEL', heldKey, committed) end

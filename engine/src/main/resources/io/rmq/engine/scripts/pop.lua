@@ -16,6 +16,12 @@
   flight: a copy being consumed does not expire; rollback.lua and release.lua put it back. When the expiry
   set is empty this costs one ZCARD.
 
+  Trace contexts (KEYS[12] given): members expired by the call lose their trace entries. With ARGV[7] = 1 (the
+  consumer traces), each popped member's trace entry (lib/trace.lua) is removed from the trace hash and returned
+  after its attempt ('' for none): the consumer holds it while the delivery is in flight and gives it back to
+  rollback.lua or release.lua; a copy sent meanwhile starts an entry of its own. When the hash is empty this costs
+  one HLEN; without ARGV[7] = 1 the hash is not read, and the entries stay until commit.lua removes them.
+
   Ownership (coordination on, epoch > 0): the owner hash records the epoch under which the slot is
   owned. A caller with an older epoch is fenced: it pops nothing (it lost the slot, perhaps without
   knowing yet). A caller with a newer epoch takes the slot over: its epoch and worker id are
@@ -38,6 +44,7 @@
   KEYS[9]  held expiry     held-expiry{<prefix><topic>_<slot>}: member in flight -> expiresAt
   KEYS[10] dead queue      dead{<prefix><topic>_<slot>}
   KEYS[11] failures hash   failures{<prefix><topic>_<slot>}
+  KEYS[12] trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry (optional, with 8..11)
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  count           most members to move (>= 0); 0 only claims the slot (the ownership step)
@@ -45,8 +52,10 @@
   ARGV[4]  epoch           the caller's ownership epoch of this slot (> 0), or 0 without coordination
   ARGV[5]  worker          the caller's worker id, recorded with a new epoch (for operators)
   ARGV[6]  expired to dead 1: keep expired members in the dead queue; 0 or absent: drop them
+  ARGV[7]  traces          1: return (and take out) the popped members' trace entries; 0 or absent: do not
 
   Returns  { status, now, next, detail, expired, held, member1, score1, attempt1, member2, score2, attempt2, ... }
+           with traces (ARGV[7] = 1): { ..., member1, score1, attempt1, trace1, member2, ... }
            status   0 POPPED: the caller may pop (owner, or no coordination); members follow
                     1 HANDOVER: the caller owns the slot, but members popped under an earlier epoch
                       are still in the prepare queue; nothing popped
@@ -81,6 +90,8 @@ local epoch       = tonumber(ARGV[4] or '0')
 local worker      = ARGV[5] or ''
 local expiryKey   = KEYS[8]
 local toDead      = ARGV[6] == '1'
+local traceKey    = KEYS[12]
+local traced      = traceKey ~= nil and ARGV[7] == '1'
 
 local POPPED, HANDOVER, FENCED, PAUSED = 0, 1, -1, 2
 
@@ -134,7 +145,7 @@ local result = { POPPED, now, 0, epoch, 0, 0 }
 local expiring = expiryKey and redis.call('ZCARD', expiryKey) > 0
 if expiring then
   local expired, more = expireMembers({ store = storeKey, prepare = prepareKey, attempts = attemptsKey,
-    failures = KEYS[11], dead = KEYS[10], expiry = expiryKey }, topicType, now, 2 * count, toDead)
+    failures = KEYS[11], dead = KEYS[10], expiry = expiryKey, trace = traceKey }, topicType, now, 2 * count, toDead)
   if expired > 0 and countersKey then
     redis.call('HINCRBY', countersKey, 'expired', expired)
     if toDead then redis.call('HINCRBY', countersKey, 'dead', expired) end
@@ -198,6 +209,11 @@ for _ = 1, 4 do
         result[6] = 1
       end
     end
+    local traces = {}
+    if traced and redis.call('HLEN', traceKey) > 0 then
+      traces = callAll('HMGET', traceKey, moving)
+      callAll('HDEL', traceKey, moving)
+    end
     callAll('ZREM', storeKey, moving)
     callAll('ZADD', prepareKey, deadlines)
     for i, member in ipairs(moving) do
@@ -205,6 +221,7 @@ for _ = 1, 4 do
       result[#result + 1] = scores[i]
       -- a count that is not a number (written by hand) counts as 0; rollback.lua replaces it
       result[#result + 1] = (tonumber(failures[i] or '0') or 0) + 1
+      if traced then result[#result + 1] = traces[i] or '' end
     end
     popped = popped + #moving
   end

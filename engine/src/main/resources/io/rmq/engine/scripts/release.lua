@@ -7,6 +7,8 @@
   (the content was sent again meanwhile), the pending copy stands and the released one merges into it.
   Expiry (KEYS[5], KEYS[6] given): a member popped with an expiry gets it back in the expiry set when it
   returns to the store queue; merged into a pending copy (which keeps its own), its held expiry is dropped.
+  Trace contexts (KEYS[7] given, ARGV[3] = 'TRACE'): the consumer gives back each member's trace entry that pop.lua
+  took out (lib/trace.lua); a released member gets it back, one merged into a pending copy adds it to the copy's.
   Also used by a consumer that lost a slot to another owner (coordination): the wake notice it
   publishes tells the new owner, whose handover may be waiting for these members, to pop again.
 
@@ -18,11 +20,14 @@
   KEYS[5]  expiry set      expiry{<prefix><topic>_<slot>} (optional, with KEYS[6]: given when a member was
                            popped with an expiry)
   KEYS[6]  held expiry     held-expiry{<prefix><topic>_<slot>}
+  KEYS[7]  trace hash      trace{<prefix><topic>_<slot>} (optional, with KEYS[5], KEYS[6] and 'TRACE')
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
   ARGV[2]  slot            the slot number, echoed in the wake notice "<slot>:0"
   ARGV[3..] pairs          member, score (the store score it was popped with), member, score, ...
+           or, with trace entries: 'TRACE', the most contexts an entry keeps, then triples member, score,
+           trace entry ('' for none)
 
   Returns  the number of members returned to the store queue or merged
 ]]
@@ -37,15 +42,20 @@ local slot        = ARGV[2]
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
 
 -- the members given, once each (the first score given for a member stands)
-local members, scores, seen, seenAt = {}, {}, {}, {}
-for i = 3, #ARGV - 1, 2 do
+local members, scores, seen, seenAt, givenTrace = {}, {}, {}, {}, {}
+local traceKey = ARGV[3] == 'TRACE' and KEYS[7] or nil
+local first, step, maxLinks = 3, 2, 0
+if traceKey then first, step, maxLinks = 5, 3, tonumber(ARGV[4]) or 0 end
+for i = first, #ARGV - step + 1, step do
   if not seen[ARGV[i]] then
     seen[ARGV[i]] = true
     members[#members + 1] = ARGV[i]
     seenAt[ARGV[i]] = #members
     scores[#scores + 1] = ARGV[i + 1]
+    if traceKey and ARGV[i + 2] ~= '' then givenTrace[ARGV[i]] = ARGV[i + 2] end
   end
 end
 
@@ -60,6 +70,7 @@ else
   redis.call('ZCARD', storeKey)
 end
 if countersKey then redis.call('HEXISTS', countersKey, '') end
+if traceKey then redis.call('HLEN', traceKey) end
 
 local released, toStore = {}, {}
 for i, member in ipairs(members) do
@@ -84,6 +95,22 @@ if #released > 0 then
     end
     callAll('HDEL', heldKey, released)
     if #toExpiry > 0 then callAll('ZADD', expiryKey, toExpiry) end
+  end
+  if traceKey then
+    local withTrace = {}
+    for _, member in ipairs(released) do
+      if givenTrace[member] then withTrace[#withTrace + 1] = member end
+    end
+    local current = callAll('HMGET', traceKey, withTrace)
+    local entries = {}
+    for i, member in ipairs(withTrace) do
+      local entry = mergeTrace(pending[seenAt[member]] and current[i] or nil, givenTrace[member], maxLinks)
+      if entry then
+        entries[#entries + 1] = member
+        entries[#entries + 1] = entry
+      end
+    end
+    callAll('HSET', traceKey, entries)
   end
   callAll('ZREM', prepareKey, released)
   if #toStore > 0 then callAll('ZADD', storeKey, toStore) end

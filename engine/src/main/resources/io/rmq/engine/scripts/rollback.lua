@@ -18,6 +18,11 @@
   Expiry (KEYS[9], KEYS[10] given): a member that was popped with an expiry (held expiry hash) gets it back
   in the expiry set when it returns to the store queue (the next pop expires it if it has passed); moved to
   the dead queue or merged into a pending copy (which keeps its own), its held expiry is dropped.
+  Trace contexts (KEYS[11]): a member moved to the dead queue loses its trace entry (unless a pending copy owns it).
+  With selection 'traced' the caller gives each member's trace entry back (pop.lua took it out; lib/trace.lua),
+  with the context of the failed delivery's process span as its attempt: a requeued member gets it back, a member
+  merged into a pending copy adds it to the copy's entry (at most ARGV[10] contexts kept). Without it (the
+  consumer does not trace, or the sweeper rolls back for a consumer that is gone) the hash keeps what it holds.
 
   A wake notice "<slot>:<delay ms>" is published on the wake channel when a member became poppable:
   a requeued member, or a pending copy that was blocked behind the rolled-back delivery (merged or
@@ -36,6 +41,7 @@
                            fields nacked (failed or expired deliveries rolled back) and dead (of those, dead)
   KEYS[9]  expiry set      expiry{<prefix><topic>_<slot>} (optional, with KEYS[10])
   KEYS[10] held expiry     held-expiry{<prefix><topic>_<slot>}
+  KEYS[11] trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry (optional)
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  max retries     deliveries after the first before the dead queue (>= 0)
@@ -44,8 +50,9 @@
   ARGV[5]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
   ARGV[6]  slot            the slot number, echoed in the wake notice
-  ARGV[7]  selection       'members': roll back ARGV[9..]; 'expired': roll back up to ARGV[8]
-                           members whose prepare deadline has passed
+  ARGV[7]  selection       'members': roll back ARGV[10..]; 'expired': roll back up to ARGV[8]
+                           members whose prepare deadline has passed; 'traced': roll back the members of
+                           the pairs ARGV[11..] (member, trace entry or ''), ARGV[10] the most contexts kept
   ARGV[8]  limit           most expired members to roll back (selection 'expired')
   ARGV[9]  failure         why the delivery failed, "<exception class>: <message>" (bounded by the caller)
   ARGV[10..] members       the members to roll back (selection 'members')
@@ -73,23 +80,29 @@ local slot        = ARGV[6]
 local selection   = ARGV[7]
 local limit       = tonumber(ARGV[8])
 local failure     = ARGV[9]
+local traceKey    = KEYS[11]
+local traced      = selection == 'traced' and traceKey ~= nil
 -- #include lib/clock.lua: redisNow()
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 
 local now = redisNow()
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
 
--- the selected members still in the prepare queue, once each
-local members = {}
+-- the selected members still in the prepare queue, once each, and the trace entries given back
+local members, givenTrace = {}, {}
 if selection == 'expired' then
   members = redis.call('ZRANGEBYSCORE', prepareKey, '-inf', now, 'LIMIT', 0, limit)
 else
   local given, seen = {}, {}
-  for i = 10, #ARGV do
+  local first, step = 10, 1
+  if selection == 'traced' then first, step = 11, 2 end
+  for i = first, #ARGV, step do
     if not seen[ARGV[i]] then
       seen[ARGV[i]] = true
       given[#given + 1] = ARGV[i]
+      if step == 2 and ARGV[i + 1] ~= '' then givenTrace[ARGV[i]] = ARGV[i + 1] end
     end
   end
   local inPrepare = callAll('ZMSCORE', prepareKey, given)
@@ -119,6 +132,11 @@ redis.call('ZCARD', deadKey)
 local handover = redis.call('HEXISTS', ownerKey, 'handover') == 1
 redis.call('HEXISTS', failuresKey, '')
 if countersKey then redis.call('HEXISTS', countersKey, '') end
+local pendingTraces = {}
+if traceKey then
+  redis.call('HLEN', traceKey)
+  if traced and #members > 0 then pendingTraces = callAll('HMGET', traceKey, members) end
+end
 
 local requeued, merged, dead = 0, 0, 0
 local wakeDelay = nil
@@ -128,7 +146,7 @@ end
 
 -- the writes, gathered per command: { score, member, ... } or { field, value, ... } or { member, ... }
 local toStore, toDead, countsKept, countsDropped, failuresKept, failuresDropped = {}, {}, {}, {}, {}, {}
-local toExpiry, heldDropped = {}, {}
+local toExpiry, heldDropped, tracesKept, tracesDropped = {}, {}, {}, {}
 local function push(list, a, b)
   list[#list + 1] = a
   if b ~= nil then list[#list + 1] = b end
@@ -151,10 +169,13 @@ for i, member in ipairs(members) do
     push(toDead, now, member)
     push(countsDropped, member)
     push(failuresKept, member, failureText)
+    if not pendingScore then push(tracesDropped, member) end
     dead = dead + 1
   elseif pendingScore then
     push(countsDropped, member)
     push(failuresDropped, member)
+    local entry = givenTrace[member] and mergeTrace(pendingTraces[i], givenTrace[member], tonumber(ARGV[10]) or 0)
+    if entry then push(tracesKept, member, entry) end
     merged = merged + 1
   else
     local score
@@ -176,6 +197,7 @@ for i, member in ipairs(members) do
     if held[i] then push(toExpiry, held[i], member) end
     push(countsKept, member, failures)
     push(failuresKept, member, failureText)
+    if givenTrace[member] then push(tracesKept, member, givenTrace[member]) end
     requeued = requeued + 1
     wakeIn(delay)
   end
@@ -191,6 +213,8 @@ if #members > 0 then
   if #toStore > 0 then callAll('ZADD', storeKey, toStore) end
   if #heldDropped > 0 then callAll('HDEL', heldKey, heldDropped) end
   if #toExpiry > 0 then callAll('ZADD', expiryKey, toExpiry) end
+  if traceKey and #tracesDropped > 0 then callAll('HDEL', traceKey, tracesDropped) end
+  if #tracesKept > 0 then callAll('HSET', traceKey, tracesKept) end
 end
 if requeued + merged + dead > 0 and handover and redis.call('ZCARD', prepareKey) == 0 then
   wakeIn(0)

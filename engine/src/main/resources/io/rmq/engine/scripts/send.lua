@@ -15,6 +15,12 @@
   the call has one: a call without it writes nothing to the expiry set, and removes the entries of the
   members it merged (PRIORITY, FIXED_TIME) with one ZREM, only when it merged any.
 
+  Trace contexts (KEYS[6]): a message sent with a trace context (the W3C traceparent of its send span) records it
+  in the trace hash (entries as lib/trace.lua describes them): a new member starts its entry, a merge adds its
+  context to the pending duplicate's entry while it holds fewer than the bound, and counts the send in any case.
+  Contexts travel in an optional section of ARGV, given only when a message of the call has one: a call without
+  it neither reads nor writes the trace hash.
+
   When the write may end an idle consumer's sleep (the slot was empty, the new member is due before
   the head that the consumer sleeps for, or the head is blocked behind an in-flight copy of itself;
   for a merged FIXED_TIME duplicate moved earlier: its new time is due, or is before the earliest
@@ -35,6 +41,7 @@
                            topic (see split_slot.lua), and the call is then refused
   KEYS[5]  expiry set      expiry{<prefix><topic>_<slot>}: member -> expiresAt (optional; without it expiries
                            are neither written nor cleared)
+  KEYS[6]  trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry (optional; needed with TRACE)
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
@@ -44,6 +51,9 @@
            or, with expiries: 'EXPIRES', then triples value, member, expiry, ... where expiry is
            the time it expires in ms since the epoch (Redis clock), '+<ms>' for that long after now, or
            0 for a message without expiry
+           then, with trace contexts: 'TRACE', the most contexts an entry keeps (>= 0), and each message
+           takes one more element after the others: its traceparent, or '' for none
+           (for example 'EXPIRES', 'TRACE', 32, then value, member, expiry, traceparent, ...)
            value           RANGE_MERGE: time range in ms (> 0); PRIORITY: the priority;
                            FIXED_TIME: delivery time in ms since the epoch (Redis clock)
            member          the message content
@@ -64,6 +74,7 @@ local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
 local countersKey = KEYS[3]
 local expiryKey   = KEYS[5]
+local traceKey    = KEYS[6]
 local topicType   = ARGV[1]
 
 -- growth: the slot was split, the caller routes by an amount that is no longer the topic's
@@ -84,11 +95,19 @@ if topicType ~= 'RANGE_MERGE' and topicType ~= 'FIXED_TIME' and topicType ~= 'PR
 end
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
 
-local members, scores, expiries = {}, {}, nil
+local members, scores, expiries, traces = {}, {}, nil, nil
 local withExpiries = ARGV[4] == 'EXPIRES'
 local first, step = 4, 2
 if withExpiries then first, step, expiries = 5, 3, {} end
+local withTraces = ARGV[first] == 'TRACE' and traceKey ~= nil
+local maxLinks = 0
+if withTraces then
+  maxLinks = tonumber(ARGV[first + 1])
+  if maxLinks == nil then return fail(ERRORS.BAD_VALUE, ARGV[first + 1]) end
+  first, step, traces = first + 2, step + 1, {}
+end
 for i = first, #ARGV, step do
   local value = tonumber(ARGV[i])
   if value == nil then return fail(ERRORS.BAD_VALUE, ARGV[i]) end
@@ -101,6 +120,7 @@ for i = first, #ARGV, step do
     if string.sub(expiry, 1, 1) == '+' then expiresAt = now + expiresAt end
     expiries[#expiries + 1] = expiresAt
   end
+  if withTraces then traces[#traces + 1] = ARGV[i + step - 1] end
 end
 
 -- A key of the wrong type (written by another client) must fail the call before anything is
@@ -113,6 +133,7 @@ for i, member in ipairs(members) do
 end
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 if withExpiries and expiryKey then redis.call('ZCARD', expiryKey) end
+if withTraces then redis.call('HLEN', traceKey) end
 
 local prepareRead = false
 local function checkPrepare()
@@ -346,6 +367,37 @@ if expiryKey and #expiryTouched > 0 then
   end
   if #clear > 0 then callAll('ZREM', expiryKey, clear) end
   if #set > 0 then callAll('ZADD', expiryKey, set) end
+end
+if withTraces then
+  -- the entries of the members merged into: read once, for the members traced in this call
+  local traced, tracedSeen = {}, {}
+  for i, member in ipairs(members) do
+    if traces[i] ~= '' and not tracedSeen[member] then
+      tracedSeen[member] = true
+      traced[#traced + 1] = member
+    end
+  end
+  local entries, entryOf = callAll('HMGET', traceKey, traced), {}
+  for i, member in ipairs(traced) do entryOf[member] = entries[i] end
+  local written, toWrite = {}, {}
+  for i, member in ipairs(members) do
+    if traces[i] ~= '' then
+      -- a new member starts its entry (one left by a copy in flight belongs to that copy's consumer)
+      local base = entryOf[member]
+      if result[2 * i - 1] == 1 and not written[member] then base = nil end
+      entryOf[member] = mergeTrace(base, '1 - ' .. traces[i], maxLinks)
+      if not written[member] then
+        written[member] = true
+        toWrite[#toWrite + 1] = member
+      end
+    end
+  end
+  local fields = {}
+  for _, member in ipairs(toWrite) do
+    fields[#fields + 1] = member
+    fields[#fields + 1] = entryOf[member]
+  end
+  callAll('HSET', traceKey, fields)
 end
 if wakeDelay ~= nil then
   publishWake(wakeChannel, slot, wakeDelay)
