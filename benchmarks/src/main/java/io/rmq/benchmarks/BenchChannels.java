@@ -73,9 +73,10 @@ final class BenchChannels {
         return c;
     }
 
-    /** Redis, key prefix, and the lateness and load channels. */
+    /** Redis, key prefix, tracing, and the lateness and load channels. */
     private static Map<String, String> common(BenchSettings s, String redisUri, String keyPrefix) {
         Map<String, String> c = new LinkedHashMap<>();
+        c.put(BenchTracing.PROPERTY, Boolean.toString(s.tracing()));
         c.put("mp.messaging.connector." + RedisRmqConnector.CONNECTOR_NAME + ".redis-uri", redisUri);
         c.put("mp.messaging.connector." + RedisRmqConnector.CONNECTOR_NAME + ".key-prefix", keyPrefix);
         tunedPair(c, s, "lateness", LATENESS_TOPIC, "FIXED_TIME", s.batchSize(), s.consumers());

@@ -42,13 +42,14 @@ import io.rmq.testing.redis.EmbeddedRedis;
  * @param sweepBatchSizes   the batch sizes of the sweep
  * @param sweepConsumers    the numbers of consumers of the sweep
  * @param out               directory of the results table and charts
+ * @param tracing           whether the connector's channels trace (OpenTelemetry SDK, spans made and dropped)
  */
 record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int consumers, int batchSize,
         int extraBareConsumers, int extraBareBatchSize, boolean bestBare, int bestBareMessages, int[] bestBareConsumers,
         int[] bestBareBatchSizes, int maxInflight, String topicType, int latenessMessages,
         long latenessLeadMs, long latenessSpreadMs,
         Optional<String> redisUri, String redis, boolean sweep, int sweepMessages, int[] sweepBatchSizes,
-        int[] sweepConsumers, Path out) {
+        int[] sweepConsumers, Path out, boolean tracing) {
 
     /** The benchmark's program name, for its configuration source and output. */
     static final String PROGRAM = "bench";
@@ -59,7 +60,7 @@ record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int 
             "batch-size", "extra-bare-consumers", "extra-bare-batch-size", "best-bare", "best-bare-messages",
             "best-bare-consumers", "best-bare-batch-sizes", "max-inflight", "topic-type", "lateness-messages",
             "lateness-lead-ms", "lateness-spread-ms",
-            "redis-uri", "redis", "sweep", "sweep-messages", "sweep-batch-sizes", "sweep-consumers", "out");
+            "redis-uri", "redis", "sweep", "sweep-messages", "sweep-batch-sizes", "sweep-consumers", "out", "tracing");
 
     static BenchSettings from(String[] args) {
         Map<String, String> values = BenchArguments.collect(PREFIX, args);
@@ -117,7 +118,8 @@ record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int 
                 integer(values, "sweep-messages", 100_000, 1),
                 BenchArguments.integers(PREFIX, values, "sweep-batch-sizes", new int[] {1, 4, 16, 32, 64, 128}, 1),
                 BenchArguments.integers(PREFIX, values, "sweep-consumers", new int[] {1, 2, 4, 8}, 1),
-                Path.of(out.isEmpty() ? "examples/target/bench" : out));
+                Path.of(out.isEmpty() ? "examples/target/bench" : out),
+                bool(values, "tracing", false));
     }
 
     private static boolean bool(Map<String, String> values, String name, boolean defaultValue) {

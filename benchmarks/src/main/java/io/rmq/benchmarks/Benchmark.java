@@ -230,7 +230,8 @@ public final class Benchmark {
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
         lines.add(String.format("settings: %,d messages of %d bytes (+ %,d warm-up) to a %s topic of %d slots; tuned: %d"
                         + " consumers (concurrency), batch-size %d, max-inflight %d; bare client: at each connector row's"
-                        + " settings%s; best bare: %s; lateness: %,d messages due over %d ms after %d ms; Redis: %s; sweep: %s",
+                        + " settings%s; best bare: %s; lateness: %,d messages due over %d ms after %d ms; Redis: %s; sweep: %s;"
+                        + " tracing: %s",
                 s.messages(), s.payloadBytes(), s.warmup(), s.topicType(), s.slots(), s.consumers(), s.batchSize(),
                 s.maxInflight(), s.extraBare() ? String.format(", and %d threads popping %d (extra)", s.extraBareConsumers(),
                         s.extraBareBatchSize()) : "",
@@ -240,7 +241,8 @@ public final class Benchmark {
                 s.latenessMessages(), s.latenessSpreadMs(), s.latenessLeadMs(),
                 s.redisUri().isPresent() ? "given by URI" : s.redis(),
                 s.sweep() ? String.format("%,d messages per point, batch sizes %s, consumers %s", s.sweepMessages(),
-                        Arrays.toString(s.sweepBatchSizes()), Arrays.toString(s.sweepConsumers())) : "off"));
+                        Arrays.toString(s.sweepBatchSizes()), Arrays.toString(s.sweepConsumers())) : "off",
+                s.tracing() ? "on (OpenTelemetry SDK, every span sampled, spans dropped)" : "off"));
         return lines;
     }
 
