@@ -34,9 +34,9 @@ import io.rmq.tck.support.RedisProbe;
  */
 public abstract class FailureStrategyRules {
 
-    static final String DEAD_LETTER = "fs-dead-letter";
-    static final String IGNORE = "fs-ignore";
-    static final String FAIL = "fs-fail";
+    public static final String DEAD_LETTER = "fs-dead-letter";
+    public static final String IGNORE = "fs-ignore";
+    public static final String FAIL = "fs-fail";
 
     /** The channels of these rules. */
     public static final ContractChannels CHANNELS = ContractChannels.declare()
