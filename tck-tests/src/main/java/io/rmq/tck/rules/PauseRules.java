@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,7 +24,9 @@ import io.rmq.tck.support.SmallRyePausables;
 
 /**
  * Pausing an incoming channel from the application: through the injected {@link RmqTopics} on every runtime
- * (a paused channel pops nothing, leaves what is written pending, and consumes it once resumed), and through
+ * (a paused channel pops nothing, leaves what is written pending, and consumes it once resumed; the messages it
+ * had popped and not handed over go back to the store queue with their scores and no attempt counted, while the
+ * one the application holds stays in flight and is acked as usual), and through
  * SmallRye's {@code pausable} channels ({@code pausable.initially-paused}: nothing popped until
  * {@code ChannelRegistry.getPausable(channel).resume()}) where the application sees SmallRye's
  * {@code ChannelRegistry}. Open Liberty does not: its SmallRye Reactive Messaging (4.16) has no pausable
@@ -39,6 +42,7 @@ public abstract class PauseRules {
 
     static final String APP_PAUSED = "pause-by-app";
     static final String INITIALLY_PAUSED = "pause-initially";
+    static final String PREFETCHING = "pause-prefetch";
     /** How long a paused channel is watched for a pop it must not make. */
     static final Duration WATCHED = Duration.ofMillis(800);
 
@@ -57,6 +61,7 @@ public abstract class PauseRules {
     /** The channels of these rules: {@link #INITIALLY_PAUSED} is one of SmallRye's pausable channels. */
     public static final ContractChannels CHANNELS = ContractChannels.declare()
             .incoming(APP_PAUSED, "topic-type", "FIXED_TIME", "slot-amount", 1, "poll-interval", 200)
+            .incoming(PREFETCHING, "topic-type", "FIXED_TIME", "slot-amount", 1, "poll-interval", 200, "batch-size", 10)
             .incoming(INITIALLY_PAUSED, "topic-type", "FIXED_TIME", "slot-amount", 1, "poll-interval", 200,
                     "pausable", true, "pausable.initially-paused", true);
 
@@ -73,6 +78,28 @@ public abstract class PauseRules {
         public CompletionStage<Void> consume(Message<String> message) {
             inbox.record(message);
             return message.ack();
+        }
+    }
+
+    /** Records what the prefetching channel delivers; holds a "hold" message (unsettled) until released. */
+    @ApplicationScoped
+    public static class HoldingConsumer {
+        private final Inbox inbox = new Inbox();
+        private final CompletableFuture<Void> release = new CompletableFuture<>();
+
+        public Inbox inbox() {
+            return inbox;
+        }
+
+        /** Lets the held message be acked. */
+        public void release() {
+            release.complete(null);
+        }
+
+        @Incoming(PREFETCHING)
+        public CompletionStage<Void> consume(Message<String> message) {
+            inbox.record(message);
+            return message.getPayload().startsWith("hold") ? release.thenCompose(v -> message.ack()) : message.ack();
         }
     }
 
@@ -99,6 +126,9 @@ public abstract class PauseRules {
     InitiallyPausedConsumer initiallyPaused;
 
     @Inject
+    HoldingConsumer holding;
+
+    @Inject
     RmqTopics topics;
 
     @Inject
@@ -122,6 +152,29 @@ public abstract class PauseRules {
         assertThat(topics.isPaused(APP_PAUSED)).isFalse();
         appPaused.inbox().awaitStartingWith("while", 2);
         await().atMost(Inbox.WAIT).until(() -> probe.pending(APP_PAUSED).isEmpty() && probe.preparing(APP_PAUSED) == 0);
+    }
+
+    @Test
+    public void pausingPutsThePrefetchedMessagesBackAndKeepsTheOneTheApplicationHolds() {
+        // one pop takes all six (batch-size 10); the consumer holds the first, so the others wait in the prefetch
+        probe.zaddPending(PREFETCHING, 1, "hold-1", 2, "rest-1", 3, "rest-2", 4, "rest-3", 5, "rest-4", 6, "rest-5");
+        holding.inbox().awaitStartingWith("hold-1", 1);
+
+        topics.pause(PREFETCHING);
+        await().atMost(Inbox.WAIT).until(() -> probe.pending(PREFETCHING).size() == 5 && probe.preparing(PREFETCHING) == 1);
+        assertThat(probe.redis().zscore(probe.prepareKey(PREFETCHING, 0), "hold-1")).as("the held message stays in flight")
+                .isNotNull();
+        assertThat(probe.pending(PREFETCHING)).as("back with their scores").extracting(v -> v.getScore())
+                .containsExactly(2.0, 3.0, 4.0, 5.0, 6.0);
+        assertThat(probe.attempts(PREFETCHING)).as("no attempt counted").isEmpty();
+
+        holding.release();
+        await().during(WATCHED).atMost(Inbox.WAIT).until(() -> probe.preparing(PREFETCHING) == 0
+                && probe.pending(PREFETCHING).size() == 5 && holding.inbox().startingWith("rest").isEmpty());
+
+        topics.resume(PREFETCHING);
+        assertThat(holding.inbox().awaitStartingWith("rest", 5)).extracting(r -> r.attempt()).containsOnly(1);
+        await().atMost(Inbox.WAIT).until(() -> probe.pending(PREFETCHING).isEmpty() && probe.preparing(PREFETCHING) == 0);
     }
 
     @Test
