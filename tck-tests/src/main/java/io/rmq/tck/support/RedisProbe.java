@@ -106,6 +106,17 @@ public class RedisProbe {
         return redis().hgetall(attemptsKey(topic, 0));
     }
 
+    /** The failure recorded for a member of slot 0 (its last nack's reason), or {@code null}. */
+    public String failure(String topic, String member) {
+        return redis().hget("failures{" + storeKey(topic, 0) + "}", member);
+    }
+
+    /** A field of slot 0's counters hash ({@code acked}, {@code dead}, ...), 0 when absent. */
+    public long counter(String topic, String field) {
+        String value = redis().hget("counters{" + storeKey(topic, 0) + "}", field);
+        return value == null ? 0 : Long.parseLong(value);
+    }
+
     /** The Redis clock in ms since the epoch: "now" as the connector's scripts see it. */
     public long redisTimeMillis() {
         List<String> time = redis().time();

@@ -24,6 +24,7 @@ import io.smallrye.reactive.messaging.providers.extension.HealthCenter;
 import io.smallrye.reactive.messaging.providers.extension.LegacyEmitterFactoryImpl;
 import io.smallrye.reactive.messaging.providers.extension.MediatorManager;
 import io.smallrye.reactive.messaging.providers.extension.MutinyEmitterFactoryImpl;
+import io.smallrye.reactive.messaging.providers.extension.PausableChannelDecorator;
 import io.smallrye.reactive.messaging.providers.impl.ConfiguredChannelFactory;
 import io.smallrye.reactive.messaging.providers.impl.ConnectorFactories;
 import io.smallrye.reactive.messaging.providers.impl.InternalChannelRegistry;
@@ -46,7 +47,7 @@ public class WeldEmbeddedRuntime implements ApplicationArchiveProcessor {
         MediatorFactory.class, MediatorManager.class, InternalChannelRegistry.class, ConnectorFactories.class,
         ConfiguredChannelFactory.class, ChannelProducer.class, ExecutionHolder.class, WorkerPoolRegistry.class,
         HealthCenter.class, Wiring.class, EmitterFactoryImpl.class, MutinyEmitterFactoryImpl.class,
-        LegacyEmitterFactoryImpl.class,
+        LegacyEmitterFactoryImpl.class, PausableChannelDecorator.class,
     };
 
     @Override

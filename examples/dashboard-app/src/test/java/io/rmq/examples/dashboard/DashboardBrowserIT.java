@@ -18,6 +18,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -28,7 +29,9 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.Alert;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
@@ -44,6 +47,10 @@ import io.rmq.engine.RmqEngine;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.TopicConsumer;
 import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.schedule.MissedPolicy;
+import io.rmq.engine.schedule.ScheduleDefinition;
+import io.rmq.engine.schedule.ScheduleRunner;
+import io.rmq.engine.schedule.ScheduleTiming;
 import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
@@ -55,7 +62,9 @@ import io.rmq.testing.Prerequisites;
  * The dashboard of the running application (started by the POM in Open Liberty) in a real headless
  * Chromium, checked as a person would: the numbers shown equal Redis's, a requeue clicked on a dead
  * message brings it back and it is delivered, a pause clicked stops deliveries and a resume restarts
- * them. The workload is the test's own topic {@value #TOPIC}, under the demo's key prefix, consumed by
+ * them; a schedule recorded through the engine is listed with its timing and its last and next tick as Redis
+ * has them, and pausing and resuming it from the page changes its state in Redis (no tick while paused, ticks
+ * again once resumed). The workload is the test's own topic {@value #TOPIC}, under the demo's key prefix, consumed by
  * a consumer in this JVM; the demo traffic runs beside it. Writes a screenshot to target/dashboard.png.
  *
  * <p>Needs Debian's {@code chromium} and {@code chromium-driver} packages (.ci/run installs them); without
@@ -86,6 +95,11 @@ class DashboardBrowserIT {
     /** Messages the cause of whose failure is fixed: delivered from now on without failing. */
     static final Set<String> fixed = ConcurrentHashMap.newKeySet();
     static final Set<String> delivered = ConcurrentHashMap.newKeySet();
+    static final String SCHEDULE = "browser-report";
+    static final String REPORT = "browser report";
+    /** Deliveries of the schedule's ticks. */
+    static final AtomicInteger reports = new AtomicInteger();
+    static ScheduleRunner ticker;
 
     @BeforeAll
     static void workloadAndBrowser() throws Exception {
@@ -105,6 +119,9 @@ class DashboardBrowserIT {
                 d.rollback(new IllegalStateException("card declined for " + text));
             } else {
                 delivered.add(text);
+                if (text.equals(REPORT)) {
+                    reports.incrementAndGet();
+                }
                 d.commit();
             }
         });
@@ -130,6 +147,9 @@ class DashboardBrowserIT {
     static void close() throws IOException {
         if (browser != null) {
             browser.quit();
+        }
+        if (ticker != null) {
+            ticker.close();
         }
         if (consumer != null) {
             consumer.close();
@@ -218,6 +238,57 @@ class DashboardBrowserIT {
 
     @Test
     @Order(4)
+    void aScheduleShowsItsTicksAndIsPausedAndResumedFromThePage() throws Exception {
+        ScheduleDefinition report = new ScheduleDefinition(SCHEDULE, keys.topic(), bytes(REPORT), null,
+                ScheduleTiming.every(SCHEDULE, "PT2S", "every"), MissedPolicy.SKIP, null);
+        engine.schedules().define(report).toCompletableFuture().get();
+        String state = keys.scheduleState(report.slot(), SCHEDULE);
+        ticker = engine.runSchedules(PREFIX, Set.of(TOPIC));
+        try {
+            eventually().until(() -> reports.get() >= 1);
+            eventually().untilAsserted(() -> {
+                assertThat(scheduleCell("topic").getText()).isEqualTo(TOPIC);
+                assertThat(scheduleCell("timing").getText()).isEqualTo("every PT2S");
+                assertThat(scheduleCell("missed").getText()).isEqualTo("skip");
+                assertThat(scheduleCell("paused").getText()).isEqualTo("running");
+                // the last tick recorded in Redis, and the next one an interval later, as the browser writes times
+                long last = Long.parseLong(redis.hget(state, "last"));
+                assertThat(scheduleCell("lastTick").getText()).isEqualTo(localTime(last));
+                assertThat(scheduleCell("nextTick").getText()).isEqualTo(localTime(last + 2_000));
+            });
+
+            click(() -> scheduleRow().findElement(By.xpath(".//button[text()='Pause']")));
+            assertThat(acceptConfirm()).startsWith("Pause schedule '" + SCHEDULE + "' of topic '" + TOPIC + "'?");
+            eventually().until(() -> "1".equals(redis.hget(state, "paused")));
+            eventually().untilAsserted(() -> {
+                assertThat(scheduleCell("paused").getText()).isEqualTo("paused");
+                assertThat(scheduleCell("nextTick").getText()).isEqualTo("–");
+                assertThat(scheduleCell("lastTick").getText()).isEqualTo(localTime(Long.parseLong(redis.hget(state, "last"))));
+                assertThat(scheduleRow().findElement(By.xpath(".//button[text()='Resume']")).isDisplayed()).isTrue();
+            });
+            String lastWhilePaused = redis.hget(state, "last");
+            int reportsWhilePaused = reports.get();
+            Invariant.holdsFor(Duration.ofSeconds(5), "no tick recorded or sent while paused",
+                    () -> lastWhilePaused.equals(redis.hget(state, "last")) && reports.get() == reportsWhilePaused);
+
+            click(() -> scheduleRow().findElement(By.xpath(".//button[text()='Resume']")));
+            assertThat(acceptConfirm()).startsWith("Resume schedule '" + SCHEDULE + "' of topic '" + TOPIC + "'?");
+            eventually().until(() -> !"1".equals(redis.hget(state, "paused")));
+            eventually().until(() -> reports.get() > reportsWhilePaused);
+            eventually().untilAsserted(() -> {
+                assertThat(scheduleCell("paused").getText()).isEqualTo("running");
+                long last = Long.parseLong(redis.hget(state, "last"));
+                assertThat(last).isGreaterThan(Long.parseLong(lastWhilePaused));
+                assertThat(scheduleCell("lastTick").getText()).isEqualTo(localTime(last));
+            });
+        } finally {
+            ticker.close();
+            engine.schedules().remove(PREFIX, SCHEDULE, Instant.now()).toCompletableFuture().get();
+        }
+    }
+
+    @Test
+    @Order(5)
     void ratesAndAScreenshot() throws Exception {
         // the rates come from two samples of the counters in Redis, cluster-wide
         eventually().until(() -> !browser.findElement(By.cssSelector("#rates-now td[data-field=rate-sent]")).getText()
@@ -266,6 +337,32 @@ class DashboardBrowserIT {
     /** The number a person reads in the topic's row. */
     private static long shown(String field) {
         return Long.parseLong(cell(field).getText().replace(",", ""));
+    }
+
+    private static WebElement scheduleRow() {
+        return browser.findElement(By.cssSelector("#schedules-table tr[data-schedule='" + SCHEDULE + "']"));
+    }
+
+    private static WebElement scheduleCell(String field) {
+        return scheduleRow().findElement(By.cssSelector("td[data-field='" + field + "']"));
+    }
+
+    /** A time as the page writes it: the browser's {@code toLocaleString()} of the instant. */
+    private static String localTime(long epochMillis) {
+        return (String) ((JavascriptExecutor) browser).executeScript("return new Date(arguments[0]).toLocaleString();",
+                epochMillis);
+    }
+
+    /** Accepts the browser's own confirmation dialog (the schedules panel asks with {@code window.confirm}); its text. */
+    private static String acceptConfirm() {
+        Alert[] alert = new Alert[1];
+        eventually().until(() -> {
+            alert[0] = browser.switchTo().alert();
+            return true;
+        });
+        String text = alert[0].getText();
+        alert[0].accept();
+        return text;
     }
 
     private static String confirmText() {

@@ -1,0 +1,19 @@
+package io.rmq.tck;
+
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.rmq.tck.deployment.TckDeployment;
+import io.rmq.tck.rules.BatchRules;
+
+/** The rules of {@link BatchRules}, in a deployment of their own. */
+@ExtendWith(ArquillianExtension.class)
+public class BatchIT extends BatchRules {
+
+    @Deployment
+    public static WebArchive deployment() {
+        return TckDeployment.of(BatchIT.class).channels(CHANNELS).build();
+    }
+}
