@@ -1,7 +1,8 @@
 /*
- * The RMQ dashboard's page. It reads the admin endpoints (topics, stats, dead pages) and the dashboard's own
- * read-only answers (rates sampled on the server, lateness), and acts only through the admin endpoints
- * (requeue, purge, pause, resume), each after a confirmation that says the count first.
+ * The RMQ dashboard's page. It reads the admin endpoints (topics, stats, dead pages, operations under way,
+ * recurring schedules) and the dashboard's own read-only answers (rates sampled on the server, lateness), and
+ * acts only through the admin endpoints (requeue, purge, pause, resume, cancel an operation, pause, resume or
+ * remove a schedule), each after a confirmation that says the count first.
  * URLs are built on location.origin, so a page opened with credentials in its address still works.
  */
 (function () {
@@ -43,11 +44,13 @@
   const admin = (path) => state.config.adminPath + path;
   const topicPath = (topic) => admin('/topics/' + encodeURIComponent(topic));
 
-  function showError(message) {
-    const e = $('error');
+  function banner(id, message) {
+    const e = $(id);
     e.textContent = message;
     e.hidden = !message;
   }
+
+  const showError = (message) => banner('error', message);
 
   function notify(message) {
     const n = $('notice');
@@ -428,6 +431,59 @@
     }
   }
 
+  // ---- recurring schedules: listed with their ticks, paused, resumed, removed ----------------------------
+  const when = (iso) => (iso ? new Date(iso).toLocaleString() : '–');
+  const timing = (s) => (s.cron !== null ? s.cron + ' (' + s.zone + ')' : 'every ' + s.every);
+  const scheduleChanges = {
+    pause: ['Pause', 'paused', 'No application instance sends its ticks until it is resumed.'],
+    resume: ['Resume', 'resumed', 'The ticks that fell during the pause are not sent; the next one is.'],
+    remove: ['Remove', 'removed', 'Its definition and state are deleted and the instances running it stop; an'
+      + ' application that declares it in its configuration records it again when it starts.']
+  };
+
+  function renderSchedules(listing) {
+    const body = $('schedules-table').tBodies[0];
+    body.textContent = '';
+    $('no-schedules').hidden = listing.schedules.length > 0;
+    for (const s of listing.schedules) {
+      const row = body.insertRow();
+      row.dataset.schedule = s.name;
+      if (s.paused) row.className = 'paused';
+      cell(row, 'name', s.name);
+      cell(row, 'topic', s.topic);
+      cell(row, 'timing', timing(s));
+      cell(row, 'missed', s.missed);
+      cell(row, 'paused', s.paused ? 'paused' : 'running');
+      cell(row, 'lastTick', when(s.lastTick));
+      cell(row, 'nextTick', s.paused ? '–' : when(s.nextTick));
+      const actions = cell(row, 'actions', '');
+      actions.appendChild(button(s.paused ? 'Resume' : 'Pause', () => changeSchedule(s, s.paused ? 'resume' : 'pause')));
+      actions.appendChild(button('Remove', () => changeSchedule(s, 'remove'), true));
+    }
+  }
+
+  async function changeSchedule(s, action) {
+    const [verb, done, detail] = scheduleChanges[action];
+    if (!await confirmAction(verb + ' schedule \'' + s.name + '\' of topic \'' + s.topic + '\'?', detail)) return;
+    try {
+      await call('POST', admin('/schedules/' + encodeURIComponent(s.name) + '/' + action));
+      notify('Schedule \'' + s.name + '\' ' + done + '.');
+      await refresh();
+    } catch (e) {
+      banner('schedules-error', e.message);
+    }
+  }
+
+  // a listing that fails shows in the panel, not in the page's banner
+  async function refreshSchedules() {
+    try {
+      renderSchedules(await call('GET', admin('/schedules')));
+      banner('schedules-error', '');
+    } catch (e) {
+      banner('schedules-error', 'Cannot list the schedules: ' + e.message);
+    }
+  }
+
   // ---- refresh -----------------------------------------------------------------------------------------
   async function refresh() {
     if (state.busy) return;
@@ -459,6 +515,7 @@
         }
       }
       renderOperations(await call('GET', admin('/operations')));
+      await refreshSchedules();
       renderLateness(await call('GET', state.config.dashboardPath + '/api/lateness'));
       $('refreshed').textContent = new Date().toLocaleTimeString();
       $('refreshed').dataset.at = String(Date.now());

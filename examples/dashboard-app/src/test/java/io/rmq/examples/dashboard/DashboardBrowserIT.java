@@ -29,7 +29,6 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.openqa.selenium.Alert;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
@@ -258,7 +257,8 @@ class DashboardBrowserIT {
             });
 
             click(() -> scheduleRow().findElement(By.xpath(".//button[text()='Pause']")));
-            assertThat(acceptConfirm()).startsWith("Pause schedule '" + SCHEDULE + "' of topic '" + TOPIC + "'?");
+            assertThat(confirmText()).startsWith("Pause schedule '" + SCHEDULE + "' of topic '" + TOPIC + "'?");
+            click(() -> browser.findElement(By.id("confirm-ok")));
             eventually().until(() -> "1".equals(redis.hget(state, "paused")));
             eventually().untilAsserted(() -> {
                 assertThat(scheduleCell("paused").getText()).isEqualTo("paused");
@@ -272,7 +272,8 @@ class DashboardBrowserIT {
                     () -> lastWhilePaused.equals(redis.hget(state, "last")) && reports.get() == reportsWhilePaused);
 
             click(() -> scheduleRow().findElement(By.xpath(".//button[text()='Resume']")));
-            assertThat(acceptConfirm()).startsWith("Resume schedule '" + SCHEDULE + "' of topic '" + TOPIC + "'?");
+            assertThat(confirmText()).startsWith("Resume schedule '" + SCHEDULE + "' of topic '" + TOPIC + "'?");
+            click(() -> browser.findElement(By.id("confirm-ok")));
             eventually().until(() -> !"1".equals(redis.hget(state, "paused")));
             eventually().until(() -> reports.get() > reportsWhilePaused);
             eventually().untilAsserted(() -> {
@@ -351,18 +352,6 @@ class DashboardBrowserIT {
     private static String localTime(long epochMillis) {
         return (String) ((JavascriptExecutor) browser).executeScript("return new Date(arguments[0]).toLocaleString();",
                 epochMillis);
-    }
-
-    /** Accepts the browser's own confirmation dialog (the schedules panel asks with {@code window.confirm}); its text. */
-    private static String acceptConfirm() {
-        Alert[] alert = new Alert[1];
-        eventually().until(() -> {
-            alert[0] = browser.switchTo().alert();
-            return true;
-        });
-        String text = alert[0].getText();
-        alert[0].accept();
-        return text;
     }
 
     private static String confirmText() {
