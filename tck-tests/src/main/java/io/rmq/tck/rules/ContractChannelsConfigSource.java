@@ -24,7 +24,8 @@ public final class ContractChannelsConfigSource implements ConfigSource {
     public static Map<String, String> allProperties() {
         Map<String, String> all = new LinkedHashMap<>();
         List.of(RangeMergeRules.CHANNELS, PriorityRules.CHANNELS, FixedTimeRules.CHANNELS,
-                AcknowledgementRules.CHANNELS, OutgoingMetadataRules.CHANNELS, PendingMessagesRules.CHANNELS).forEach(c -> all.putAll(c.properties()));
+                AcknowledgementRules.CHANNELS, OutgoingMetadataRules.CHANNELS, PendingMessagesRules.CHANNELS,
+                TracingRules.CHANNELS).forEach(c -> all.putAll(c.properties()));
         return Collections.unmodifiableMap(all);
     }
 

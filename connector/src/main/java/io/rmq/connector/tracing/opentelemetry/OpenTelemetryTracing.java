@@ -55,6 +55,8 @@ public final class OpenTelemetryTracing implements RmqTracing {
     private static final Attributes SEND_LINK = Attributes.of(LINK, "send");
     private static final Attributes ATTEMPT_LINK = Attributes.of(LINK, "previous-attempt");
 
+    private static final int DESCRIPTION_LENGTH = 2000;
+
     private final Tracer tracer;
 
     OpenTelemetryTracing(OpenTelemetry openTelemetry) {
@@ -83,8 +85,15 @@ public final class OpenTelemetryTracing implements RmqTracing {
         if (openTelemetry.getTracerProvider() == TracerProvider.noop()) {
             return null;
         }
-        RmqLogging.log.tracingBound(source);
+        RmqLogging.log.tracingBound(source, describe(openTelemetry));
         return new OpenTelemetryTracing(openTelemetry);
+    }
+
+    /** The instance's own description, at most {@value #DESCRIPTION_LENGTH} characters. */
+    static String describe(OpenTelemetry openTelemetry) {
+        String description = openTelemetry.getClass().getName() + " " + openTelemetry;
+        return description.length() <= DESCRIPTION_LENGTH ? description
+                : description.substring(0, DESCRIPTION_LENGTH) + "...";
     }
 
     @Override
