@@ -181,7 +181,7 @@ public final class RmqLogging {
 
     /**
      * RMQ-2390 (INFO): channels that enable tracing are traced through this OpenTelemetry ({@code source}: the CDI
-     * bean or GlobalOpenTelemetry); {@code instance} describes it (its {@code toString()}: an SDK names its exporter).
+     * bean or GlobalOpenTelemetry); {@code instance} says which (its class and its tracer provider's).
      */
     public void tracingBound(String source, String instance) {
         info(() -> "RMQ-2390 Channels with tracing-enabled=true are traced through the OpenTelemetry " + source + ": "

@@ -55,8 +55,6 @@ public final class OpenTelemetryTracing implements RmqTracing {
     private static final Attributes SEND_LINK = Attributes.of(LINK, "send");
     private static final Attributes ATTEMPT_LINK = Attributes.of(LINK, "previous-attempt");
 
-    private static final int DESCRIPTION_LENGTH = 2000;
-
     private final Tracer tracer;
 
     OpenTelemetryTracing(OpenTelemetry openTelemetry) {
@@ -89,11 +87,11 @@ public final class OpenTelemetryTracing implements RmqTracing {
         return new OpenTelemetryTracing(openTelemetry);
     }
 
-    /** The instance's own description, at most {@value #DESCRIPTION_LENGTH} characters. */
+    /** Which instance: its class, and its tracer provider's class and identity (a proxy's class says little). */
     static String describe(OpenTelemetry openTelemetry) {
-        String description = openTelemetry.getClass().getName() + " " + openTelemetry;
-        return description.length() <= DESCRIPTION_LENGTH ? description
-                : description.substring(0, DESCRIPTION_LENGTH) + "...";
+        TracerProvider provider = openTelemetry.getTracerProvider();
+        return openTelemetry.getClass().getName() + " with the tracer provider " + provider.getClass().getName() + "@"
+                + Integer.toHexString(System.identityHashCode(provider));
     }
 
     @Override
