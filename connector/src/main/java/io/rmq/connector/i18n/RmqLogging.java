@@ -179,9 +179,13 @@ public final class RmqLogging {
         info(() -> "RMQ-1050 The connector's metrics are published through " + libraries);
     }
 
-    /** RMQ-2390 (INFO): channels that enable tracing are traced through this OpenTelemetry. */
-    public void tracingBound(String source) {
-        info(() -> "RMQ-2390 Channels with tracing-enabled=true are traced through the OpenTelemetry " + source);
+    /**
+     * RMQ-2390 (INFO): channels that enable tracing are traced through this OpenTelemetry ({@code source}: the CDI
+     * bean or GlobalOpenTelemetry); {@code instance} says which (its class and its tracer provider's).
+     */
+    public void tracingBound(String source, String instance) {
+        info(() -> "RMQ-2390 Channels with tracing-enabled=true are traced through the OpenTelemetry " + source + ": "
+                + instance);
     }
 
     /** RMQ-2391 (WARNING): the OpenTelemetry API is present but tracing could not be set up; no channel traces. */

@@ -25,7 +25,8 @@ public final class ContractChannelsConfigSource implements ConfigSource {
         Map<String, String> all = new LinkedHashMap<>();
         List.of(RangeMergeRules.CHANNELS, PriorityRules.CHANNELS, FixedTimeRules.CHANNELS,
                 AcknowledgementRules.CHANNELS, OutgoingMetadataRules.CHANNELS, PendingMessagesRules.CHANNELS,
-                FailureStrategyRules.CHANNELS, BatchRules.CHANNELS, PauseRules.CHANNELS).forEach(c -> all.putAll(c.properties()));
+                FailureStrategyRules.CHANNELS, BatchRules.CHANNELS, PauseRules.CHANNELS, TracingRules.CHANNELS)
+                .forEach(c -> all.putAll(c.properties()));
         return Collections.unmodifiableMap(all);
     }
 

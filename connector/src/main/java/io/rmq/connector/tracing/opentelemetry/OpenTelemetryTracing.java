@@ -83,8 +83,15 @@ public final class OpenTelemetryTracing implements RmqTracing {
         if (openTelemetry.getTracerProvider() == TracerProvider.noop()) {
             return null;
         }
-        RmqLogging.log.tracingBound(source);
+        RmqLogging.log.tracingBound(source, describe(openTelemetry));
         return new OpenTelemetryTracing(openTelemetry);
+    }
+
+    /** Which instance: its class, and its tracer provider's class and identity (a proxy's class says little). */
+    static String describe(OpenTelemetry openTelemetry) {
+        TracerProvider provider = openTelemetry.getTracerProvider();
+        return openTelemetry.getClass().getName() + " with the tracer provider " + provider.getClass().getName() + "@"
+                + Integer.toHexString(System.identityHashCode(provider));
     }
 
     @Override
