@@ -73,6 +73,9 @@ import io.rmq.engine.topic.TopicKeys;
 @Connector(RedisRmqConnector.CONNECTOR_NAME)
 public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConnectorFactory {
 
+    /** What SmallRye puts between a channel's name and the number of each copy it runs ({@code concurrency}). */
+    static final String COPY_SEPARATOR = "$";
+
     /** The connector name used in {@code mp.messaging.*.connector}. */
     public static final String CONNECTOR_NAME = "smallrye-redis-rmq";
 
@@ -147,14 +150,20 @@ public class RedisRmqConnector implements IncomingConnectorFactory, OutgoingConn
      *
      * @throws IllegalArgumentException RMQ-2362 when no incoming channel of the connector has that name
      */
-    IncomingRmqChannel incomingChannel(String channel) {
-        for (IncomingRmqChannel c : incoming) {
-            if (c.channel().equals(channel)) {
-                return c;
-            }
+    /**
+     * The incoming channel {@code channel} of this connector, or its copies when SmallRye runs several
+     * ({@code concurrency}: {@code <channel>$0}, {@code <channel>$1}, ...); a copy's own name reaches that copy only.
+     *
+     * @throws IllegalArgumentException RMQ-2362 naming the connector's incoming channels, when there is none
+     */
+    List<IncomingRmqChannel> incomingChannels(String channel) {
+        List<IncomingRmqChannel> found = incoming.stream()
+                .filter(c -> c.channel().equals(channel) || c.channel().startsWith(channel + COPY_SEPARATOR)).toList();
+        if (found.isEmpty()) {
+            throw RmqExceptions.ex.notAnIncomingChannel(channel,
+                    new TreeSet<>(incoming.stream().map(IncomingRmqChannel::channel).toList()));
         }
-        throw RmqExceptions.ex.notAnIncomingChannel(channel,
-                new TreeSet<>(incoming.stream().map(IncomingRmqChannel::channel).toList()));
+        return found;
     }
 
     private <C> C open(Supplier<C> creation) {

@@ -42,7 +42,8 @@ public class RmqTopics {
     }
 
     /**
-     * Pauses incoming channel {@code channel} in this application instance (other instances go on): it pops
+     * Pauses incoming channel {@code channel} in this application instance (other instances go on), every copy of
+     * it when it runs several ({@code concurrency}; a copy's own name, {@code <channel>$<n>}, pauses that one): it pops
      * nothing more and hands nothing more to the application; the messages it popped and has not handed over go
      * back to the store queue with their score, no attempt counted (with {@code batch=true}, a batch gathered
      * already waits for the resume); messages the application holds are acked or nacked as usual. Does nothing
@@ -51,25 +52,26 @@ public class RmqTopics {
      * @throws IllegalArgumentException RMQ-2362 naming the connector's incoming channels, when it is not one
      */
     public void pause(String channel) {
-        connector.incomingChannel(channel).pause();
+        connector.incomingChannels(channel).forEach(IncomingRmqChannel::pause);
     }
 
     /**
-     * Resumes incoming channel {@code channel} after {@link #pause}: it pops again at once. Does nothing when not
-     * paused.
+     * Resumes incoming channel {@code channel} (every copy of it) after {@link #pause}: it pops again at once. Does
+     * nothing when not paused.
      *
      * @throws IllegalArgumentException RMQ-2362 naming the connector's incoming channels, when it is not one
      */
     public void resume(String channel) {
-        connector.incomingChannel(channel).resume();
+        connector.incomingChannels(channel).forEach(IncomingRmqChannel::resume);
     }
 
     /**
-     * Whether incoming channel {@code channel} is paused by {@link #pause} in this application instance.
+     * Whether incoming channel {@code channel} (every copy of it) is paused by {@link #pause} in this application
+     * instance.
      *
      * @throws IllegalArgumentException RMQ-2362 naming the connector's incoming channels, when it is not one
      */
     public boolean isPaused(String channel) {
-        return connector.incomingChannel(channel).isPaused();
+        return connector.incomingChannels(channel).stream().allMatch(IncomingRmqChannel::isPaused);
     }
 }

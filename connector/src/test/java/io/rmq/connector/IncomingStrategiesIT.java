@@ -226,6 +226,24 @@ class IncomingStrategiesIT {
     }
 
     @Test
+    void pausingAChannelPausesEachOfItsCopies() {
+        start(Worker.class, "batch-size", 10, "concurrency", 2);
+        Worker worker = app.get(Worker.class);
+        RmqTopics topics = app.get(RmqTopics.class);
+
+        topics.pause("jobs");
+        assertThat(topics.isPaused("jobs")).isTrue();
+        assertThat(topics.isPaused("jobs$1")).as("a copy, by its own name").isTrue();
+        send("good-1", "good-2", "good-3");
+        Invariant.holdsFor(Duration.ofMillis(500), "no copy pops while the channel is paused",
+                () -> redis.zcard(PREPARE) == 0 && worker.seen().isEmpty());
+
+        topics.resume("jobs");
+        await().atMost(WAIT).until(() -> worker.seen().size() == 3);
+        assertThat(topics.isPaused("jobs")).isFalse();
+    }
+
+    @Test
     void smallRyesPausableChannelStartsPausedAndPopsNothingUntilResumed() {
         send("good-1", "good-2");
         start(Worker.class, "pausable", "true", "pausable.initially-paused", "true");
