@@ -16,7 +16,7 @@ public enum RmqMeter {
     ACKED("rmq.messages.acked", Kind.COUNTER, Scope.CHANNEL, null,
             "Delivered messages the application acknowledged (committed)"),
     NACKED("rmq.messages.nacked", Kind.COUNTER, Scope.CHANNEL, null,
-            "Delivered messages the application rejected (rolled back: retried or dead)"),
+            "Delivered messages the application nacked (then settled by the channel's failure-strategy)"),
     REDELIVERED("rmq.messages.redelivered", Kind.COUNTER, Scope.TOPIC, null,
             "Messages rolled back at their prepare deadline, to be delivered again"),
     DEAD("rmq.messages.dead", Kind.COUNTER, Scope.TOPIC, null,
