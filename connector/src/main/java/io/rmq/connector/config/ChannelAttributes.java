@@ -228,7 +228,7 @@ final class ChannelAttributes {
         }
     }
 
-    /** A {@code true}/{@code false} attribute (any case); anything else is a problem. */
+    /** A {@code true}/{@code false} attribute (any case), its default when unset; anything else is a problem. */
     boolean flag(RmqAttribute attribute) {
         String value = string(attribute);
         if ("true".equalsIgnoreCase(value)) {
@@ -256,17 +256,5 @@ final class ChannelAttributes {
             problem(RmqAttribute.FAILURE_STRATEGY, value, "one of " + FailureStrategy.accepted() + " is required");
         }
         return strategy.orElse(FailureStrategy.RETRY);
-    }
-
-    /** A {@code true}/{@code false} attribute (case-insensitive); its default when unset. */
-    boolean bool(RmqAttribute attribute) {
-        String value = string(attribute);
-        if ("true".equalsIgnoreCase(value)) {
-            return true;
-        }
-        if (!"false".equalsIgnoreCase(value)) {
-            problem(attribute, value, "'true' or 'false' is required");
-        }
-        return false;
     }
 }

@@ -72,7 +72,7 @@ public final class IncomingChannelConfig extends ChannelConfig {
         options.coordination(CoordinationAttributes.coordination(a));
         PayloadType payloadType = a.payloadType();
         FailureStrategy failureStrategy = a.failureStrategy();
-        boolean batch = a.bool(RmqAttribute.BATCH);
+        boolean batch = a.flag(RmqAttribute.BATCH);
         Common withCodec = common.withCodec(a);
         if (a.hasProblems()) {
             return null;
