@@ -160,6 +160,23 @@ local function inPrepare(member)
   return inFlight[member]
 end
 
+-- Whether a member of this call is in the prepare queue: one ZCARD when the queue is empty, else one look-up of
+-- all the call's members (inPrepare's).
+local callInPrepare = nil
+local function anyInPrepare()
+  if callInPrepare == nil then
+    callInPrepare = false
+    if redis.call('ZCARD', prepareKey) > 0 then
+      inPrepare(members[1])
+      for _, m in ipairs(members) do
+        if inFlight[m] then callInPrepare = true break end
+      end
+    end
+    prepareRead = true
+  end
+  return callInPrepare
+end
+
 -- Zset order of members with equal scores: by their bytes (Lua's own string comparison follows the
 -- locale). Eight bytes of each per string.byte call: the calls, not the comparisons, cost.
 local byte = string.byte
@@ -198,6 +215,11 @@ end
   it is unknown: the writes so far are then flushed to Redis and the queue read again. ]]
 -- the delay of the wake notice the call publishes (0: at once), nil while none
 local wakeDelay = nil
+-- Quiet: the head is due (any head for PRIORITY), not in the prepare queue, and no member of the call is in the
+-- prepare queue. While the call only adds new members the head stays such a member (a new member that becomes the
+-- head is one of the call's), so no new member can wake a consumer: they skip the head's look-up, and the head
+-- tracker is recomputed from the written members when a merge needs it again. A merge that writes ends it.
+local quiet = false
 local written, writtenList = {}, {}  -- members this call wrote since the last flush
 local function reset(tracker)
   tracker.loaded, tracker.unknown, tracker.stale = false, false, false
@@ -246,7 +268,7 @@ local function write(member, score)
   -- Once the call wakes the slot's consumers at once, no later message asks for the head or the
   -- upcoming member (a wake cannot come sooner): the trackers need no more updates.
   if wakeDelay ~= 0 then
-    track(head, member, score)
+    if quiet then head.stale = true else track(head, member, score) end
     if topicType == 'FIXED_TIME' then track(upcoming, member, score) end
   end
 end
@@ -302,6 +324,7 @@ local function send(member, score)
   local existing = current[member]
   if existing then
     if topicType ~= 'RANGE_MERGE' then
+      quiet = false
       -- A consumer with nothing due sleeps until the earliest member not yet due (found before the
       -- write, as this member may be that one): a duplicate moved before it must wake the consumer.
       if timed and score < existing then
@@ -324,12 +347,16 @@ local function send(member, score)
   -- already wakes it as soon.
   local delay = 0
   if timed and score > now then delay = score - now end
-  if wakeDelay == nil or delay < wakeDelay then
+  if not quiet and (wakeDelay == nil or delay < wakeDelay) then
     local headMember, headScore = first(head)
     local wake = headMember == nil
         or (timed and headScore > now and score < headScore)
         or inPrepare(headMember)
-    if wake then wakeDelay = delay end
+    if wake then
+      wakeDelay = delay
+    elseif (not timed or headScore <= now) and not anyInPrepare() then
+      quiet = true
+    end
   end
   write(member, score)
   return 1
@@ -337,13 +364,22 @@ end
 
 local result = {}
 local stored = 0
+-- a score's reply text, formatted once per distinct score (messages sent together often share one)
+local scoreText = {}
 -- member -> its expiresAt as this call leaves it, or false to clear it; nil: untouched
 local expiryOf, expiryTouched = {}, {}
 for i, member in ipairs(members) do
   local status = send(member, scores[i])
   stored = stored + status
   result[#result + 1] = status
-  result[#result + 1] = string.format('%.17g', current[member])
+  local score = current[member]
+  local text = scoreText[score]
+  if text == nil then
+    text = string.format('%.17g', score)
+    -- not NaN (no table key; ZADD refuses it later), nor 0, whose key -0 shares and formats otherwise
+    if score == score and score ~= 0 then scoreText[score] = text end
+  end
+  result[#result + 1] = text
   if status == 1 or topicType ~= 'RANGE_MERGE' then
     local expiresAt = false
     if withExpiries and expiries[i] > 0 then expiresAt = expiries[i] end
