@@ -52,8 +52,8 @@ public final class TopicScripts {
     private static final byte[] NONE = new byte[0];
     private static final byte[] ONE = RmqClient.bytes("1");
     private static final byte[] ZERO = RmqClient.bytes("0");
-    /** Elements of a pop reply before the popped triples: status, now, next, detail, expired, held. */
-    private static final int POP_HEADER = 6;
+    /** Elements of a pop reply before the popped members: status, now, next, detail, expired, held, attempts. */
+    private static final int POP_HEADER = 7;
 
     private final Supplier<ScriptRunner> scripts;
     private final TopicKeys keys;
@@ -400,17 +400,20 @@ public final class TopicScripts {
     }
 
     private static PopReply popReply(List<Object> reply, boolean traced) {
-        int per = traced ? 4 : 3;
+        // each member: content, score, its attempt when some member of the slot has failed before (else 1), trace
+        boolean attempts = (Long) reply.get(6) == 1L;
+        int traceAt = attempts ? 3 : 2;
+        int per = traceAt + (traced ? 1 : 0);
         List<PoppedMember> members = new ArrayList<>((reply.size() - POP_HEADER) / per);
         boolean held = (Long) reply.get(5) == 1L;
         long now = (Long) reply.get(1);
         for (int i = POP_HEADER; i + per - 1 < reply.size(); i += per) {
             String trace = null;
-            if (traced && reply.get(i + 3) instanceof byte[] entry && entry.length > 0) {
+            if (traced && reply.get(i + traceAt) instanceof byte[] entry && entry.length > 0) {
                 trace = new String(entry, StandardCharsets.US_ASCII);
             }
-            members.add(new PoppedMember((byte[]) reply.get(i), (byte[]) reply.get(i + 1),
-                    ((Long) reply.get(i + 2)).intValue(), held, now, trace));
+            int attempt = attempts ? ((Long) reply.get(i + 2)).intValue() : 1;
+            members.add(new PoppedMember((byte[]) reply.get(i), (byte[]) reply.get(i + 1), attempt, held, now, trace));
         }
         return new PopReply(PopStatus.of((Long) reply.get(0)), (Long) reply.get(1), (Long) reply.get(2),
                 (Long) reply.get(3), (Long) reply.get(4), members);

@@ -54,8 +54,9 @@
   ARGV[6]  expired to dead 1: keep expired members in the dead queue; 0 or absent: drop them
   ARGV[7]  traces          1: return (and take out) the popped members' trace entries; 0 or absent: do not
 
-  Returns  { status, now, next, detail, expired, held, member1, score1, attempt1, member2, score2, attempt2, ... }
-           with traces (ARGV[7] = 1): { ..., member1, score1, attempt1, trace1, member2, ... }
+  Returns  { status, now, next, detail, expired, held, attempts, member1, score1, [attempt1,] [trace1,] member2, ... }
+           each member is followed by its score, then by its attempt when attempts = 1, then by its trace entry
+           with traces (ARGV[7] = 1)
            status   0 POPPED: the caller may pop (owner, or no coordination); members follow
                     1 HANDOVER: the caller owns the slot, but members popped under an earlier epoch
                       are still in the prepare queue; nothing popped
@@ -71,6 +72,9 @@
                     the prepare queue; FENCED: the epoch the slot is owned under
            expired  members this call expired (0 unless POPPED)
            held     1 when a popped member had an expiry (now in the held expiry hash), else 0
+           attempts 1 when some member of the slot has failed before (its attempts hash is not empty): each
+                    popped member's attempt follows its score; 0 when every popped member is on its first
+                    delivery: no attempt follows (the reply is smaller)
            score    the member's store score, as a string
            attempt  the delivery number, 1 on the first delivery
 ]]
@@ -106,7 +110,7 @@ if epoch > 0 then
   -- an epoch that is not a number (written by hand) counts as none: this claim replaces it
   local owned = tonumber(redis.call('HGET', ownerKey, 'epoch') or '0') or 0
   if epoch < owned then
-    return { FENCED, now, -1, owned, 0, 0 }
+    return { FENCED, now, -1, owned, 0, 0, 0 }
   end
   if epoch > owned then
     redis.call('HSET', ownerKey, 'epoch', ARGV[4], 'worker', worker, 'since', now)
@@ -121,16 +125,16 @@ if epoch > 0 then
     -- callers cannot add any.
     local inFlight = redis.call('ZCARD', prepareKey)
     if inFlight > 0 then
-      return { HANDOVER, now, -1, inFlight, 0, 0 }
+      return { HANDOVER, now, -1, inFlight, 0, 0, 0 }
     end
     redis.call('HDEL', ownerKey, 'handover')
   end
 end
 if count == 0 then
-  return { POPPED, now, 0, epoch, 0, 0 }
+  return { POPPED, now, 0, epoch, 0, 0, 0 }
 end
 if redis.call('EXISTS', pausedKey) == 1 then
-  return { PAUSED, now, 1000, epoch, 0, 0 }
+  return { PAUSED, now, 1000, epoch, 0, 0, 0 }
 end
 
 -- A key of the wrong type (written by another client) must fail the call before anything moves,
@@ -141,7 +145,7 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/expiry.lua: expireMembers(keys, topicType, now, limit, toDead)
 
-local result = { POPPED, now, 0, epoch, 0, 0 }
+local result = { POPPED, now, 0, epoch, 0, 0, 0 }
 local expiring = expiryKey and redis.call('ZCARD', expiryKey) > 0
 if expiring then
   local expired, more = expireMembers({ store = storeKey, prepare = prepareKey, attempts = attemptsKey,
@@ -155,6 +159,8 @@ if expiring then
 end
 local popped = 0
 local skipped = 0
+-- whether the attempts hash holds a count (read once, when the first member moves)
+local retried = nil
 -- Candidates blocked by an in-flight copy stay in the store queue and shift the window; a few
 -- rounds bound the script's run time when many are blocked. Each round moves its members with
 -- batch-wide commands.
@@ -189,8 +195,12 @@ for _ = 1, 4 do
   end
   if #moving > 0 then
     -- an empty attempts hash (no member of the slot failed before) needs no look-up either
+    if retried == nil then
+      retried = redis.call('HLEN', attemptsKey) > 0
+      if retried then result[7] = 1 end
+    end
     local failures = {}
-    if redis.call('HLEN', attemptsKey) > 0 then failures = callAll('HMGET', attemptsKey, moving) end
+    if retried then failures = callAll('HMGET', attemptsKey, moving) end
     if not timed then callAll('HSET', originKey, origins) end
     if expiring then
       -- what is left in the expiry set has not expired: it moves with its member, into the held hash
@@ -220,7 +230,7 @@ for _ = 1, 4 do
       result[#result + 1] = member
       result[#result + 1] = scores[i]
       -- a count that is not a number (written by hand) counts as 0; rollback.lua replaces it
-      result[#result + 1] = (tonumber(failures[i] or '0') or 0) + 1
+      if retried then result[#result + 1] = (tonumber(failures[i] or '0') or 0) + 1 end
       if traced then result[#result + 1] = traces[i] or '' end
     end
     popped = popped + #moving

@@ -53,17 +53,17 @@ public CompletionStage<Void> deadLetter(Delivery d, Throwable reason) {
 
     /** What the pop of {@code members} members returns, as Lettuce hands it over. */
     public static List<Object> popReply(int members, byte[] content, String rawScore) {
-        Object[] reply = new Object[6 + 3 * members];
+        Object[] reply = new Object[7 + 2 * members];
         reply[0] = 0L; // POPPED
         reply[1] = 1_764_240_000_000L;
         reply[2] = 0L;
         reply[3] = 0L;
         reply[4] = 0L; // expired
         reply[5] = 0L; // held
+        reply[6] = 0L; // no attempts: every member on its first delivery
         for (int i = 0; i < members; i++) {
-            reply[6 + 3 * i] = content.clone();
-            reply[7 + 3 * i] = rawScore.getBytes(StandardCharsets.US_ASCII);
-            reply[8 + 3 * i] = 1L;
+            reply[7 + 2 * i] = content.clone();
+            reply[8 + 2 * i] = rawScore.getBytes(StandardCharsets.US_ASCII);
         }
         return List.of(reply);
     }
