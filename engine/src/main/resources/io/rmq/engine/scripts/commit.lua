@@ -42,13 +42,10 @@ local slot        = ARGV[2]
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 
-local members, seen = {}, {}
-for i = 3, #ARGV do
-  if not seen[ARGV[i]] then
-    seen[ARGV[i]] = true
-    members[#members + 1] = ARGV[i]
-  end
-end
+-- The members as given. One given twice (two deliveries of it settled in one batch) is removed once by
+-- ZREM, whose count the common case below returns; the other case skips its repeats.
+local members = {}
+for i = 3, #ARGV do members[i - 2] = ARGV[i] end
 
 -- A key of the wrong type (written by another client) fails the call before anything is removed, so
 -- that a failed commit means the members are still in the prepare queue (redelivered after their
@@ -92,9 +89,10 @@ else
   local inPrepare = callAll('ZMSCORE', prepareKey, members)
   local attempts = {}
   if retried then attempts = callAll('HMGET', attemptsKey, members) end
-  local committed, failed, untraced = {}, {}, {}
+  local committed, failed, untraced, seen = {}, {}, {}, {}
   for i, member in ipairs(members) do
-    if inPrepare[i] then
+    if inPrepare[i] and not seen[member] then
+      seen[member] = true
       committed[#committed + 1] = member
       if attempts[i] then failed[#failed + 1] = member end
       if pending[i] then wake = true elseif traced then untraced[#untraced + 1] = member end
