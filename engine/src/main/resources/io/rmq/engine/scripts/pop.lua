@@ -174,23 +174,25 @@ for _ = 1, 4 do
   end
   if #candidates == 0 then break end
   local members = {}
-  for i = 1, #candidates, 2 do members[#members + 1] = candidates[i] end
+  for i = 1, #candidates / 2 do members[i] = candidates[2 * i - 1] end
   -- ZCARD first: the members of an empty prepare queue need no look-up (ZCARD checks the key's type too)
   local inFlight = {}
   if redis.call('ZCARD', prepareKey) > 0 then inFlight = callAll('ZMSCORE', prepareKey, members) end
-  local moving, origins, deadlines, scores = {}, {}, {}, {}
+  -- n counts the members moving, and indexes the tables below (cheaper than #t per element)
+  local moving, origins, deadlines, scores, n = {}, {}, {}, {}, 0
   for i, member in ipairs(members) do
     if inFlight[i] then
       skipped = skipped + 1
     else
-      moving[#moving + 1] = member
-      scores[#scores + 1] = candidates[2 * i]
+      n = n + 1
+      moving[n] = member
+      scores[n] = candidates[2 * i]
       if not timed then
-        origins[#origins + 1] = member
-        origins[#origins + 1] = candidates[2 * i]
+        origins[2 * n - 1] = member
+        origins[2 * n] = candidates[2 * i]
       end
-      deadlines[#deadlines + 1] = deadlineArg
-      deadlines[#deadlines + 1] = member
+      deadlines[2 * n - 1] = deadlineArg
+      deadlines[2 * n] = member
     end
   end
   if #moving > 0 then
@@ -226,12 +228,20 @@ for _ = 1, 4 do
     end
     callAll('ZREM', storeKey, moving)
     callAll('ZADD', prepareKey, deadlines)
+    local last = #result
     for i, member in ipairs(moving) do
-      result[#result + 1] = member
-      result[#result + 1] = scores[i]
+      result[last + 1] = member
+      result[last + 2] = scores[i]
+      last = last + 2
       -- a count that is not a number (written by hand) counts as 0; rollback.lua replaces it
-      if retried then result[#result + 1] = (tonumber(failures[i] or '0') or 0) + 1 end
-      if traced then result[#result + 1] = traces[i] or '' end
+      if retried then
+        last = last + 1
+        result[last] = (tonumber(failures[i] or '0') or 0) + 1
+      end
+      if traced then
+        last = last + 1
+        result[last] = traces[i] or ''
+      end
     end
     popped = popped + #moving
   end
