@@ -108,19 +108,23 @@ if withTraces then
   if maxLinks == nil then return fail(ERRORS.BAD_VALUE, ARGV[first + 1]) end
   first, step, traces = first + 2, step + 1, {}
 end
+-- n counts the messages and indexes their tables (cheaper than #t per element)
+local n = 0
+local merging = topicType == 'RANGE_MERGE'
 for i = first, #ARGV, step do
   local value = tonumber(ARGV[i])
   if value == nil then return fail(ERRORS.BAD_VALUE, ARGV[i]) end
-  members[#members + 1] = ARGV[i + 1]
-  scores[#scores + 1] = topicType == 'RANGE_MERGE' and now + value or value
+  n = n + 1
+  members[n] = ARGV[i + 1]
+  scores[n] = merging and now + value or value
   if withExpiries then
     local expiry = ARGV[i + 2]
     local expiresAt = tonumber(expiry)
     if expiresAt == nil then return fail(ERRORS.BAD_VALUE, expiry) end
     if string.sub(expiry, 1, 1) == '+' then expiresAt = now + expiresAt end
-    expiries[#expiries + 1] = expiresAt
+    expiries[n] = expiresAt
   end
-  if withTraces then traces[#traces + 1] = ARGV[i + step - 1] end
+  if withTraces then traces[n] = ARGV[i + step - 1] end
 end
 
 -- A key of the wrong type (written by another client) must fail the call before anything is
@@ -277,10 +281,12 @@ end
 local function flush()
   checkPrepare()
   for from = 1, #writtenList, CHUNK / 2 do
-    local args = {}
+    local args, a = {}, 0
     for i = from, math.min(from + CHUNK / 2 - 1, #writtenList) do
-      args[#args + 1] = current[writtenList[i]]
-      args[#args + 1] = writtenList[i]
+      local member = writtenList[i]
+      args[a + 1] = current[member]
+      args[a + 2] = member
+      a = a + 2
     end
     redis.call('ZADD', storeKey, unpack(args))
   end
@@ -371,7 +377,7 @@ local expiryOf, expiryTouched = {}, {}
 for i, member in ipairs(members) do
   local status = send(member, scores[i])
   stored = stored + status
-  result[#result + 1] = status
+  result[2 * i - 1] = status
   local score = current[member]
   local text = scoreText[score]
   if text == nil then
@@ -379,7 +385,7 @@ for i, member in ipairs(members) do
     -- not NaN (no table key; ZADD refuses it later), nor 0, whose key -0 shares and formats otherwise
     if score == score and score ~= 0 then scoreText[score] = text end
   end
-  result[#result + 1] = text
+  result[2 * i] = text
   if status == 1 or topicType ~= 'RANGE_MERGE' then
     local expiresAt = false
     if withExpiries and expiries[i] > 0 then expiresAt = expiries[i] end
