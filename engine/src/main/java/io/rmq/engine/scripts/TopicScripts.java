@@ -675,6 +675,29 @@ public final class TopicScripts {
                         (Long) r.get(2) == 1, (Long) r.get(3) == 1));
     }
 
+    /**
+     * What {@code flow_acquire.lua} reserved: permits of configuration generation {@code gen}, usable
+     * {@code waitMillis} from now; {@code rate} is the limit in permits per second, negative without one.
+     */
+    public record FlowGrant(long gen, int granted, long waitMillis, double rate) {
+
+        /** Whether the topic has a rate limit. */
+        public boolean limited() {
+            return rate > 0;
+        }
+    }
+
+    /**
+     * {@code flow_acquire.lua}: reserves up to {@code permits} of the topic's rate limit, giving back {@code refund}
+     * unused permits of a previous reservation taken under generation {@code refundGen}.
+     */
+    public CompletionStage<FlowGrant> flowAcquire(int permits, int refund, long refundGen) {
+        return this.<List<Object>>run(RedisScript.FLOW_ACQUIRE, new byte[][] { bytes(keys.flow()) },
+                number(permits), number(refund), number(refundGen))
+                .thenApply(r -> new FlowGrant((Long) r.get(0), ((Long) r.get(1)).intValue(), (Long) r.get(2),
+                        Double.parseDouble(text(r.get(3)))));
+    }
+
     private static String text(Object reply) {
         return reply instanceof byte[] b ? new String(b, StandardCharsets.US_ASCII) : String.valueOf(reply);
     }
