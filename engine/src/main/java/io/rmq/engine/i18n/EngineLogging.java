@@ -527,6 +527,17 @@ public final class EngineLogging {
                 + " again in " + retryMillis + " ms: " + reason);
     }
 
+    // ---- flow control: RMQ-060x
+
+    /**
+     * RMQ-0600 (WARNING): a consumer could not reserve permits of its topic's rate limit; it pops nothing until a
+     * retry succeeds, never unthrottled.
+     */
+    public void flowAcquireFailed(String topic, String consumer, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0600 Reserving permits of the rate limit of topic '" + topic + "' for "
+                + consumer + " failed, retrying in 1 s (nothing is popped meanwhile): " + reason);
+    }
+
     // ---- the Redis server's version: RMQ-043x
 
     /**
