@@ -84,8 +84,8 @@ final class ConsumerLoop implements WakeBus.Listener {
         this.serial = coordinated;
         int slotAmount = scripts.keys().topic().slotAmount();
         this.timer = new WakeTimer(loop, this::popIfNeeded);
-        this.gate = options.rateLimit().isEmpty() ? null : new FlowGate(scripts::flowAcquire, options.batchSize(), loop,
-                this::popIfNeeded, scripts.keys().topic().name(), name);
+        this.gate = options.rateLimit().isEmpty() ? null : new FlowGate(new TopicLimiter(scripts, options.rateLimit().get(),
+                name), options.batchSize(), loop, this::popIfNeeded, scripts.keys().topic().name(), name);
         this.scheduler = new SlotScheduler(slotAmount, options.pollInterval(), !coordinated);
         this.prefetch = new PrefetchBuffer(slotAmount, coordinated);
         // a crashed owner's messages are swept within 1.5 prepare timeouts: a longer wait has another cause

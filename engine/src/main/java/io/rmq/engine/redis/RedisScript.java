@@ -71,7 +71,9 @@ public enum RedisScript {
     /** Creates, reads, pauses, resumes or removes a recurring schedule's state. */
     SCHEDULE_STATE("schedule_state.lua", ScriptOutputType.MULTI),
     /** Reserves permits of a topic's rate limit. */
-    FLOW_ACQUIRE("flow_acquire.lua", ScriptOutputType.MULTI);
+    FLOW_ACQUIRE("flow_acquire.lua", ScriptOutputType.MULTI),
+    /** Sets a topic's rate limit, from configuration or live. */
+    FLOW_SET("flow_set.lua", ScriptOutputType.MULTI);
 
     private final String file;
     private final ScriptOutputType output;

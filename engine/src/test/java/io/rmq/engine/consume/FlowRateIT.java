@@ -4,7 +4,6 @@ import static io.rmq.engine.EngineFixture.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -59,7 +58,6 @@ class FlowRateIT {
         for (int i = 0; i < backlog; i++) {
             producer.sendWithPriority(bytes("m" + i), 1, null).toCompletableFuture().join();
         }
-        fx.redis().hset(keys.flow(), Map.of("rate", Integer.toString(rate), "burst", Integer.toString(burst), "gen", "1"));
         ConsumerOptions options = ConsumerOptions.builder().pollInterval(Duration.ofMillis(200))
                 .shutdownTimeout(Duration.ofMillis(300)).rateLimit(new FlowLimit(rate, burst)).build();
 
@@ -80,6 +78,8 @@ class FlowRateIT {
             assertThat((double) n).as("deliveries by %.3f s", seconds).isLessThanOrEqualTo(burst + rate * seconds + 1);
             d.commit();
         }
+        assertThat(fx.redis().hgetall(keys.flow())).containsEntry("rate", "20").containsEntry("cfg:rate", "20")
+                .containsEntry("burst", "5").containsEntry("gen", "1");
     }
 
     @Test

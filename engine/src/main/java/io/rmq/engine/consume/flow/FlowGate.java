@@ -27,9 +27,13 @@ public final class FlowGate {
     private static final double CHUNK_SECONDS = 0.02;
     private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    /** Asks the topic's limiter for permits (see {@code TopicScripts.flowAcquire}). */
-    @FunctionalInterface
+    /** The topic's limiter in Redis. */
     public interface Limiter {
+
+        /** Writes the limit this consumer was configured with, as the starting value (see {@code flow_set.lua}). */
+        CompletionStage<?> configure();
+
+        /** Asks for permits (see {@code TopicScripts.flowAcquire}). */
         CompletionStage<FlowGrant> acquire(int permits, int refund, long refundGen);
     }
 
@@ -44,6 +48,8 @@ public final class FlowGate {
     private final String topic;
     private final String consumer;
 
+    /** Whether the configured limit was written: the first reservation waits for it. */
+    private boolean configured;
     private long gen;
     private int remaining;
     private long readyAt;
@@ -95,7 +101,10 @@ public final class FlowGate {
         refund = 0;
         CompletionStage<FlowGrant> call;
         try {
-            call = limiter.acquire(chunk(), giveBack, refundGen);
+            int permits = chunk();
+            long giveBackGen = refundGen;
+            call = configured ? limiter.acquire(permits, giveBack, giveBackGen)
+                    : limiter.configure().thenCompose(written -> limiter.acquire(permits, giveBack, giveBackGen));
         } catch (RuntimeException e) { // thrown rather than returned: still a failed call
             call = CompletableFuture.failedFuture(e);
         }
@@ -106,6 +115,7 @@ public final class FlowGate {
                 retryAt = now + RETRY_NANOS;
                 LOG.flowAcquireFailed(topic, consumer, RmqClient.rootMessage(failure));
             } else {
+                configured = true;
                 gen = grant.gen();
                 rate = grant.rate();
                 remaining = grant.granted();
