@@ -2,6 +2,7 @@ package io.rmq.engine.consume;
 
 import static io.rmq.engine.EngineFixture.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.rmq.engine.EngineFixture;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.settlement.Delivery;
@@ -80,6 +82,31 @@ class FlowRateIT {
         }
         assertThat(fx.redis().hgetall(keys.flow())).containsEntry("rate", "20").containsEntry("cfg:rate", "20")
                 .containsEntry("burst", "5").containsEntry("gen", "1");
+    }
+
+    @Test
+    void aLiveChangeThroughTheAdminApiTakesOverFromTheConfiguredLimit() throws Exception {
+        int backlog = 100;
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("raised", 2, TopicType.PRIORITY));
+        TopicProducer producer = client.producer(keys);
+        for (int i = 0; i < backlog; i++) {
+            producer.sendWithPriority(bytes("m" + i), 1, null).toCompletableFuture().join();
+        }
+        // 1 message per minute: without the change, the backlog would take over an hour and a half
+        EngineFixture.Recorder r = fx.consume(client, keys, ConsumerOptions.builder().pollInterval(Duration.ofMillis(200))
+                .shutdownTimeout(Duration.ofMillis(300)).rateLimit(FlowLimit.parse("1/m", 1)).build());
+        r.consumer.request(Long.MAX_VALUE);
+        r.next(WAIT).commit(); // the bucket's one message; the next permit is a minute away
+        await().atMost(WAIT).until(() -> fx.redis().hexists(keys.flow(), "tat"));
+
+        try (RmqAdmin admin = RmqAdmin.connect(fx.uri)) {
+            assertThat(admin.setRateLimit(keys.topic(), 1000, 100)).isEqualTo(2);
+        }
+
+        // the rest of the backlog follows well within a minute: the consumer gave its old reservation back
+        assertThat(r.take(backlog - 1, WAIT)).hasSize(backlog - 1).allSatisfy(Delivery::commit);
+        assertThat(fx.redis().hmget(keys.flow(), "rate", "cfg:rate").stream().map(kv -> kv.getValue()))
+                .containsExactly("1000", "0.016666666666666666");
     }
 
     @Test

@@ -15,7 +15,8 @@ import io.rmq.engine.scripts.TopicScripts.FlowGrant;
  * only once its permits are valid; the next reservation is asked for right after the pop that emptied the
  * previous one, so it travels in the same flush. Permits a pop did not use (it found fewer members) are given
  * back with the next reservation. A throttled consumer arms its timer for {@link #wakeAt()}: it does not ask
- * again before its permits are valid.
+ * again before its permits are valid, or at most once a second while it waits longer (giving its reservation back),
+ * so that a limit changed live applies within a second.
  *
  * <p>Confined to the consumer's loop thread: every reply of the limiter is handled on {@code loop}, and then
  * {@code onReady} runs there.
@@ -26,6 +27,11 @@ public final class FlowGate {
     /** A reservation covers about this much of the rate: few calls at high rates, small debts at low ones. */
     private static final double CHUNK_SECONDS = 0.02;
     private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * The longest a consumer waits on a reservation before it asks again, giving it back: a limit changed live
+     * meanwhile (a new generation) then applies within this time, also to consumers waiting for a slow rate.
+     */
+    private static final long RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** The topic's limiter in Redis. */
     public interface Limiter {
@@ -53,6 +59,7 @@ public final class FlowGate {
     private long gen;
     private int remaining;
     private long readyAt;
+    private long reservedAt;
     private boolean acquiring;
     private long retryAt;
     private double rate = -1;
@@ -70,7 +77,14 @@ public final class FlowGate {
 
     /** Up to {@code room} permits of the reservation held, if they are valid at {@code nowNanos}; else {@code null}. */
     public Permits take(int room, long nowNanos) {
-        if (remaining == 0 || readyAt - nowNanos > 0) {
+        if (remaining == 0) {
+            return null;
+        }
+        if (readyAt - nowNanos > 0) {
+            if (nowNanos - reservedAt >= RECHECK_NANOS) {
+                used(new Permits(gen, remaining), 0); // given back with the next reservation, asked for at once
+                remaining = 0;
+            }
             return null;
         }
         int count = Math.min(room, remaining);
@@ -119,6 +133,7 @@ public final class FlowGate {
                 gen = grant.gen();
                 rate = grant.rate();
                 remaining = grant.granted();
+                reservedAt = now;
                 readyAt = now + TimeUnit.MILLISECONDS.toNanos(grant.waitMillis());
             }
             onReady.run();
@@ -126,12 +141,12 @@ public final class FlowGate {
     }
 
     /**
-     * When a throttled consumer may pop again ({@link System#nanoTime()}): when its permits become valid, or a
-     * failed call is retried; {@link Long#MAX_VALUE} while a reply is awaited (it runs {@code onReady}).
+     * When a throttled consumer may pop again ({@link System#nanoTime()}): when its permits become valid (or a second
+     * after they were reserved, to ask again), or a failed call is retried; {@link Long#MAX_VALUE} while a reply is awaited (it runs {@code onReady}).
      */
     public long wakeAt() {
         if (remaining > 0) {
-            return readyAt;
+            return Math.min(readyAt, reservedAt + RECHECK_NANOS);
         }
         return acquiring ? Long.MAX_VALUE : retryAt;
     }
