@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
 
 import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.coordination.CoordinationOptions;
 
 /**
@@ -69,6 +70,7 @@ public final class IncomingChannelConfig extends ChannelConfig {
         a.apply(RmqAttribute.DEAD_MAX_COUNT, a.integer(RmqAttribute.DEAD_MAX_COUNT), options::deadMaxCount);
         a.apply(RmqAttribute.DEAD_MAX_AGE, a.millis(RmqAttribute.DEAD_MAX_AGE), options::deadMaxAge);
         options.expiredToDead(a.flag(RmqAttribute.EXPIRED_TO_DEAD));
+        options.rateLimit(rateLimit(a));
         options.coordination(CoordinationAttributes.coordination(a));
         PayloadType payloadType = a.payloadType();
         FailureStrategy failureStrategy = a.failureStrategy();
@@ -78,6 +80,26 @@ public final class IncomingChannelConfig extends ChannelConfig {
             return null;
         }
         return new IncomingChannelConfig(withCodec, options.build(), payloadType, failureStrategy, batch);
+    }
+
+    /** The channel's rate limit, {@code null} without one; a problem recorded when it cannot be read. */
+    private static FlowLimit rateLimit(ChannelAttributes a) {
+        Optional<String> rate = a.raw(RmqAttribute.RATE_LIMIT);
+        int burst = a.integer(RmqAttribute.RATE_LIMIT_BURST);
+        if (rate.isEmpty()) {
+            if (burst > 0) { // a burst of 0, the default, is no mistake
+                a.problem(RmqAttribute.RATE_LIMIT_BURST, Integer.toString(burst),
+                        "it applies only with " + RmqAttribute.RATE_LIMIT.attributeName() + ", which is not set");
+            }
+            return null;
+        }
+        try {
+            return FlowLimit.parse(rate.get(), burst);
+        } catch (IllegalArgumentException e) {
+            a.problem(RmqAttribute.RATE_LIMIT, rate.get(),
+                    "<amount>/s, <amount>/m or <amount>/h with an amount above 0 is required, e.g. 500/s");
+            return null;
+        }
     }
 
     /** How the topic is consumed: retries, timeouts, batch size, polling. */

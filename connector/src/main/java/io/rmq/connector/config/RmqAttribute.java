@@ -88,6 +88,13 @@ public enum RmqAttribute {
             "`true`: messages this channel finds expired before delivery (sent with an expiry, see"
                     + " `docs/lifecycle.md#expiry`) are kept in the dead queue with the reason `expired`; `false`: they"
                     + " are dropped. Counted either way (`rmq.messages.expired`)"),
+    RATE_LIMIT("rate-limit", INCOMING, ValueType.STRING, null, "none (no limit)",
+            "The topic's rate limit, `<amount>/s`, `/m` or `/h` (e.g. `500/s`): messages delivered per unit of time"
+                    + " across every consumer of the topic in every application, kept in Redis. The starting value:"
+                    + " a limit changed live stands until this value is changed (see `docs/flow-control.md`)"),
+    RATE_LIMIT_BURST("rate-limit-burst", INCOMING, ValueType.INT, "0", 0, Integer.MAX_VALUE,
+            "Messages of the rate limit that may go at once after a quiet time, >= 0; 0: a tenth of a second's"
+                    + " worth of the rate, at least 1. Only with `rate-limit`"),
     ZOOKEEPER_CONNECT("zookeeper-connect", INCOMING, ValueType.STRING, null, "none (no coordination)",
             "ZooKeeper ensemble `host:port[,host:port...][/chroot]`; when set, each slot of the topic is consumed by "
                     + "one consumer at a time across the cluster, so messages with the same slot basis are processed "

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
 
@@ -100,6 +101,31 @@ class IncomingChannelConfigTest {
                 () -> IncomingChannelConfig.from(channel("c", "topic-type", "FIXED_TIME", "expired-to-dead", "yes")));
         assertThat(e).hasMessage("RMQ-2001 Channel 'c' (incoming): attribute 'expired-to-dead' = 'yes' is invalid: "
                 + "'true' or 'false' is required");
+    }
+
+    @Test
+    void rateLimitIsNoneUnlessSetAndReadsAnAmountPerUnitWithItsBurst() {
+        assertThat(IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY")).consumerOptions().rateLimit()).isEmpty();
+        assertThat(IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "rate-limit", "500/s", "rate-limit-burst", "50"))
+                .consumerOptions().rateLimit()).contains(new FlowLimit(500, 50));
+        assertThat(IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "rate-limit", "30/m")).consumerOptions().rateLimit())
+                .contains(new FlowLimit(0.5, 0));
+    }
+
+    @Test
+    void aRateLimitThatCannotBeReadOrABurstWithoutOneIsAProblem() {
+        RmqConfigurationException bad = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "rate-limit", "500 per second")));
+        RmqConfigurationException zero = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "rate-limit", "0/s")));
+        RmqConfigurationException alone = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "rate-limit-burst", "10")));
+
+        assertThat(bad).hasMessage("RMQ-2001 Channel 'c' (incoming): attribute 'rate-limit' = '500 per second' is"
+                + " invalid: <amount>/s, <amount>/m or <amount>/h with an amount above 0 is required, e.g. 500/s");
+        assertThat(zero).hasMessageContaining("'rate-limit' = '0/s' is invalid");
+        assertThat(alone).hasMessage("RMQ-2001 Channel 'c' (incoming): attribute 'rate-limit-burst' = '10' is"
+                + " invalid: it applies only with rate-limit, which is not set");
     }
 
     @Test

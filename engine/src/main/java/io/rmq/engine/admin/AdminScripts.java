@@ -86,6 +86,15 @@ final class AdminScripts {
         return scripts.run(RedisScript.DUE_NOW, keys(keys.slot(slot).store()), type, member, wakeChannel(slot), number(slot));
     }
 
+    /**
+     * {@code flow_set.lua} in live mode: the topic's rate limit becomes {@code rate} permits per second ({@code ""}:
+     * none) with a bucket of {@code burst} (0: the limiter's default); replies the generation after the change.
+     */
+    CompletionStage<Long> flowSet(String rate, int burst) {
+        return scripts.<List<Object>>run(RedisScript.FLOW_SET, keys(keys.flow()), bytes("live"), bytes(rate), number(burst))
+                .thenApply(reply -> (Long) reply.get(1));
+    }
+
     /** {@code pause.lua}: 1 when the state changed. */
     CompletionStage<Long> pause(int slot, boolean paused) {
         return scripts.run(RedisScript.PAUSE, keys(keys.slot(slot).paused()), bytes(paused ? "1" : "0"), wakeChannel(slot),

@@ -309,6 +309,31 @@ public final class RmqAdmin implements AutoCloseable {
         return await("Making a message of topic '" + topic.name() + "' due", scripts(topic).dueNow(slot, content)) == 1L;
     }
 
+    /**
+     * Sets the topic's rate limit live, cluster-wide: at most {@code perSecond} messages delivered per second
+     * across every consumer of the topic, {@code burst} at once after a quiet time (0: a tenth of a second's worth).
+     * It stands until changed again, also across restarts of applications whose configured {@code rate-limit}
+     * stays the same. Consumers started with a rate limit follow it from their next reservation of permits.
+     *
+     * @return the configuration generation of the limit
+     * @throws IllegalArgumentException when {@code perSecond} is not above 0 or {@code burst} is below 0
+     */
+    public long setRateLimit(TopicDefinition topic, double perSecond, int burst) {
+        if (!(perSecond > 0) || Double.isInfinite(perSecond)) {
+            throw EngineArguments.arg.badRateLimit(Double.toString(perSecond));
+        }
+        if (burst < 0) {
+            throw EngineArguments.arg.badRateLimitBurst(burst);
+        }
+        String rate = java.math.BigDecimal.valueOf(perSecond).stripTrailingZeros().toPlainString();
+        return await("Setting the rate limit of topic '" + topic.name() + "'", scripts(topic).flowSet(rate, burst));
+    }
+
+    /** Removes the topic's rate limit live: its consumers pop unthrottled from their next reservation on. */
+    public long removeRateLimit(TopicDefinition topic) {
+        return await("Removing the rate limit of topic '" + topic.name() + "'", scripts(topic).flowSet("", 0));
+    }
+
     /** Pauses consumption of the topic on every consumer of the cluster; producers go on storing. */
     public void pause(TopicDefinition topic) {
         setPaused(topic, true);

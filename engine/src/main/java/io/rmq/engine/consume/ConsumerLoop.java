@@ -9,6 +9,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.rmq.engine.consume.flow.FlowGate;
 import io.rmq.engine.coordination.SlotOwnership;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.RmqClient;
@@ -66,6 +67,8 @@ final class ConsumerLoop implements WakeBus.Listener {
     private CompletableFuture<List<Delivery>> popsDone;
     private String workerId;
     private final WakeTimer timer;
+    /** Holds pops to the topic's rate limit; {@code null} without one, so that a consumer without pays nothing. */
+    private final FlowGate gate;
 
     ConsumerLoop(String name, TopicScripts scripts, ConsumerOptions options, RmqClient redis, HeldMessages held,
             Settlement settler, EngineEvents events, Clock clock) {
@@ -81,6 +84,8 @@ final class ConsumerLoop implements WakeBus.Listener {
         this.serial = coordinated;
         int slotAmount = scripts.keys().topic().slotAmount();
         this.timer = new WakeTimer(loop, this::popIfNeeded);
+        this.gate = options.rateLimit().isEmpty() ? null : new FlowGate(new TopicLimiter(scripts, options.rateLimit().get(),
+                name), options.batchSize(), loop, this::popIfNeeded, scripts.keys().topic().name(), name);
         this.scheduler = new SlotScheduler(slotAmount, options.pollInterval(), !coordinated);
         this.prefetch = new PrefetchBuffer(slotAmount, coordinated);
         // a crashed owner's messages are swept within 1.5 prepare timeouts: a longer wait has another cause
@@ -321,8 +326,9 @@ final class ConsumerLoop implements WakeBus.Listener {
             return;
         }
         for (int slot = scheduler.nextUnclaimedSlot(); slot >= 0; slot = scheduler.nextUnclaimedSlot()) {
-            startPop(slot, 0);
+            startPop(slot, 0, null);
         }
+        boolean throttled = false;
         while (demand > 0) {
             int room = roomToPop();
             if (room == 0) {
@@ -333,9 +339,35 @@ final class ConsumerLoop implements WakeBus.Listener {
                 checkParked();
                 break;
             }
-            startPop(slot, room);
+            if (gate == null) {
+                startPop(slot, room, null);
+                continue;
+            }
+            long now = System.nanoTime();
+            FlowGate.Permits permits = gate.take(room, now);
+            if (permits != null) {
+                startPop(slot, permits.count(), permits);
+            } else {
+                throttled = true;
+            }
+            gate.reserve(now); // right after the pop, in the same flush
+            if (throttled) {
+                break;
+            }
         }
-        armTimer();
+        if (throttled) {
+            armThrottled();
+        } else {
+            armTimer();
+        }
+    }
+
+    /** A throttled consumer sleeps until its permits are valid; a reply of the limiter pops at once otherwise. */
+    private void armThrottled() {
+        long at = gate.wakeAt();
+        if (at != Long.MAX_VALUE) {
+            timer.arm(at);
+        }
     }
 
     /** The safety poll of the slots that had nothing waiting: one existence check for them all. */
@@ -362,7 +394,7 @@ final class ConsumerLoop implements WakeBus.Listener {
         }, loop);
     }
 
-    private void startPop(int slot, int count) {
+    private void startPop(int slot, int count, FlowGate.Permits permits) {
         long epoch = scheduler.epoch(slot);
         scheduler.popStarted(slot, count);
         popsInFlight++;
@@ -374,11 +406,15 @@ final class ConsumerLoop implements WakeBus.Listener {
             // thrown rather than returned: still a failed pop, or the slot would count as popping for good
             pop = CompletableFuture.failedFuture(e);
         }
-        pop.whenCompleteAsync((popped, failure) -> onPopped(slot, count, epoch, popped, failure), loop);
+        pop.whenCompleteAsync((popped, failure) -> onPopped(slot, count, epoch, permits, popped, failure), loop);
     }
 
-    private void onPopped(int slot, int count, long epoch, TopicScripts.PopReply popped, Throwable failure) {
+    private void onPopped(int slot, int count, long epoch, FlowGate.Permits permits, TopicScripts.PopReply popped,
+            Throwable failure) {
         popsInFlight--;
+        if (permits != null) {
+            gate.used(permits, failure == null ? popped.members().size() : 0);
+        }
         long now = System.nanoTime();
         if (failure != null) {
             scheduler.popFailed(slot, count, now);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.i18n.EngineArguments;
 import io.rmq.engine.scripts.TopicScripts.RetryRule;
@@ -53,6 +54,7 @@ public final class ConsumerOptions {
     private final boolean expiredToDead;
     private final boolean traced;
     private final int traceLinks;
+    private final FlowLimit rateLimit;
 
     private ConsumerOptions(Builder b) {
         this.maxRetries = b.maxRetries;
@@ -68,6 +70,7 @@ public final class ConsumerOptions {
         this.expiredToDead = b.expiredToDead;
         this.traced = b.traced;
         this.traceLinks = b.traceLinks;
+        this.rateLimit = b.rateLimit;
     }
 
     public static Builder builder() {
@@ -82,7 +85,8 @@ public final class ConsumerOptions {
         return new Builder().maxRetries(maxRetries).prepareTimeout(prepareTimeout).batchSize(batchSize)
                 .retryBackoff(retryBackoff).retryBackoffMax(retryBackoffMax).pollInterval(pollInterval)
                 .shutdownTimeout(shutdownTimeout).deadMaxCount(deadMaxCount).deadMaxAge(deadMaxAge)
-                .coordination(coordination).expiredToDead(expiredToDead).traced(traced).traceLinks(traceLinks);
+                .coordination(coordination).expiredToDead(expiredToDead).traced(traced).traceLinks(traceLinks)
+                .rateLimit(rateLimit);
     }
 
     public int maxRetries() {
@@ -155,12 +159,20 @@ public final class ConsumerOptions {
         return traceLinks;
     }
 
+    /**
+     * The topic rate limit this consumer starts with, if one is configured: its pops are then held to the limit
+     * kept in Redis for the topic, cluster-wide. Empty: the consumer pops unthrottled and pays nothing for it.
+     */
+    public Optional<FlowLimit> rateLimit() {
+        return Optional.ofNullable(rateLimit);
+    }
+
     @Override
     public String toString() {
         return "ConsumerOptions[maxRetries=" + maxRetries + ", prepareTimeout=" + prepareTimeout + ", batchSize="
                 + batchSize + ", retryBackoff=" + retryBackoff + ", retryBackoffMax=" + retryBackoffMax
                 + ", pollInterval=" + pollInterval + ", shutdownTimeout=" + shutdownTimeout + ", deadMaxCount=" + deadMaxCount + ", deadMaxAge=" + deadMaxAge
-                + ", expiredToDead=" + expiredToDead + ", traced=" + traced
+                + ", expiredToDead=" + expiredToDead + ", traced=" + traced + ", rateLimit=" + (rateLimit == null ? "none" : rateLimit)
                 + ", coordination="
                 + (coordination == null ? "none" : coordination) + "]";
     }
@@ -180,6 +192,7 @@ public final class ConsumerOptions {
         private boolean expiredToDead;
         private boolean traced;
         private int traceLinks = DEFAULT_TRACE_LINKS;
+        private FlowLimit rateLimit;
 
         private Builder() {
         }
@@ -279,6 +292,12 @@ public final class ConsumerOptions {
                 throw EngineArguments.arg.negativeCount("traceLinks", traceLinks);
             }
             this.traceLinks = traceLinks;
+            return this;
+        }
+
+        /** Holds the consumer's pops to the topic's rate limit, starting with {@code rateLimit}; {@code null}: none. */
+        public Builder rateLimit(FlowLimit rateLimit) {
+            this.rateLimit = rateLimit;
             return this;
         }
 

@@ -35,6 +35,18 @@ public final class EngineArguments {
         return new IllegalArgumentException("slotAmount must be at least 1, was " + slotAmount);
     }
 
+    /** A topic rate limit that is not {@code <amount>/<s|m|h>} with an amount above 0. */
+    public IllegalArgumentException badRateLimit(String rate) {
+        return new IllegalArgumentException("rate limit '" + rate
+                + "' is invalid: <amount>/s, <amount>/m or <amount>/h with an amount above 0 is required, e.g. 500/s");
+    }
+
+    /** A burst of a topic rate limit below 0. */
+    public IllegalArgumentException badRateLimitBurst(int burst) {
+        return new IllegalArgumentException("rate limit burst " + burst
+                + " is invalid: 0 (a tenth of a second's worth) or more messages is required");
+    }
+
     /** A trace context that cannot be recorded with a message (empty, or with a space). */
     public IllegalArgumentException badTraceparent(String traceparent) {
         return new IllegalArgumentException("trace context '" + traceparent

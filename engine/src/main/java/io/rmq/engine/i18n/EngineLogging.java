@@ -527,6 +527,30 @@ public final class EngineLogging {
                 + " again in " + retryMillis + " ms: " + reason);
     }
 
+    // ---- flow control: RMQ-060x
+
+    /**
+     * RMQ-0600 (WARNING): a consumer could not reserve permits of its topic's rate limit; it pops nothing until a
+     * retry succeeds, never unthrottled.
+     */
+    public void flowAcquireFailed(String topic, String consumer, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0600 Reserving permits of the rate limit of topic '" + topic + "' for "
+                + consumer + " failed, retrying in 1 s (nothing is popped meanwhile): " + reason);
+    }
+
+    /**
+     * RMQ-0601 (WARNING): a consumer's configured rate limit replaced another one configured before for the same
+     * topic: applications disagree, and the last to start sets the limit.
+     */
+    public void flowConfigReplaced(String topic, String consumer, String rate, int burst, String previousRate,
+            String previousBurst) {
+        log(Level.WARNING, null, () -> "RMQ-0601 The rate limit of topic '" + topic + "' configured for " + consumer
+                + " (rate-limit " + rate + "/s, burst " + burst + ") replaces the one configured before (rate-limit "
+                + (previousRate.isEmpty() ? "none" : previousRate + "/s") + ", burst "
+                + (previousBurst.isEmpty() ? "0" : previousBurst) + "): the application started last sets the limit;"
+                + " configure the same values everywhere, or change the limit live through the admin API");
+    }
+
     // ---- the Redis server's version: RMQ-043x
 
     /**

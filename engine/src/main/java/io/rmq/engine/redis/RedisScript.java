@@ -69,7 +69,11 @@ public enum RedisScript {
     /** Sends or records one tick of a recurring schedule, once cluster-wide. */
     TICK("tick.lua", ScriptOutputType.MULTI),
     /** Creates, reads, pauses, resumes or removes a recurring schedule's state. */
-    SCHEDULE_STATE("schedule_state.lua", ScriptOutputType.MULTI);
+    SCHEDULE_STATE("schedule_state.lua", ScriptOutputType.MULTI),
+    /** Reserves permits of a topic's rate limit. */
+    FLOW_ACQUIRE("flow_acquire.lua", ScriptOutputType.MULTI),
+    /** Sets a topic's rate limit, from configuration or live. */
+    FLOW_SET("flow_set.lua", ScriptOutputType.MULTI);
 
     private final String file;
     private final ScriptOutputType output;

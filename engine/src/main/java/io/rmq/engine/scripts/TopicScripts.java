@@ -678,6 +678,48 @@ public final class TopicScripts {
                         (Long) r.get(2) == 1, (Long) r.get(3) == 1));
     }
 
+    /**
+     * What {@code flow_acquire.lua} reserved: permits of configuration generation {@code gen}, usable
+     * {@code waitMillis} from now; {@code rate} is the limit in permits per second, negative without one.
+     */
+    public record FlowGrant(long gen, int granted, long waitMillis, double rate) {
+
+        /** Whether the topic has a rate limit. */
+        public boolean limited() {
+            return rate > 0;
+        }
+    }
+
+    /**
+     * {@code flow_acquire.lua}: reserves up to {@code permits} of the topic's rate limit, giving back {@code refund}
+     * unused permits of a previous reservation taken under generation {@code refundGen}.
+     */
+    public CompletionStage<FlowGrant> flowAcquire(int permits, int refund, long refundGen) {
+        return this.<List<Object>>run(RedisScript.FLOW_ACQUIRE, new byte[][] { bytes(keys.flow()) },
+                number(permits), number(refund), number(refundGen))
+                .thenApply(r -> new FlowGrant((Long) r.get(0), ((Long) r.get(1)).intValue(), (Long) r.get(2),
+                        Double.parseDouble(text(r.get(3)))));
+    }
+
+    /**
+     * What {@code flow_set.lua} did: whether a field changed, the generation after the call, and the rate and
+     * burst that configuration last wrote (config mode) or the hash held (live mode), {@code ""} when absent.
+     */
+    public record FlowSetReply(boolean changed, long gen, String previousRate, String previousBurst) {
+    }
+
+    /**
+     * {@code flow_set.lua}: sets the topic's rate limit to {@code perSecond} permits per second ({@code <= 0}: no
+     * limit) with a bucket of {@code burst} ({@code 0}: the limiter's default); {@code live} writes it as an
+     * operator's change, otherwise as configuration's starting value.
+     */
+    public CompletionStage<FlowSetReply> flowSet(boolean live, double perSecond, int burst) {
+        String rate = perSecond > 0 ? java.math.BigDecimal.valueOf(perSecond).stripTrailingZeros().toPlainString() : "";
+        return this.<List<Object>>run(RedisScript.FLOW_SET, new byte[][] { bytes(keys.flow()) },
+                bytes(live ? "live" : "config"), bytes(rate), number(burst))
+                .thenApply(r -> new FlowSetReply((Long) r.get(0) == 1, (Long) r.get(1), text(r.get(2)), text(r.get(3))));
+    }
+
     private static String text(Object reply) {
         return reply instanceof byte[] b ? new String(b, StandardCharsets.US_ASCII) : String.valueOf(reply);
     }

@@ -63,6 +63,14 @@ public final class TopicKeys {
         return keyPrefix + "rmq:schedules";
     }
 
+    /**
+     * The topic's flow hash {@code flow{<prefix><topic>}}: its rate limit and the limiter's state (see
+     * {@code flow_acquire.lua}). Its hash tag is the topic's own name, not a slot's: one key per topic.
+     */
+    public String flow() {
+        return "flow{" + topic.keyPrefix() + topic.name() + "}";
+    }
+
     /** The Pub/Sub channel on which writes that make something due sooner are announced. */
     public String wakeChannel() {
         return wakeChannel(topic.keyPrefix(), topic.name());

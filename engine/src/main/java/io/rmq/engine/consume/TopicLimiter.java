@@ -1,0 +1,44 @@
+package io.rmq.engine.consume;
+
+import java.math.BigDecimal;
+import java.util.concurrent.CompletionStage;
+
+import io.rmq.engine.consume.flow.FlowGate;
+import io.rmq.engine.consume.flow.FlowLimit;
+import io.rmq.engine.i18n.EngineLogging;
+import io.rmq.engine.scripts.TopicScripts;
+import io.rmq.engine.scripts.TopicScripts.FlowGrant;
+
+/**
+ * A consumer's way to its topic's limiter: writes the configured limit as the starting value
+ * ({@code flow_set.lua} in config mode, warning when it replaces another application's configuration), and
+ * reserves permits ({@code flow_acquire.lua}). Stateless; thread-safe.
+ */
+final class TopicLimiter implements FlowGate.Limiter {
+
+    private final TopicScripts scripts;
+    private final FlowLimit limit;
+    private final String consumer;
+
+    TopicLimiter(TopicScripts scripts, FlowLimit limit, String consumer) {
+        this.scripts = scripts;
+        this.limit = limit;
+        this.consumer = consumer;
+    }
+
+    @Override
+    public CompletionStage<?> configure() {
+        return scripts.flowSet(false, limit.perSecond(), limit.burst()).thenAccept(reply -> {
+            if (reply.changed() && !reply.previousRate().isEmpty()) {
+                EngineLogging.log.flowConfigReplaced(scripts.keys().topic().name(), consumer,
+                        BigDecimal.valueOf(limit.perSecond()).stripTrailingZeros().toPlainString(), limit.burst(),
+                        reply.previousRate(), reply.previousBurst());
+            }
+        });
+    }
+
+    @Override
+    public CompletionStage<FlowGrant> acquire(int permits, int refund, long refundGen) {
+        return scripts.flowAcquire(permits, refund, refundGen);
+    }
+}
