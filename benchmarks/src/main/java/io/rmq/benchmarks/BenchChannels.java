@@ -18,6 +18,9 @@ import io.rmq.engine.topic.TopicDefinition;
  * <li><b>defaults</b>: nothing but {@code connector}, {@code topic} and {@code topic-type} (and, for
  * topic types that need one, the default {@code priority} or {@code time-range} a message without
  * metadata must have), so the connector's and SmallRye's defaults decide the rest;</li>
+ * <li><b>ordinary application</b>: the defaults, with the settings' {@code consumers} as {@code concurrency}:
+ * what an application written the ordinary way configures (its messages' payloads are {@code String}s, the
+ * default {@code payload-type}, and its method takes a {@code Message} and acks it);</li>
  * <li><b>sweep</b>: tuned, with another batch size or number of consumers.</li>
  * </ul>
  * The lateness and load channels are always tuned.
@@ -26,6 +29,7 @@ final class BenchChannels {
 
     static final String THROUGHPUT_TOPIC = "bench.throughput";
     static final String DEFAULTS_TOPIC = "bench.defaults";
+    static final String ORDINARY_TOPIC = "bench.ordinary";
     static final String SWEEP_TOPIC = "bench.sweep";
     static final String LATENESS_TOPIC = "bench.lateness";
     static final String LOAD_TOPIC = "bench.load";
@@ -53,15 +57,26 @@ final class BenchChannels {
 
     /** The throughput channels with nothing but connector, topic and type set. */
     static Map<String, String> defaults(BenchSettings s, String redisUri, String keyPrefix) {
+        return defaultPair(s, redisUri, keyPrefix, DEFAULTS_TOPIC);
+    }
+
+    /** The throughput channels of an application written the ordinary way: the defaults, and {@code concurrency}. */
+    static Map<String, String> ordinary(BenchSettings s, String redisUri, String keyPrefix) {
+        Map<String, String> c = defaultPair(s, redisUri, keyPrefix, ORDINARY_TOPIC);
+        c.put("mp.messaging.incoming.bench-in.concurrency", Integer.toString(s.consumers()));
+        return c;
+    }
+
+    private static Map<String, String> defaultPair(BenchSettings s, String redisUri, String keyPrefix, String topic) {
         Map<String, String> c = common(s, redisUri, keyPrefix);
         String out = "mp.messaging.outgoing.bench-out.";
         c.put(out + "connector", RedisRmqConnector.CONNECTOR_NAME);
-        c.put(out + "topic", DEFAULTS_TOPIC);
+        c.put(out + "topic", topic);
         c.put(out + "topic-type", s.topicType());
         dueAtOnce(c, out, s.topicType());
         String in = "mp.messaging.incoming.bench-in.";
         c.put(in + "connector", RedisRmqConnector.CONNECTOR_NAME);
-        c.put(in + "topic", DEFAULTS_TOPIC);
+        c.put(in + "topic", topic);
         c.put(in + "topic-type", s.topicType());
         return c;
     }

@@ -76,6 +76,10 @@ final class BenchReport {
             summaryRow(results, "Redis CPU µs per message (process), send / consume, " + how.label,
                     s -> perPhase(s, how, f -> format("%.1f", f.redisCpuMicrosPerMessage())));
         }
+        for (How how : present(results, Phase.SEND)) {
+            summaryRow(results, "JVM CPU µs per message, send / consume, " + how.label,
+                    s -> perPhase(s, how, f -> format("%.1f", f.jvmCpuMicrosPerMessage())));
+        }
         for (String condition : List.of("idle", "half load")) {
             summaryRow(results, "FIXED_TIME lateness p50 / p90 / p99 / max, " + condition, s -> s.lateness().stream()
                     .filter(l -> l.condition().equals(condition)).findFirst().map(BenchReport::percentiles).orElse("-"));
@@ -86,8 +90,12 @@ final class BenchReport {
     }
 
     private void ratioRows(List<BenchResults> results, String verb, Phase phase) {
-        for (How how : List.of(How.TUNED, How.DEFAULTS)) {
-            String who = how == How.TUNED ? "tuned" : "defaults";
+        for (How how : List.of(How.TUNED, How.DEFAULTS, How.ORDINARY)) {
+            String who = switch (how) {
+                case TUNED -> "tuned";
+                case DEFAULTS -> "defaults";
+                default -> "ordinary application";
+            };
             summaryRow(results, verb + ", " + who + " / bare at the same settings", s -> ratio(s.ratioToSame(phase, how)));
             summaryRow(results, verb + ", " + who + " / best bare", s -> ratio(s.ratioToBest(phase, how)));
         }

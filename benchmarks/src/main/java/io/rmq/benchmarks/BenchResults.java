@@ -21,8 +21,10 @@ record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<
     enum How {
         TUNED("connector, tuned"),
         DEFAULTS("connector, defaults"),
+        ORDINARY("connector, ordinary application"),
         BARE_AS_TUNED("bare Lettuce, as tuned"),
         BARE_AS_DEFAULTS("bare Lettuce, as defaults"),
+        BARE_AS_ORDINARY("bare Lettuce, as the ordinary application"),
         BARE_GROUPED("bare Lettuce, multi-member ZADD"),
         BARE_SEARCHED("bare Lettuce, best of search"),
         BARE_EXTRA("bare Lettuce, extra");
@@ -42,6 +44,7 @@ record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<
             return switch (this) {
                 case TUNED -> BARE_AS_TUNED;
                 case DEFAULTS -> BARE_AS_DEFAULTS;
+                case ORDINARY -> BARE_AS_ORDINARY;
                 default -> null;
             };
         }

@@ -43,6 +43,9 @@ import io.rmq.examples.support.ExampleRedis;
  * <li><b>Bare, as defaults</b>, then <b>send and consume, defaults:</b> the bare client at the connector's
  * default consumers, batch size, window and slots; the channels configured with nothing but connector,
  * topic and type.</li>
+ * <li><b>Bare, as the ordinary application</b>, then <b>send and consume, ordinary application:</b> the bare
+ * client at {@code consumers} threads popping the default batch size on the default slots; the channels with
+ * their defaults but {@code concurrency} set to {@code consumers}, the payloads {@code String}s.</li>
  * <li><b>Bare, multi-member ZADD:</b> the send with one {@code ZADD} per slot for every
  * {@value BarePhases#GROUPED_MEMBERS} messages of that slot.</li>
  * <li><b>Bare, extra</b> ({@code extra-bare-consumers} x {@code extra-bare-batch-size}, when set).</li>
@@ -118,6 +121,9 @@ public final class Benchmark {
                 bare.row(rawDefaults, How.BARE_AS_DEFAULTS, BenchChannels.DEFAULT_CONSUMERS, BenchChannels.DEFAULT_BATCH_SIZE,
                         BenchChannels.DEFAULT_MAX_INFLIGHT);
                 defaults(phases, keyPrefix);
+                bare.row(rawDefaults, How.BARE_AS_ORDINARY, s.consumers(), BenchChannels.DEFAULT_BATCH_SIZE,
+                        BenchChannels.DEFAULT_MAX_INFLIGHT);
+                ordinary(phases, keyPrefix);
                 bare.groupedSend(raw, s.consumers(), s.batchSize());
                 if (s.extraBare()) {
                     bare.row(raw, How.BARE_EXTRA, s.extraBareConsumers(), s.extraBareBatchSize(), s.maxInflight());
@@ -180,6 +186,18 @@ public final class Benchmark {
                                 + " batch-size %d, max-inflight %d, %d slots)", BenchChannels.DEFAULT_CONSUMERS,
                                 BenchChannels.DEFAULT_BATCH_SIZE, BenchChannels.DEFAULT_MAX_INFLIGHT, BenchChannels.DEFAULT_SLOTS),
                         phases.sendThenConsume(c, BenchChannels.DEFAULTS_TOPIC, BenchChannels.DEFAULT_SLOTS, s.messages()));
+            }
+        }
+
+        /** The channels of an application written the ordinary way: send and consume. */
+        private void ordinary(ConnectorPhases phases, String keyPrefix) throws Exception {
+            Measures.progress("connector, ordinary application (defaults, String payloads, concurrency %d)", s.consumers());
+            try (BenchContainer c = BenchContainer.start(BenchChannels.ordinary(s, redis.uri(), keyPrefix))) {
+                phases.warmUp(c, BenchChannels.ORDINARY_TOPIC, BenchChannels.DEFAULT_SLOTS, s.warmup());
+                addThroughput(How.ORDINARY, String.format("defaults, String payloads, concurrency %d (batch-size %d,"
+                                + " max-inflight %d, %d slots)", s.consumers(), BenchChannels.DEFAULT_BATCH_SIZE,
+                                BenchChannels.DEFAULT_MAX_INFLIGHT, BenchChannels.DEFAULT_SLOTS),
+                        phases.sendThenConsume(c, BenchChannels.ORDINARY_TOPIC, BenchChannels.DEFAULT_SLOTS, s.messages()));
             }
         }
 

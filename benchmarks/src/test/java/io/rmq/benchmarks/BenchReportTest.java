@@ -31,6 +31,10 @@ class BenchReportTest {
         s.add(Phase.CONSUME, How.BARE_AS_DEFAULTS, "1 x 128", figures(150_000, 0.16, 2.2));
         s.add(Phase.SEND, How.DEFAULTS, "defaults", figures(120_000, 0.23, 5.0));
         s.add(Phase.CONSUME, How.DEFAULTS, "defaults", figures(120_000, 0.15, 3.3));
+        s.add(Phase.SEND, How.BARE_AS_ORDINARY, "single", figures(190_000, 1.0, 3.5));
+        s.add(Phase.CONSUME, How.BARE_AS_ORDINARY, "4 x 128", figures(200_000, 0.16, 2.2));
+        s.add(Phase.SEND, How.ORDINARY, "ordinary", figures(120_000, 0.23, 5.0));
+        s.add(Phase.CONSUME, How.ORDINARY, "ordinary", figures(90_000, 0.15, 3.3));
         s.add(Phase.SEND, How.BARE_GROUPED, "grouped", figures(400_000, 0.06, 1.1));
         s.add(Phase.SEND, How.BARE_SEARCHED, "single", figures(195_000, 1.0, 3.4));
         s.add(Phase.CONSUME, How.BARE_SEARCHED, "4 x 256", figures(325_000, 0.10, 1.9));
@@ -46,6 +50,7 @@ class BenchReportTest {
         assertThat(s.ratioToBest(Phase.CONSUME, How.TUNED)).isEqualTo(260_000 / 325_000.0);
         assertThat(s.ratioToSame(Phase.CONSUME_ACKED, How.TUNED)).as("against the bare consume").isEqualTo(1.1);
         assertThat(s.ratioToSame(Phase.CONSUME, How.DEFAULTS)).isEqualTo(0.8);
+        assertThat(s.ratioToSame(Phase.CONSUME, How.ORDINARY)).as("against 4 threads popping 128").isEqualTo(0.45);
         assertThat(s.ratioToSame(Phase.SEND, How.TUNED)).isEqualTo(0.75);
         assertThat(s.ratioToBest(Phase.SEND, How.TUNED)).as("the multi-member ZADD is the fastest send").isEqualTo(0.375);
         assertThat(s.ratioToSame(Phase.AT_ONCE, How.TUNED)).as("the bare client has no such phase").isNaN();
@@ -67,10 +72,12 @@ class BenchReportTest {
                 "| consumed, tuned / bare at the same settings | 1.04 |",
                 "| consumed, tuned / best bare | 0.80 |",
                 "| consumed, defaults / bare at the same settings | 0.80 |",
+                "| consumed, ordinary application / bare at the same settings | 0.45 |",
                 "| Redis commands per message, send / consume, connector, tuned | 0.23 / 0.15 |",
                 "| Redis CPU µs per message (process), send / consume, connector, tuned | 5.2 / 3.1 |",
                 "| Redis CPU µs per message (process), send / consume, bare Lettuce, as tuned | 3.4 / 2.0 |",
                 "| Redis CPU µs per message (process), send / consume, bare Lettuce, multi-member ZADD | 1.1 / - |",
+                "| JVM CPU µs per message, send / consume, connector, tuned | 3.0 / 3.0 |",
                 "| / bare, same settings | / best bare | Redis commands/msg | Redis CPU µs/msg (process) |",
                 "| 4 | 256 | 50,000 | 330,000 |");
         assertThat(md).doesNotContain("baseline");
