@@ -334,6 +334,14 @@ public final class RmqAdmin implements AutoCloseable {
         return await("Removing the rate limit of topic '" + topic.name() + "'", scripts(topic).flowSet("", 0));
     }
 
+    /**
+     * The flow settings of {@code topic} (limits, per-key limits, fair share and weights, priority aging, adaptive
+     * slow-down), to read and to change live; see {@code docs/flow-control.md}.
+     */
+    public TopicFlow flow(TopicDefinition topic) {
+        return new TopicFlow(topic, calls, scripts(topic), commands);
+    }
+
     /** Pauses consumption of the topic on every consumer of the cluster; producers go on storing. */
     public void pause(TopicDefinition topic) {
         setPaused(topic, true);
