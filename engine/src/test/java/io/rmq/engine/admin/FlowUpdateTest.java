@@ -46,6 +46,27 @@ class FlowUpdateTest {
     }
 
     @Test
+    void readsAndWritesRatesAndPacesAsOperatorsDo() {
+        assertThat(FlowRates.perSecond("rate", "500/s")).isEqualTo(500);
+        assertThat(FlowRates.perSecond("rate", " 30 / M ")).isEqualTo(0.5);
+        assertThat(FlowRates.perSecond("rate", "2.5/h")).isEqualTo(2.5 / 3600);
+        assertThat(FlowRates.pointsPerMilli("aging", "1/10s")).isEqualTo(0.0001);
+        assertThat(FlowRates.pointsPerMilli("aging", "2/ms")).isEqualTo(2);
+        assertThat(FlowRates.pointsPerMilli("aging", "1/h")).isEqualTo(1.0 / 3_600_000);
+        assertThat(FlowRates.rate(500)).isEqualTo("500/s");
+        assertThat(FlowRates.rate(0.5)).isEqualTo("30/m");
+        assertThat(FlowRates.rate(1.0 / 3600)).isEqualTo("1/h");
+        assertThat(FlowRates.pace(0.0001)).isEqualTo("1/10s");
+        assertThat(FlowRates.pace(0.002)).isEqualTo("2/s");
+        for (String bad : new String[] { "", "0/s", "5", "5/d", "-1/s", "1e3/s", "x/s" }) {
+            assertThatThrownBy(() -> FlowRates.perSecond("--rate", bad)).hasMessageStartingWith("RMQ-0675 Flow setting '--rate'");
+        }
+        for (String bad : new String[] { "1/0s", "0/10s", "1/10", "1/10d", "1/-1s" }) {
+            assertThatThrownBy(() -> FlowRates.pointsPerMilli("aging", bad)).hasMessageStartingWith("RMQ-0675");
+        }
+    }
+
+    @Test
     void readsTheHashLeniently() {
         TopicFlowSettings s = TopicFlowSettings.of(Map.of("gen", "4", "rate", "500", "burst", "oops", "w:a", "2",
                 "cfg:rate", "100", "a.on", "1", "a.rate", "50", "a.reason", "failures", "tat", "123.5"));
