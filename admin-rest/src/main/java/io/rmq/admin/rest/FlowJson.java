@@ -1,5 +1,6 @@
 package io.rmq.admin.rest;
 
+import java.math.BigDecimal;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 
@@ -32,7 +33,7 @@ final class FlowJson {
         integer(out, "keyBurst", s.keyBurst());
         out.add("fair", s.fair());
         JsonObjectBuilder weights = Json.createObjectBuilder();
-        s.weights().forEach(weights::add);
+        s.weights().forEach((tenant, w) -> weights.add(tenant, plain(w)));
         out.add("weights", weights);
         decimal(out, "defaultWeight", s.defaultWeight());
         decimal(out, "agingPace", s.agingPace());
@@ -70,10 +71,15 @@ final class FlowJson {
 
     private static void decimal(JsonObjectBuilder out, String name, OptionalDouble value) {
         if (value.isPresent()) {
-            out.add(name, value.getAsDouble());
+            out.add(name, plain(value.getAsDouble()));
         } else {
             out.addNull(name);
         }
+    }
+
+    /** {@code d} as a JSON number without exponent or trailing zeros: {@code 500}, {@code 0.0001}. */
+    private static BigDecimal plain(double d) {
+        return new BigDecimal(BigDecimal.valueOf(d).stripTrailingZeros().toPlainString());
     }
 
     private static void integer(JsonObjectBuilder out, String name, OptionalInt value) {

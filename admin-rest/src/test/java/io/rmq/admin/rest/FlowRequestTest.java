@@ -58,4 +58,19 @@ class FlowRequestTest {
         assertThat(json.getJsonObject("adaptive").getString("reason")).isEqualTo("failures 80% > 50% in 1s");
         assertThat(json.getJsonObject("configured").getString("rate")).isEqualTo("100");
     }
+
+    @Test
+    void theAnswerIsTheOneTheDocumentShows() {
+        JsonObject json = FlowJson.settings(new TopicDefinition("orders", 2, TopicType.PRIORITY),
+                TopicFlowSettings.of(Map.of("gen", "5", "rate", "500", "burst", "50", "fair", "on", "w:acme", "3",
+                        "aging.pace", "0.0001", "aging.epoch", "1764316800000", "cfg:rate", "100", "cfg:burst", "",
+                        "tat", "1764316800123")));
+
+        assertThat(json.toString()).isEqualTo("{\"topic\":\"orders\",\"gen\":5,\"rate\":500,\"rateText\":\"500/s\","
+                + "\"burst\":50,\"effectiveRate\":500,\"effectiveRateText\":\"500/s\",\"keyConcurrency\":null,"
+                + "\"keyRate\":null,\"keyRateText\":null,\"keyBurst\":null,\"fair\":\"on\",\"weights\":{\"acme\":3},"
+                + "\"defaultWeight\":null,\"agingPace\":0.0001,\"aging\":\"1/10s\",\"agingEpoch\":1764316800000,"
+                + "\"adaptive\":{\"on\":false,\"threshold\":null,\"floor\":null,\"floorText\":null,\"rate\":null,"
+                + "\"rateText\":null,\"reason\":\"\",\"changed\":null},\"configured\":{\"burst\":\"\",\"rate\":\"100\"}}");
+    }
 }
