@@ -210,6 +210,7 @@
       state.selected = topic;
       state.cursor = '0:0';
       state.deadTotal = null;
+      clearFlow();
     }
     $('rates-topic').value = topic;
     refresh();
@@ -351,6 +352,13 @@
       f.aging === null ? [] : [removeButton('priority aging', { aging: null })]);
     flowRow('adaptive', a.on ? 'on, threshold ' + (a.threshold === null ? 'default' : a.threshold) + ', floor '
       + (a.floor === null ? 'default' : a.floorText) : 'off');
+  }
+
+  // another topic selected: nothing of the previous one's settings stays on show while its own are read
+  function clearFlow() {
+    $('flow-gen').textContent = '…';
+    banner('flow-error', '');
+    document.querySelectorAll('#flow-table tr[data-setting]').forEach((row) => flowRow(row.dataset.setting, 'reading…'));
   }
 
   async function refreshFlow() {
