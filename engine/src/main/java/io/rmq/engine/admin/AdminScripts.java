@@ -2,7 +2,6 @@ package io.rmq.engine.admin;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -86,17 +85,6 @@ final class AdminScripts {
     /** {@code due_now.lua}: 1 when the message was pending. */
     CompletionStage<Long> dueNow(int slot, byte[] member) {
         return scripts.run(RedisScript.DUE_NOW, keys(keys.slot(slot).store()), type, member, wakeChannel(slot), number(slot));
-    }
-
-    /**
-     * {@code flow_set.lua} in live mode: the topic's rate limit becomes {@code rate} permits per second ({@code ""}:
-     * none) with a bucket of {@code burst} (0: the limiter's default); replies the generation after the change.
-     */
-    CompletionStage<Long> flowSet(String rate, int burst) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        fields.put("rate", rate);
-        fields.put("burst", Integer.toString(burst));
-        return flowSet(fields);
     }
 
     /**

@@ -325,13 +325,12 @@ public final class RmqAdmin implements AutoCloseable {
         if (burst < 0) {
             throw EngineArguments.arg.badRateLimitBurst(burst);
         }
-        String rate = java.math.BigDecimal.valueOf(perSecond).stripTrailingZeros().toPlainString();
-        return await("Setting the rate limit of topic '" + topic.name() + "'", scripts(topic).flowSet(rate, burst));
+        return flow(topic).setRate(perSecond, burst);
     }
 
     /** Removes the topic's rate limit live: its consumers pop unthrottled from their next reservation on. */
     public long removeRateLimit(TopicDefinition topic) {
-        return await("Removing the rate limit of topic '" + topic.name() + "'", scripts(topic).flowSet("", 0));
+        return flow(topic).removeRate();
     }
 
     /**
