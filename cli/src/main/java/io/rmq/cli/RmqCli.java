@@ -48,6 +48,7 @@ import io.rmq.engine.support.UriCredentials;
             GrowCommand.class,
             OperationsCommand.class,
             SchedulesCommand.class,
+            FlowCommand.class,
             HelpCommand.class},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {

@@ -62,6 +62,25 @@ final class JsonBody {
         return object.containsKey(member) && object.get(member).getValueType() != JsonValue.ValueType.NULL;
     }
 
+    /** Whether the body gives {@code member} as {@code null} (in a partial update: remove the setting). */
+    boolean isNull(String member) {
+        return object.containsKey(member) && object.get(member).getValueType() == JsonValue.ValueType.NULL;
+    }
+
+    /** A number member above 0 and below 10<sup>15</sup>, if present. */
+    Optional<Double> positive(String member) {
+        if (!has(member)) {
+            return Optional.empty();
+        }
+        if (object.get(member) instanceof JsonNumber n) {
+            double d = n.bigDecimalValue().doubleValue();
+            if (d > 0 && d < 1e15) {
+                return Optional.of(d);
+            }
+        }
+        throw msg.wrongType(member, "a number above 0 and below 10^15");
+    }
+
     /** A string member, if present. */
     Optional<String> string(String member) {
         if (!has(member)) {

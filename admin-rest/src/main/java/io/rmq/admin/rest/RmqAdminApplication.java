@@ -41,6 +41,6 @@ public class RmqAdminApplication extends Application {
     @Override
     public Set<Class<?>> getClasses() {
         return Set.of(AdminGate.class, LoginGate.class, CrossSiteGuard.class, QuietErrors.class, RmqAdminResource.class,
-                RmqOperationsResource.class, RmqSchedulesResource.class);
+                RmqOperationsResource.class, RmqSchedulesResource.class, RmqFlowResource.class);
     }
 }

@@ -81,4 +81,25 @@ public final class CliMessages {
         return new IllegalArgumentException("RMQ-0820 No requeue or purge is under way with id '" + id
                 + "' (it ended, or never was); 'rmq operations list' lists those that are");
     }
+
+    /** RMQ-0830: {@code flow set} named no setting. */
+    public String noFlowSetting() {
+        return "RMQ-0830 Name at least one setting to change: --rate, --burst, --key-concurrency, --key-rate,"
+                + " --key-burst, --fair, --default-weight, --aging, --adaptive, --adaptive-threshold, --adaptive-floor";
+    }
+
+    /** RMQ-0831: an on/off option with another value. */
+    public String notOnOff(String option, String value) {
+        return "RMQ-0831 " + option + " must be on or off, was '" + value + "'";
+    }
+
+    /** RMQ-0832: {@code flow remove} named a setting that does not exist. */
+    public String unknownFlowSetting(String setting, String known) {
+        return "RMQ-0832 '" + setting + "' is not a flow setting to remove: use one of " + known;
+    }
+
+    /** RMQ-0833: a number option that is not a number. */
+    public String notANumber(String option, String value) {
+        return "RMQ-0833 " + option + " must be a number above 0, was '" + value + "'";
+    }
 }

@@ -2,7 +2,7 @@
  * The RMQ dashboard's page. It reads the admin endpoints (topics, stats, dead pages, operations under way,
  * recurring schedules) and the dashboard's own read-only answers (rates sampled on the server, lateness), and
  * acts only through the admin endpoints (requeue, purge, pause, resume, cancel an operation, pause, resume or
- * remove a schedule), each after a confirmation that says the count first.
+ * remove a schedule, change a topic's flow settings), each after a confirmation that says the count first.
  * URLs are built on location.origin, so a page opened with credentials in its address still works.
  */
 (function () {
@@ -210,6 +210,7 @@
       state.selected = topic;
       state.cursor = '0:0';
       state.deadTotal = null;
+      clearFlow();
     }
     $('rates-topic').value = topic;
     refresh();
@@ -302,6 +303,146 @@
     const n = picked().length;
     $('requeue-selected').disabled = n === 0;
     $('purge-selected').disabled = n === 0;
+  }
+
+  // ---- flow settings of the selected topic: shown, changed live after a confirmation ----------------------
+  const flowPath = (topic) => topicPath(topic) + '/flow';
+  const FLOW_NAMES = { rate: 'rate limit', burst: 'burst', keyConcurrency: 'key concurrency', keyRate: 'key rate',
+    aging: 'priority aging', fair: 'fair share', adaptive: 'adaptive slow-down' };
+  const FLOW_DETAIL = 'Every consumer of the topic follows at once, cluster-wide, without a restart. The change stands'
+    + ' until changed again, also when applications restart with the same configuration (which gives only the'
+    + ' starting value).';
+
+  function flowRow(setting, text, actions) {
+    const row = document.querySelector('#flow-table tr[data-setting="' + setting + '"]');
+    row.querySelector('td[data-field=value]').textContent = text;
+    const box = row.querySelector('td[data-field=actions]');
+    if (box) {
+      box.textContent = '';
+      (actions || []).forEach((b) => box.appendChild(b));
+    }
+  }
+
+  const removeButton = (what, body) => button('Remove', () => changeFlow(body, 'Remove the ' + what), true);
+
+  function renderFlow(f) {
+    $('flow-gen').textContent = number.format(f.gen);
+    flowRow('rate', f.rate === null ? 'none' : f.rateText + ', burst '
+      + (f.burst === null ? 'default (a tenth of a second\'s worth)' : number.format(f.burst)),
+      f.rate === null ? [] : [removeButton('rate limit', { rate: null })]);
+    const a = f.adaptive;
+    let effective = f.effectiveRate === null ? 'unlimited' : f.effectiveRateText;
+    if (a.on && a.rate !== null) {
+      effective += ' (adaptive: ' + (a.reason || 'slowed down') + (a.changed ? ', since ' + when(a.changed) : '') + ')';
+    } else if (a.reason) {
+      effective += ' (adaptive, last: ' + a.reason + ')';
+    }
+    flowRow('effective', effective);
+    const key = [];
+    if (f.keyConcurrency !== null) key.push('concurrency ' + number.format(f.keyConcurrency));
+    if (f.keyRate !== null) key.push('rate ' + f.keyRateText + (f.keyBurst === null ? '' : ', burst ' + number.format(f.keyBurst)));
+    flowRow('key', key.length ? key.join(', ') : 'none',
+      key.length ? [removeButton('per-key limits', { keyConcurrency: null, keyRate: null, keyBurst: null })] : []);
+    flowRow('fair', f.fair);
+    const weights = Object.keys(f.weights).sort().map((t) => t + ' ' + f.weights[t]);
+    weights.push('others ' + (f.defaultWeight === null ? 1 : f.defaultWeight));
+    flowRow('weights', weights.join(', '),
+      Object.keys(f.weights).sort().map((t) => button('Remove ' + t, () => removeWeight(t), true)));
+    flowRow('aging', f.aging === null ? 'none' : f.aging + ' (priority points per duration of waiting)',
+      f.aging === null ? [] : [removeButton('priority aging', { aging: null })]);
+    flowRow('adaptive', a.on ? 'on, threshold ' + (a.threshold === null ? 'default' : a.threshold) + ', floor '
+      + (a.floor === null ? 'default' : a.floorText) : 'off');
+  }
+
+  // another topic selected: nothing of the previous one's settings stays on show while its own are read
+  function clearFlow() {
+    $('flow-gen').textContent = '…';
+    banner('flow-error', '');
+    document.querySelectorAll('#flow-table tr[data-setting]').forEach((row) => flowRow(row.dataset.setting, 'reading…'));
+  }
+
+  async function refreshFlow() {
+    const topic = state.selected;
+    if (!topic || !state.stats[topic]) return;
+    try {
+      const flow = await call('GET', flowPath(topic));
+      if (topic !== state.selected) return;
+      renderFlow(flow);
+      banner('flow-error', '');
+    } catch (e) {
+      banner('flow-error', 'Cannot read the flow settings: ' + e.message);
+    }
+  }
+
+  function describeFlow(body) {
+    return Object.keys(body).filter((k) => FLOW_NAMES[k])
+      .map((k) => FLOW_NAMES[k] + ' ' + (body[k] === null ? 'removed' : (body[k] === true ? 'on' : (body[k] === false ? 'off' : body[k]))))
+      .join(', ');
+  }
+
+  async function changeFlow(body, question) {
+    const topic = state.selected;
+    if (!await confirmAction(question + ' of topic \'' + topic + '\' (' + describeFlow(body) + ')?', FLOW_DETAIL)) return false;
+    try {
+      renderFlow(await call('PUT', flowPath(topic), body));
+      banner('flow-error', '');
+      notify('Flow settings of topic \'' + topic + '\' changed.');
+      return true;
+    } catch (e) {
+      banner('flow-error', 'Not changed: ' + e.message);
+      return false;
+    }
+  }
+
+  async function submitFlow(event) {
+    event.preventDefault();
+    const body = {};
+    const text = (id) => $(id).value.trim();
+    if (text('flow-rate')) body.rate = text('flow-rate');
+    if (text('flow-burst')) body.burst = Number(text('flow-burst'));
+    if (text('flow-key-concurrency')) body.keyConcurrency = Number(text('flow-key-concurrency'));
+    if (text('flow-key-rate')) body.keyRate = text('flow-key-rate');
+    if (text('flow-aging')) body.aging = text('flow-aging');
+    if ($('flow-fair').value) body.fair = $('flow-fair').value === 'on';
+    if ($('flow-adaptive').value) body.adaptive = $('flow-adaptive').value === 'on';
+    if (Object.keys(body).length === 0) {
+      notify('Nothing to change: fill in the settings to change.');
+      return;
+    }
+    if (await changeFlow(body, 'Change the flow settings')) $('flow-form').reset();
+  }
+
+  async function submitWeight(event) {
+    event.preventDefault();
+    const topic = state.selected;
+    const tenant = $('flow-tenant').value;
+    const weight = Number($('flow-weight').value.trim());
+    if (!tenant) {
+      banner('flow-error', 'Name the tenant whose weight to set.');
+      return;
+    }
+    if (!await confirmAction('Set the weight of tenant \'' + tenant + '\' on topic \'' + topic + '\' to '
+      + $('flow-weight').value.trim() + '?', FLOW_DETAIL)) return;
+    try {
+      renderFlow(await call('PUT', flowPath(topic) + '/weights/' + encodeURIComponent(tenant), { weight: weight }));
+      banner('flow-error', '');
+      notify('Weight of tenant \'' + tenant + '\' on topic \'' + topic + '\' set.');
+      $('flow-weight-form').reset();
+    } catch (e) {
+      banner('flow-error', 'Not changed: ' + e.message);
+    }
+  }
+
+  async function removeWeight(tenant) {
+    const topic = state.selected;
+    if (!await confirmAction('Remove the weight of tenant \'' + tenant + '\' on topic \'' + topic + '\'?',
+      'The tenant falls back to the default weight. ' + FLOW_DETAIL)) return;
+    try {
+      renderFlow(await call('DELETE', flowPath(topic) + '/weights/' + encodeURIComponent(tenant)));
+      banner('flow-error', '');
+    } catch (e) {
+      banner('flow-error', 'Not changed: ' + e.message);
+    }
   }
 
   // ---- rates -------------------------------------------------------------------------------------------
@@ -507,6 +648,7 @@
       renderTopics();
       renderRates();
       renderDetail();
+      await refreshFlow();
       if (state.selected && state.stats[state.selected]) {
         const dead = state.stats[state.selected].totals.dead;
         if (dead !== state.deadTotal && picked().length === 0) {
@@ -551,6 +693,8 @@
     $('dead-next').addEventListener('click', () => {
       if (state.next) { state.cursor = state.next; loadDead().catch((e) => showError(e.message)); }
     });
+    $('flow-form').addEventListener('submit', submitFlow);
+    $('flow-weight-form').addEventListener('submit', submitWeight);
     $('dead-select-all').addEventListener('change', (e) => {
       document.querySelectorAll('#dead-table .dead-pick').forEach((box) => { box.checked = e.target.checked; });
       updateSelection();

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 import io.rmq.engine.redis.RedisScript;
@@ -87,11 +88,16 @@ final class AdminScripts {
     }
 
     /**
-     * {@code flow_set.lua} in live mode: the topic's rate limit becomes {@code rate} permits per second ({@code ""}:
-     * none) with a bucket of {@code burst} (0: the limiter's default); replies the generation after the change.
+     * {@code flow_set.lua} in live mode: each of {@code fields} of the topic's flow hash becomes its value ({@code ""}:
+     * removed); replies the generation after the change.
      */
-    CompletionStage<Long> flowSet(String rate, int burst) {
-        return scripts.<List<Object>>run(RedisScript.FLOW_SET, keys(keys.flow()), bytes("live"), bytes(rate), number(burst))
+    CompletionStage<Long> flowSet(Map<String, String> fields) {
+        List<byte[]> args = new ArrayList<>(List.of(bytes("live")));
+        fields.forEach((field, value) -> {
+            args.add(bytes(field));
+            args.add(bytes(value));
+        });
+        return scripts.<List<Object>>run(RedisScript.FLOW_SET, keys(keys.flow()), args.toArray(byte[][]::new))
                 .thenApply(reply -> (Long) reply.get(1));
     }
 

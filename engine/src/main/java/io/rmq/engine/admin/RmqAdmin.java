@@ -325,13 +325,20 @@ public final class RmqAdmin implements AutoCloseable {
         if (burst < 0) {
             throw EngineArguments.arg.badRateLimitBurst(burst);
         }
-        String rate = java.math.BigDecimal.valueOf(perSecond).stripTrailingZeros().toPlainString();
-        return await("Setting the rate limit of topic '" + topic.name() + "'", scripts(topic).flowSet(rate, burst));
+        return flow(topic).setRate(perSecond, burst);
     }
 
     /** Removes the topic's rate limit live: its consumers pop unthrottled from their next reservation on. */
     public long removeRateLimit(TopicDefinition topic) {
-        return await("Removing the rate limit of topic '" + topic.name() + "'", scripts(topic).flowSet("", 0));
+        return flow(topic).removeRate();
+    }
+
+    /**
+     * The flow settings of {@code topic} (limits, per-key limits, fair share and weights, priority aging, adaptive
+     * slow-down), to read and to change live; see {@code docs/flow-control.md}.
+     */
+    public TopicFlow flow(TopicDefinition topic) {
+        return new TopicFlow(topic, calls, scripts(topic), commands);
     }
 
     /** Pauses consumption of the topic on every consumer of the cluster; producers go on storing. */

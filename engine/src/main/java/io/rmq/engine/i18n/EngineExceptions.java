@@ -347,4 +347,41 @@ public final class EngineExceptions {
     public IllegalArgumentException noSchedulePayload(String name, String setting) {
         return new IllegalArgumentException("RMQ-0549 " + schedule(name) + setting + " (the message content) is missing");
     }
+
+    // ---- flow settings (admin)
+
+    /** RMQ-0675: a flow setting's value that the setting does not allow. */
+    public IllegalArgumentException badFlowValue(String field, String value, String requirement) {
+        return new IllegalArgumentException("RMQ-0675 Flow setting '" + field + "' cannot be '" + value + "': "
+                + requirement + " is required");
+    }
+
+    /** RMQ-0676: a flow setting that does not exist. */
+    public IllegalArgumentException unknownFlowField(String field, String known) {
+        return new IllegalArgumentException("RMQ-0676 '" + field + "' is not a flow setting: use one of " + known);
+    }
+
+    /** RMQ-0677: a tenant name that cannot carry a weight. */
+    public IllegalArgumentException badTenant(String tenant, int maxLength) {
+        return new IllegalArgumentException("RMQ-0677 Tenant '" + tenant + "' cannot carry a weight: a name of 1 to "
+                + maxLength + " characters without control characters is required");
+    }
+
+    /** RMQ-0678: the aging epoch of a topic is recorded once and never changed. */
+    public IllegalArgumentException agingEpochSetOnce(String topic, String recorded, String value) {
+        return new IllegalArgumentException("RMQ-0678 The priority aging epoch of topic '" + topic + "' is " + recorded
+                + " and is set once: it cannot become '" + value + "'");
+    }
+
+    /** RMQ-0679: Redis refused a change of flow settings (a value the script does not allow). */
+    public IllegalArgumentException flowChangeRefused(String topic, String detail) {
+        return new IllegalArgumentException("RMQ-0679 Redis refused the flow settings change of topic '" + topic
+                + "': " + detail);
+    }
+
+    /** RMQ-0680: a change of flow settings that changes nothing. */
+    public IllegalArgumentException emptyFlowChange(String topic) {
+        return new IllegalArgumentException("RMQ-0680 The flow settings change of topic '" + topic
+                + "' names no setting");
+    }
 }

@@ -11,9 +11,9 @@ public enum ScriptError {
     SPLIT("RMQ_SPLIT"),
     /** {@code send.lua}, {@code tick.lua}: an unknown topic type. */
     BAD_TYPE("RMQ_BAD_TYPE"),
-    /** {@code send.lua}, {@code reschedule.lua}, {@code tick.lua}: a value that is not a number. */
+    /** {@code send.lua}, {@code reschedule.lua}, {@code tick.lua}, {@code flow_set.lua}: a value that is not allowed. */
     BAD_VALUE("RMQ_BAD_VALUE"),
-    /** {@code act_on_dead.lua}: an unknown selection of dead members; {@code schedule_state.lua}: an unknown action. */
+    /** {@code act_on_dead.lua}: an unknown selection of dead members; {@code schedule_state.lua}: an unknown action; {@code flow_set.lua}: an unknown mode or field. */
     BAD_SELECTION("RMQ_BAD_SELECTION");
 
     private final String code;

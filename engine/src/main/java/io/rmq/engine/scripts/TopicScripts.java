@@ -14,9 +14,12 @@ import static io.rmq.engine.scripts.SlotKeyBytes.SLOT;
 import static io.rmq.engine.scripts.SlotKeyBytes.STORE;
 import static io.rmq.engine.scripts.SlotKeyBytes.TRACE;
 
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -709,15 +712,48 @@ public final class TopicScripts {
     }
 
     /**
+     * What {@code flow_set.lua} did with several fields: whether one changed, the generation after the call, and
+     * for each field given the value configuration last wrote (config mode) or the hash held (live mode),
+     * {@code ""} when absent, in the order given.
+     */
+    public record FlowFieldsReply(boolean changed, long gen, Map<String, String> previous) {
+    }
+
+    /**
      * {@code flow_set.lua}: sets the topic's rate limit to {@code perSecond} permits per second ({@code <= 0}: no
      * limit) with a bucket of {@code burst} ({@code 0}: the limiter's default); {@code live} writes it as an
      * operator's change, otherwise as configuration's starting value.
      */
     public CompletionStage<FlowSetReply> flowSet(boolean live, double perSecond, int burst) {
-        String rate = perSecond > 0 ? java.math.BigDecimal.valueOf(perSecond).stripTrailingZeros().toPlainString() : "";
+        Map<String, String> fields = new LinkedHashMap<>();
+        fields.put("rate", perSecond > 0 ? BigDecimal.valueOf(perSecond).stripTrailingZeros().toPlainString() : "");
+        fields.put("burst", Integer.toString(burst));
+        return flowSet(live, fields).thenApply(r -> new FlowSetReply(r.changed(), r.gen(), r.previous().get("rate"),
+                r.previous().get("burst")));
+    }
+
+    /**
+     * {@code flow_set.lua}: sets each of {@code fields} of the topic's flow hash to its value ({@code ""}: removes
+     * it), as an operator's change ({@code live}) or as configuration's starting value. The script checks every
+     * value before writing any, and fails the stage naming the field and value it refuses.
+     */
+    public CompletionStage<FlowFieldsReply> flowSet(boolean live, Map<String, String> fields) {
+        List<byte[]> args = new ArrayList<>(1 + 2 * fields.size());
+        args.add(bytes(live ? "live" : "config"));
+        fields.forEach((field, value) -> {
+            args.add(bytes(field));
+            args.add(bytes(value));
+        });
+        List<String> names = List.copyOf(fields.keySet());
         return this.<List<Object>>run(RedisScript.FLOW_SET, new byte[][] { bytes(keys.flow()) },
-                bytes(live ? "live" : "config"), bytes(rate), number(burst))
-                .thenApply(r -> new FlowSetReply((Long) r.get(0) == 1, (Long) r.get(1), text(r.get(2)), text(r.get(3))));
+                args.toArray(byte[][]::new))
+                .thenApply(r -> {
+                    Map<String, String> previous = new LinkedHashMap<>();
+                    for (int i = 0; i < names.size(); i++) {
+                        previous.put(names.get(i), text(r.get(i + 2)));
+                    }
+                    return new FlowFieldsReply((Long) r.get(0) == 1, (Long) r.get(1), previous);
+                });
     }
 
     private static String text(Object reply) {

@@ -127,6 +127,35 @@ class AdminAttackIT {
     }
 
     @Test
+    void tenantNamesCannotForgeAuditLinesOrKeys() throws Exception {
+        String flow = keys.flow();
+        long mark = log.mark();
+        for (String tenant : List.of("zz%0D%0A%5B11%2F28%2F26%5D%20RMQ-0951%20user%20'mallory'", "%00", "x".repeat(201))) {
+            HttpResponse<String> refused = client.send(client.asOps(ADMIN + "/flow/weights/" + tenant)
+                    .PUT(HttpRequest.BodyPublishers.ofString("{\"weight\":2}")).build());
+            assertThat(refused.statusCode()).as(tenant).isEqualTo(400);
+            assertNoInternals(refused);
+        }
+        assertThat(redis.exists(flow)).isZero();
+
+        HttpResponse<String> set = client.send(client.asOps(ADMIN + "/flow/weights/acme%7D%7B'%22%25x%C3%A9")
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"weight\":2}")).build());
+        try {
+            assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+            assertThat(redis.hkeys(flow)).contains("w:acme}{'\"%x\u00e9");
+            await().atMost(WAIT).until(() -> log.since(mark).contains("user 'ops' set a tenant's weight on topic '" + TOPIC));
+            for (String line : fenced(mark).split("[\r\n]")) {
+                if (line.contains("RMQ-0951")) {
+                    assertThat(line).contains("user 'ops'");
+                }
+                assertThat(line).doesNotContain("mallory");
+            }
+        } finally {
+            redis.del(flow);
+        }
+    }
+
+    @Test
     void duplicateMembersCountOnce() throws Exception {
         dead("dup-1");
         long mark = log.mark();

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -44,11 +45,13 @@ class AdminFuzzIT {
             "/rmq/admin/topics/" + TOPIC + "/dead", "/rmq/admin/topics/" + TOPIC + "/dead/requeue",
             "/rmq/admin/topics/" + TOPIC + "/dead/purge", "/rmq/admin/topics/" + TOPIC + "/pending/remove",
             "/rmq/admin/topics/" + TOPIC + "/pending/due-now", "/rmq/admin/operations", "/rmq/admin/operations/x/cancel",
+            "/rmq/admin/topics/" + TOPIC + "/flow", "/rmq/admin/topics/" + TOPIC + "/flow/weights/acme",
             "/rmq/dashboard/", "/rmq/dashboard/api/rates", "/rmq/dashboard/static/dashboard.js");
     static final List<String> PIECES = List.of("{", "}", "[", "]", ",", ":", "\"all\"", "true", "false", "null", "\"members\"",
             "\"contains\"", "\"dryRun\"", "\"rate\"", "\"olderThan\"", "\"diedBefore\"", "\"membersBase64\"", "\"content\"",
             "\"\\ud800\"", "\"\\u0000\"", "\"x\\r\\ny\"", "1e999", "-1", "99999999999999999999", "0.5", "\"15m\"",
-            "\"+999999999-12-31T23:59:59Z\"", "\"PT-1H\"", "\"%%%\"", "\"AP8K\"", "\"=\"", " ", "\u00e9", "\"");
+            "\"+999999999-12-31T23:59:59Z\"", "\"PT-1H\"", "\"%%%\"", "\"AP8K\"", "\"=\"", " ", "\u00e9", "\"",
+            "\"keyConcurrency\"", "\"fair\"", "\"weight\"", "\"aging\"", "\"500/s\"", "\"1/0s\"", "\"burst\"");
 
     static ExampleTopic topic;
 
@@ -185,7 +188,10 @@ class AdminFuzzIT {
         return tokens.get(random.nextInt(tokens.size()));
     }
 
-    /** The fuzz topic's state in Redis: each slot's dead and store queues with their scores, and its pause flags. */
+    /**
+     * The fuzz topic's state in Redis: each slot's dead and store queues with their scores, its pause flags, and its
+     * flow settings.
+     */
     private static String snapshot() {
         List<String> out = new ArrayList<>();
         for (int slot = 0; slot < 2; slot++) {
@@ -195,6 +201,7 @@ class AdminFuzzIT {
             }
             out.add("paused" + slot + "=" + topic.redis.exists(topic.keys.slot(slot).paused()));
         }
+        out.add("flow=" + new TreeMap<>(topic.redis.hgetall(topic.keys.flow())));
         return String.join("\n", out);
     }
 }

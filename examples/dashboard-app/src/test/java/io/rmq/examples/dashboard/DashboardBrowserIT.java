@@ -38,6 +38,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -61,7 +62,8 @@ import io.rmq.testing.Prerequisites;
  * The dashboard of the running application (started by the POM in Open Liberty) in a real headless
  * Chromium, checked as a person would: the numbers shown equal Redis's, a requeue clicked on a dead
  * message brings it back and it is delivered, a pause clicked stops deliveries and a resume restarts
- * them; a schedule recorded through the engine is listed with its timing and its last and next tick as Redis
+ * them; the flow panel shows the topic's flow settings as Redis holds them and changes them after a confirmation
+ * (a bad value is refused and changes nothing); a schedule recorded through the engine is listed with its timing and its last and next tick as Redis
  * has them, and pausing and resuming it from the page changes its state in Redis (no tick while paused, ticks
  * again once resumed). The workload is the test's own topic {@value #TOPIC}, under the demo's key prefix, consumed by
  * a consumer in this JVM; the demo traffic runs beside it. Writes a screenshot to target/dashboard.png.
@@ -290,6 +292,71 @@ class DashboardBrowserIT {
 
     @Test
     @Order(5)
+    void flowSettingsAreShownAndChangedFromThePageAfterAConfirmation() {
+        String flow = keys.flow();
+        redis.del(flow);
+        try {
+            click(() -> row().findElement(By.cssSelector("a.topic-link")));
+            eventually().until(() -> flowValue("rate").equals("none") && flowValue("effective").equals("unlimited"));
+
+            browser.findElement(By.id("flow-rate")).sendKeys("500/s");
+            browser.findElement(By.id("flow-burst")).sendKeys("50");
+            browser.findElement(By.id("flow-key-concurrency")).sendKeys("2");
+            browser.findElement(By.id("flow-aging")).sendKeys("1/10s");
+            new Select(browser.findElement(By.id("flow-fair"))).selectByValue("on");
+            click(() -> browser.findElement(By.id("flow-apply")));
+            assertThat(confirmText()).isEqualTo("Change the flow settings of topic '" + TOPIC + "' (rate limit 500/s,"
+                    + " burst 50, key concurrency 2, priority aging 1/10s, fair share on)?");
+            click(() -> browser.findElement(By.id("confirm-ok")));
+            eventually().untilAsserted(() -> {
+                assertThat(redis.hgetall(flow)).containsEntry("rate", "500").containsEntry("burst", "50")
+                        .containsEntry("key.conc", "2").containsEntry("fair", "on").containsEntry("aging.pace", "0.0001");
+                assertThat(flowValue("rate")).isEqualTo("500/s, burst 50");
+                assertThat(flowValue("effective")).isEqualTo("500/s");
+                assertThat(flowValue("key")).isEqualTo("concurrency 2");
+                assertThat(flowValue("fair")).isEqualTo("on");
+                assertThat(flowValue("aging")).startsWith("1/10s");
+                assertThat(browser.findElement(By.id("flow-gen")).getText()).isEqualTo(redis.hget(flow, "gen"));
+            });
+
+            browser.findElement(By.id("flow-tenant")).sendKeys("acme");
+            browser.findElement(By.id("flow-weight")).sendKeys("3");
+            click(() -> browser.findElement(By.id("flow-weight-set")));
+            assertThat(confirmText()).isEqualTo("Set the weight of tenant 'acme' on topic '" + TOPIC + "' to 3?");
+            click(() -> browser.findElement(By.id("confirm-ok")));
+            eventually().untilAsserted(() -> {
+                assertThat(redis.hget(flow, "w:acme")).isEqualTo("3");
+                assertThat(flowValue("weights")).isEqualTo("acme 3, others 1");
+            });
+
+            String gen = redis.hget(flow, "gen");
+            browser.findElement(By.id("flow-key-rate")).sendKeys("fast");
+            click(() -> browser.findElement(By.id("flow-apply")));
+            click(() -> browser.findElement(By.id("confirm-ok")));
+            eventually().until(() -> browser.findElement(By.id("flow-error")).getText()
+                    .startsWith("Not changed: RMQ-0675 Flow setting 'key.rate' cannot be 'fast'"));
+            assertThat(redis.hget(flow, "gen")).isEqualTo(gen);
+            browser.findElement(By.id("flow-key-rate")).clear();
+
+            click(() -> browser.findElement(By.cssSelector("#flow-table tr[data-setting=rate]"))
+                    .findElement(By.xpath(".//button[text()='Remove']")));
+            assertThat(confirmText()).isEqualTo("Remove the rate limit of topic '" + TOPIC + "' (rate limit removed)?");
+            click(() -> browser.findElement(By.id("confirm-ok")));
+            eventually().untilAsserted(() -> {
+                assertThat(redis.hexists(flow, "rate")).isFalse();
+                assertThat(flowValue("rate")).isEqualTo("none");
+            });
+            click(() -> browser.findElement(By.cssSelector("#flow-table tr[data-setting=weights]"))
+                    .findElement(By.xpath(".//button[text()='Remove acme']")));
+            click(() -> browser.findElement(By.id("confirm-ok")));
+            eventually().until(() -> !redis.hexists(flow, "w:acme") && flowValue("weights").equals("others 1"));
+        } finally {
+            redis.del(flow);
+        }
+    }
+
+    @Test
+    @Order(6)
     void ratesAndAScreenshot() throws Exception {
         // the rates come from two samples of the counters in Redis, cluster-wide
         eventually().until(() -> !browser.findElement(By.cssSelector("#rates-now td[data-field=rate-sent]")).getText()
@@ -338,6 +405,12 @@ class DashboardBrowserIT {
     /** The number a person reads in the topic's row. */
     private static long shown(String field) {
         return Long.parseLong(cell(field).getText().replace(",", ""));
+    }
+
+    /** What the flow panel shows for {@code setting}. */
+    private static String flowValue(String setting) {
+        return browser.findElement(By.cssSelector("#flow-table tr[data-setting='" + setting + "'] td[data-field=value]"))
+                .getText();
     }
 
     private static WebElement scheduleRow() {
