@@ -16,6 +16,7 @@ import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.WakeBus;
 import io.rmq.engine.scripts.TopicScripts;
+import io.rmq.engine.topic.PriorityAging;
 import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.settlement.HeldMessages;
 import io.rmq.engine.settlement.Settlement;
@@ -129,6 +130,15 @@ public final class TopicConsumer implements AutoCloseable {
 
     public TopicDefinition topic() {
         return scripts.keys().topic();
+    }
+
+    /**
+     * The priority aging of the topic ({@link PriorityAging#OFF}: none), from the next commit or rollback on: with
+     * aging on, they forget the first send times of the members that leave the slot (committed, or dead). Without
+     * it those entries stay until the member is sent again (docs/flow-control.md, "Priority aging").
+     */
+    public void updatePriorityAging(PriorityAging aging) {
+        scripts.updatePriorityAging(aging);
     }
 
     public ConsumerOptions options() {

@@ -10,12 +10,14 @@ import static io.rmq.engine.scripts.SlotKeyBytes.ORIGIN;
 import static io.rmq.engine.scripts.SlotKeyBytes.OWNER;
 import static io.rmq.engine.scripts.SlotKeyBytes.PAUSED;
 import static io.rmq.engine.scripts.SlotKeyBytes.PREPARE;
+import static io.rmq.engine.scripts.SlotKeyBytes.SINCE;
 import static io.rmq.engine.scripts.SlotKeyBytes.SLOT;
 import static io.rmq.engine.scripts.SlotKeyBytes.STORE;
 import static io.rmq.engine.scripts.SlotKeyBytes.TRACE;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -25,9 +27,11 @@ import io.rmq.engine.redis.KeyTypes;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.ScriptRunner;
+import io.rmq.engine.topic.PriorityAging;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicGrowthState;
 import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.topic.TopicType;
 
 /**
  * The typed gateway to the scripts of one topic: one method per {@code .lua} file, each building
@@ -48,6 +52,7 @@ public final class TopicScripts {
     private static final byte[] EPOCH_FIELD = RmqClient.bytes("epoch");
     private static final byte[] EXPIRES = RmqClient.bytes("EXPIRES");
     private static final byte[] TRACE_SECTION = RmqClient.bytes("TRACE");
+    private static final byte[] AGING_SECTION = RmqClient.bytes("AGING");
     private static final byte[] TRACED = RmqClient.bytes("traced");
     private static final byte[] NONE = new byte[0];
     private static final byte[] ONE = RmqClient.bytes("1");
@@ -59,6 +64,8 @@ public final class TopicScripts {
     private final TopicKeys keys;
     private final byte[] type;
     private final SlotKeyBytes slots;
+    /** Priority aging: sends age their scores and settlements forget send times ({@code PRIORITY} topics only). */
+    private volatile PriorityAging aging = PriorityAging.OFF;
 
     /** How a rolled-back member is retried: {@code rollback.lua}'s ARGV[2..4]. */
     public record RetryRule(int maxRetries, long backoffMillis, long backoffMaxMillis) {
@@ -134,6 +141,34 @@ public final class TopicScripts {
         slots.grow(amount);
     }
 
+    /**
+     * The priority aging the next script calls follow (a {@code PRIORITY} topic with a fixed epoch; otherwise off):
+     * {@code send.lua} ages the scores it writes, {@code commit.lua} and {@code rollback.lua} forget the send times
+     * of the members that leave the slot.
+     */
+    public void updatePriorityAging(PriorityAging aging) {
+        this.aging = aging;
+    }
+
+    /** The priority aging the script calls follow ({@link PriorityAging#OFF} when off). */
+    public PriorityAging priorityAging() {
+        return aging;
+    }
+
+    /** The aging to apply, or {@code null} when off or not applicable (not a {@code PRIORITY} topic). */
+    private PriorityAging activeAging() {
+        PriorityAging a = aging;
+        return a.on() && keys.topic().type() == TopicType.PRIORITY ? a : null;
+    }
+
+    /**
+     * {@code aging_epoch.lua}: the topic's aging epoch, fixed by the first call ever made for the topic (the Redis
+     * clock then) and returned as it stands by every later one.
+     */
+    public CompletionStage<Long> agingEpoch() {
+        return run(RedisScript.AGING_EPOCH, new byte[][] { bytes(keys.flow()) });
+    }
+
     /** {@code register_topic.lua}: the definition recorded for the topic (its own when new or agreeing). */
     public CompletionStage<String> registerTopic() {
         TopicDefinition topic = keys.topic();
@@ -178,8 +213,14 @@ public final class TopicScripts {
         byte[][] args = messageArgs(slot, k, sends, sends.stream().anyMatch(s -> s.expiry() != null),
                 sends.stream().anyMatch(s -> s.trace() != null));
         byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
-        return this.<List<Object>>run(RedisScript.SEND,
-                new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY], k[TRACE] }, args)
+        PriorityAging aged = activeAging();
+        byte[][] sendKeys = new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY], k[TRACE] };
+        if (aged != null) {
+            sendKeys = withKey(sendKeys, k[SINCE]);
+            args = withAging(args, aged, sends.stream().anyMatch(s -> s.expiry() != null),
+                    sends.stream().anyMatch(s -> s.trace() != null));
+        }
+        return this.<List<Object>>run(RedisScript.SEND, sendKeys, args)
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 0; i + 1 < reply.size(); i += 2) {
@@ -248,6 +289,28 @@ public final class TopicScripts {
             }
         }
         return args;
+    }
+
+    /**
+     * {@code args} of {@code send.lua} with its AGING section (pace, epoch) inserted after the optional sections
+     * before it.
+     */
+    private static byte[][] withAging(byte[][] args, PriorityAging aging, boolean withExpiries, boolean withTraces) {
+        int at = 3 + (withExpiries ? 1 : 0) + (withTraces ? 2 : 0);
+        byte[][] aged = new byte[args.length + 3][];
+        System.arraycopy(args, 0, aged, 0, at);
+        aged[at] = AGING_SECTION;
+        aged[at + 1] = bytes(aging.paceText());
+        aged[at + 2] = number(aging.epochMillis());
+        System.arraycopy(args, at, aged, at + 3, args.length - at);
+        return aged;
+    }
+
+    /** {@code keys} and one more key after them. */
+    private static byte[][] withKey(byte[][] keys, byte[] key) {
+        byte[][] more = Arrays.copyOf(keys, keys.length + 1);
+        more[keys.length] = key;
+        return more;
     }
 
     /**
@@ -436,10 +499,13 @@ public final class TopicScripts {
         for (int i = 0; i < members.size(); i++) {
             args[2 + i] = members.get(i);
         }
-        byte[][] commitKeys = heldExpiry
+        byte[][] commitKeys = heldExpiry || activeAging() != null
                 ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE],
                         k[HELD_EXPIRY] }
                 : new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE] };
+        if (activeAging() != null) {
+            commitKeys = withKey(commitKeys, k[SINCE]); // priority aging: the committed members' send times go
+        }
         return run(RedisScript.COMMIT, commitKeys, args);
     }
 
@@ -492,9 +558,12 @@ public final class TopicScripts {
 
     private CompletionStage<RollbackReply> runRollback(int slot, byte[][] args) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.ROLLBACK,
-                new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES],
-                        k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] }, args)
+        byte[][] rollbackKeys = new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER],
+                k[FAILURES], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] };
+        if (activeAging() != null) {
+            rollbackKeys = withKey(rollbackKeys, k[SINCE]); // priority aging: the dead members' send times go
+        }
+        return this.<List<Object>>run(RedisScript.ROLLBACK, rollbackKeys, args)
                 .thenApply(r -> new RollbackReply((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
     }
 
