@@ -102,15 +102,7 @@ public final class TopicProducer {
         if (aging.on() && topic.type() != TopicType.PRIORITY) {
             throw EngineArguments.arg.agingNeedsPriorityTopic(topic.name(), topic.type().name());
         }
-        if (!aging.on() || aging.epochMillis() > 0) {
-            scripts.updatePriorityAging(aging);
-            return CompletableFuture.completedFuture(aging);
-        }
-        return scripts.agingEpoch().thenApply(epoch -> {
-            PriorityAging fixed = aging.withEpoch(epoch);
-            scripts.updatePriorityAging(fixed);
-            return fixed;
-        });
+        return scripts.applyPriorityAging(aging);
     }
 
     /** The priority aging of this producer's sends ({@link PriorityAging#OFF} when off or its epoch is not read yet). */

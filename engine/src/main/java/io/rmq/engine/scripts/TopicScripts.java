@@ -150,6 +150,23 @@ public final class TopicScripts {
         this.aging = aging;
     }
 
+    /**
+     * {@link #updatePriorityAging} once the settings have the topic's epoch: settings without one ({@code 0}) take
+     * the epoch {@link #agingEpoch()} fixes or reads first; until then the calls go on as before. The stage completes
+     * with the settings in force.
+     */
+    public CompletionStage<PriorityAging> applyPriorityAging(PriorityAging aging) {
+        if (!aging.on() || aging.epochMillis() > 0) {
+            updatePriorityAging(aging);
+            return CompletableFuture.completedFuture(aging);
+        }
+        return agingEpoch().thenApply(epoch -> {
+            PriorityAging fixed = aging.withEpoch(epoch);
+            updatePriorityAging(fixed);
+            return fixed;
+        });
+    }
+
     /** The priority aging the script calls follow ({@link PriorityAging#OFF} when off). */
     public PriorityAging priorityAging() {
         return aging;

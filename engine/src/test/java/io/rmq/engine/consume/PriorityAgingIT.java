@@ -120,6 +120,29 @@ class PriorityAgingIT {
         assertThat(fx.redis().zscore(keys.slot(0).store(), "low")).isEqualTo(LOW); // still pending, not lost
     }
 
+    @Test
+    void aConsumerThatKnowsOfAgingForgetsTheSendTimesOfWhatItCommits() {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("forgotten", 1, TopicType.PRIORITY));
+        TopicProducer producer = client.producer(keys, ProducerOptions.builder().priorityAging(PriorityAging.parse(PACE))
+                .build());
+        producer.updatePriorityAging(PriorityAging.parse(PACE)).toCompletableFuture().join();
+        for (int i = 0; i < 50; i++) {
+            producer.sendWithPriority(bytes("m" + i), i % 5, null).toCompletableFuture().join();
+        }
+        assertThat(fx.redis().hlen(keys.slot(0).since())).isEqualTo(50);
+        TopicConsumer consumer = client.consumer(keys, ConsumerOptions.builder().priorityAging(PriorityAging.parse(PACE))
+                .build(), "forgetting");
+        consumer.start(d -> {
+            delivered.incrementAndGet();
+            d.commit();
+        });
+        consumer.request(Long.MAX_VALUE);
+        this.consumer = consumer;
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> delivered.get() == 50 && fx.prepared(keys) == 0);
+        await().atMost(Duration.ofSeconds(20)).until(() -> fx.redis().exists(keys.slot(0).since()) == 0);
+    }
+
     private record Start(long backlog, long redisMillis, long nanos, long delivered) {
     }
 
