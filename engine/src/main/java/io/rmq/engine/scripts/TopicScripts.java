@@ -352,9 +352,14 @@ public final class TopicScripts {
      */
     public CompletionStage<CancelReply> cancel(int slot, byte[] member, List<String> markers) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.CANCEL,
-                withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
-                        k[TRACE]), member)
+        boolean aged = activeAging() != null; // priority aging: the cancelled message's send time goes too
+        byte[][] cancelKeys = aged
+                ? withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
+                        k[TRACE], k[SINCE])
+                : withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
+                        k[TRACE]);
+        return this.<List<Object>>run(RedisScript.CANCEL, cancelKeys, aged ? new byte[][] { member, AGING_SECTION }
+                : new byte[][] { member })
                 .thenApply(r -> new CancelReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
     }
 
@@ -367,24 +372,38 @@ public final class TopicScripts {
      * @param deadAt           when it moved to the dead queue (ms)
      * @param expiresAt        its recorded expiry (ms)
      * @param splits           how many of the split markers given exist, one after the other
+     * @param sentAt           with priority aging on: the pending copy's first send time (ms), {@code null} when none
+     *                         is recorded (it counts as sent at the epoch) or aging is off
      */
     public record FindReply(Double pendingScore, Long inFlightDeadline, int attempts, Long deadAt, Long expiresAt,
-            int splits) {
+            int splits, Long sentAt) {
+
+        /** A reply without a send time. */
+        public FindReply(Double pendingScore, Long inFlightDeadline, int attempts, Long deadAt, Long expiresAt,
+                int splits) {
+            this(pendingScore, inFlightDeadline, attempts, deadAt, expiresAt, splits, null);
+        }
     }
 
     /** {@code find.lua}: what {@code slot} holds about {@code member}. */
     public CompletionStage<FindReply> find(int slot, byte[] member, List<String> markers) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.FIND,
-                withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY]), member)
+        boolean aged = activeAging() != null; // priority aging: the pending copy's send time comes along
+        byte[][] findKeys = aged
+                ? withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY], k[SINCE])
+                : withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY]);
+        return this.<List<Object>>run(RedisScript.FIND, findKeys, aged ? new byte[][] { member, AGING_SECTION }
+                : new byte[][] { member })
                 .thenApply(r -> {
                     Double pending = decimal(r.get(0));
                     Double deadline = decimal(r.get(1));
                     Double deadAt = decimal(r.get(3));
                     Double expiresAt = decimal(r.get(4));
+                    Double sentAt = r.size() > 6 ? decimal(r.get(6)) : null;
                     return new FindReply(pending, deadline == null ? null : deadline.longValue(),
                             ((Long) r.get(2)).intValue(), deadAt == null ? null : deadAt.longValue(),
-                            expiresAt == null ? null : expiresAt.longValue(), ((Long) r.get(5)).intValue());
+                            expiresAt == null ? null : expiresAt.longValue(), ((Long) r.get(5)).intValue(),
+                            sentAt == null ? null : sentAt.longValue());
                 });
     }
 
@@ -629,8 +648,12 @@ public final class TopicScripts {
      */
     public CompletionStage<ExpireReply> expire(int slot, int limit, boolean expiredToDead) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.EXPIRE, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[FAILURES], k[DEAD],
-                k[EXPIRY], k[COUNTERS], k[TRACE] }, type, number(limit), expiredToDead ? ONE : ZERO)
+        byte[][] expireKeys = new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[FAILURES], k[DEAD], k[EXPIRY],
+                k[COUNTERS], k[TRACE] };
+        if (activeAging() != null) {
+            expireKeys = withKey(expireKeys, k[SINCE]); // priority aging: the expired members' send times go
+        }
+        return this.<List<Object>>run(RedisScript.EXPIRE, expireKeys, type, number(limit), expiredToDead ? ONE : ZERO)
                 .thenApply(r -> new ExpireReply((Long) r.get(0), (Long) r.get(1) == 1L));
     }
 

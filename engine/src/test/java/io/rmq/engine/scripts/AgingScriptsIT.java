@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.lettuce.core.api.sync.RedisCommands;
+import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.scripts.TopicScripts.RetryRule;
 import io.rmq.engine.scripts.TopicScripts.Send;
@@ -39,13 +41,14 @@ class AgingScriptsIT {
     private RedisConnections redis;
     private RedisCommands<String, String> sync;
     private TopicScripts scripts;
+    private ScriptRunner runner;
     private long epoch;
 
     @BeforeEach
     void setUp(RedisConnections redis) {
         this.redis = redis;
         this.sync = redis.sync();
-        ScriptRunner runner = new ScriptRunner(redis.binary().async());
+        this.runner = new ScriptRunner(redis.binary().async());
         this.scripts = new TopicScripts(() -> runner, TOPIC);
         this.epoch = redis.redisTimeMillis() - 20_000; // aging switched on 20 s ago
         scripts.updatePriorityAging(new PriorityAging(PACE, epoch));
@@ -150,6 +153,53 @@ class AgingScriptsIT {
 
         assertThat(sync.zscore(KEYS.dead(), "a")).isNotNull();
         assertThat(sync.hexists(KEYS.since(), "a")).isFalse();
+    }
+
+    @Test
+    void anExpiredMemberLosesItsSendTime() {
+        await(scripts.send(SLOT, List.of(new Send("3", bytes("short"), "1")))); // expired since 1970
+        send("long", 3);
+
+        assertThat(await(scripts.expire(SLOT, 10, false)).expired()).isEqualTo(1);
+
+        assertThat(sync.hkeys(KEYS.since())).containsExactly("long");
+    }
+
+    @Test
+    void aCancelledMessageLosesItsSendTime() {
+        send("a", 3);
+        send("b", 3);
+
+        assertThat(await(scripts.cancel(SLOT, bytes("a"), List.of())).cancelled()).isTrue();
+
+        assertThat(sync.hkeys(KEYS.since())).containsExactly("b");
+    }
+
+    @Test
+    void findReportsTheSendTimeWithTheAgedScore() {
+        send("a", 6);
+        long since = Long.parseLong(sync.hget(KEYS.since(), "a"));
+
+        TopicScripts.FindReply found = await(scripts.find(SLOT, bytes("a"), List.of()));
+
+        assertThat(found.sentAt()).isEqualTo(since);
+        assertThat(scripts.priorityAging().priority(found.pendingScore(), found.sentAt())).isCloseTo(6.0, within(1e-9));
+        scripts.updatePriorityAging(PriorityAging.OFF);
+        assertThat(await(scripts.find(SLOT, bytes("a"), List.of())).sentAt()).isNull();
+    }
+
+    @Test
+    void aPurgedDeadMemberLosesASendTimeLeftBehind() {
+        sync.zadd(KEYS.dead(), 1, "gone");
+        sync.hset(KEYS.since(), "gone", "5"); // left by a consumer that did not know of aging
+        sync.hset(KEYS.since(), "kept", "6");
+        byte[][] keys = Stream.of(KEYS.store(), KEYS.dead(), KEYS.attempts(), KEYS.failures(), KEYS.counters(),
+                KEYS.since()).map(AgingScriptsIT::bytes).toArray(byte[][]::new);
+
+        await(runner.run(RedisScript.ACT_ON_DEAD, keys, bytes("purge"), bytes("PRIORITY"), bytes(TOPIC.wakeChannel()),
+                bytes("1"), bytes("10"), bytes("all"), bytes("")));
+
+        assertThat(sync.hkeys(KEYS.since())).containsExactly("kept");
     }
 
     @Test
