@@ -417,10 +417,18 @@ public final class TopicScripts {
 
     /**
      * {@code reschedule.lua}: gives the pending copy of {@code member} in {@code slot} the score {@code score} (a due
-     * time in ms, or a priority), publishing a wake notice when that may end a consumer's sleep.
+     * time in ms, or a priority: with priority aging on, aged from the copy's first send), publishing a wake notice
+     * when that may end a consumer's sleep.
      */
     public CompletionStage<RescheduleReply> reschedule(int slot, byte[] member, String score, List<String> markers) {
         byte[][] k = slots.of(slot);
+        PriorityAging aged = activeAging(); // priority aging: the new priority is aged from the first send
+        if (aged != null) {
+            return this.<List<Object>>run(RedisScript.RESCHEDULE,
+                    withMarkers(markers, k[STORE], k[PREPARE], k[COUNTERS], k[SINCE]), type, bytes(score), member,
+                    wakeChannel(slot), k[SLOT], AGING_SECTION, bytes(aged.paceText()), number(aged.epochMillis()))
+                    .thenApply(r -> new RescheduleReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
+        }
         return this.<List<Object>>run(RedisScript.RESCHEDULE, withMarkers(markers, k[STORE], k[PREPARE], k[COUNTERS]),
                 type, bytes(score), member, wakeChannel(slot), k[SLOT])
                 .thenApply(r -> new RescheduleReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));

@@ -156,6 +156,17 @@ class AgingScriptsIT {
     }
 
     @Test
+    void aNewPriorityGivenByReprioritizingIsAgedFromTheFirstSend() {
+        send("a", 1);
+        long since = Long.parseLong(sync.hget(KEYS.since(), "a"));
+
+        assertThat(await(scripts.reschedule(SLOT, bytes("a"), "8", List.of())).rescheduled()).isTrue();
+
+        assertThat(sync.zscore(KEYS.store(), "a")).isCloseTo(8 - PACE * (since - epoch), within(1e-9));
+        assertThat(sync.hget(KEYS.since(), "a")).isEqualTo(Long.toString(since));
+    }
+
+    @Test
     void anExpiredMemberLosesItsSendTime() {
         await(scripts.send(SLOT, List.of(new Send("3", bytes("short"), "1")))); // expired since 1970
         send("long", 3);
