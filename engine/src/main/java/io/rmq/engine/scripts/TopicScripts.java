@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
+import io.lettuce.core.KeyValue;
 import io.rmq.engine.redis.KeyTypes;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.RmqClient;
@@ -75,10 +76,22 @@ public final class TopicScripts {
      * One member moved to the prepare queue: its content, its store score as Redis wrote it, its delivery number,
      * whether the pop that moved it held an expiry for some member (its commit or release then clears it), and the
      * Redis clock when it was popped (ms since the epoch), and its trace entry when the pop was asked for it and the
-     * member had one ({@link TraceEntry#wire()}; {@code null} otherwise).
+     * member had one ({@link TraceEntry#wire()}; {@code null} otherwise); with priority aging on, its priority
+     * {@code score + k * (since - E0)} ({@code null} otherwise: the score is the priority).
      */
     public record PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis,
-            String trace) {
+            String trace, Double priority) {
+
+        /** A member popped without priority aging. */
+        public PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis,
+                String trace) {
+            this(content, rawScore, attempt, heldExpiry, poppedAtMillis, trace, null);
+        }
+
+        /** This member with its priority under priority aging. */
+        PoppedMember withPriority(double priority) {
+            return new PoppedMember(content, rawScore, attempt, heldExpiry, poppedAtMillis, trace, priority);
+        }
 
         /** A member popped without a trace entry. */
         public PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis) {
@@ -492,6 +505,53 @@ public final class TopicScripts {
      * returned ({@link PoppedMember#trace()}), to be given back by {@link #rollbackTraced} or {@link #release}.
      */
     public CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
+            boolean expiredToDead, boolean traced) {
+        PriorityAging aged = activeAging();
+        CompletionStage<PopReply> popped = popOnly(slot, count, prepareTimeoutMillis, epoch, worker, expiredToDead, traced);
+        return aged == null ? popped : popped.thenCompose(reply -> withPriorities(slot, reply, aged));
+    }
+
+    /**
+     * Priority aging: the popped members' priorities, {@code score + k * (since - E0)}, read with one {@code HMGET} of
+     * the slot's since hash after the pop (pop.lua is unchanged). Should the read fail, the members go on without
+     * them (their metadata then shows the score): they are in the prepare queue already.
+     */
+    private CompletionStage<PopReply> withPriorities(int slot, PopReply reply, PriorityAging aging) {
+        if (reply.members().isEmpty()) {
+            return CompletableFuture.completedFuture(reply);
+        }
+        byte[][] members = reply.members().stream().map(PoppedMember::content).toArray(byte[][]::new);
+        CompletionStage<List<KeyValue<byte[], byte[]>>> read;
+        try {
+            read = scripts.get().commands().hmget(slots.of(slot)[SINCE], members);
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(reply);
+        }
+        return read.handle((sentAt, failure) -> {
+            if (failure != null) {
+                return reply;
+            }
+            List<PoppedMember> aged = new ArrayList<>(members.length);
+            for (int i = 0; i < members.length; i++) {
+                PoppedMember m = reply.members().get(i);
+                Long since = sentAt.get(i).hasValue() ? parseLong(sentAt.get(i).getValue()) : null;
+                double score = Double.parseDouble(new String(m.rawScore(), StandardCharsets.US_ASCII));
+                aged.add(m.withPriority(aging.priority(score, since)));
+            }
+            return new PopReply(reply.status(), reply.redisNow(), reply.nextDelayMillis(), reply.detail(),
+                    reply.expired(), aged);
+        });
+    }
+
+    private static Long parseLong(byte[] text) {
+        try {
+            return Long.parseLong(new String(text, StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            return null; // not written by send.lua: counts as sent at the epoch
+        }
+    }
+
+    private CompletionStage<PopReply> popOnly(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
             boolean expiredToDead, boolean traced) {
         byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED],

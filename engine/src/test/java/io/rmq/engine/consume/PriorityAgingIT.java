@@ -2,12 +2,14 @@ package io.rmq.engine.consume;
 
 import static io.rmq.engine.EngineFixture.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -121,7 +123,7 @@ class PriorityAgingIT {
     }
 
     @Test
-    void aConsumerThatKnowsOfAgingForgetsTheSendTimesOfWhatItCommits() {
+    void aConsumerThatKnowsOfAgingReportsPrioritiesAndForgetsTheSendTimesOfWhatItCommits() {
         TopicKeys keys = EngineFixture.register(client, new TopicDefinition("forgotten", 1, TopicType.PRIORITY));
         TopicProducer producer = client.producer(keys, ProducerOptions.builder().priorityAging(PriorityAging.parse(PACE))
                 .build());
@@ -132,7 +134,9 @@ class PriorityAgingIT {
         assertThat(fx.redis().hlen(keys.slot(0).since())).isEqualTo(50);
         TopicConsumer consumer = client.consumer(keys, ConsumerOptions.builder().priorityAging(PriorityAging.parse(PACE))
                 .build(), "forgetting");
+        Map<String, Double> priorities = new ConcurrentHashMap<>();
         consumer.start(d -> {
+            priorities.put(new String(d.content(), StandardCharsets.UTF_8), d.priority());
             delivered.incrementAndGet();
             d.commit();
         });
@@ -140,6 +144,9 @@ class PriorityAgingIT {
         this.consumer = consumer;
 
         await().atMost(Duration.ofSeconds(20)).until(() -> delivered.get() == 50 && fx.prepared(keys) == 0);
+        for (int i = 0; i < 50; i++) { // each delivery reports the priority it was sent with, not its aged score
+            assertThat(priorities.get("m" + i)).as("m" + i).isCloseTo(i % 5, within(1e-6));
+        }
         await().atMost(Duration.ofSeconds(20)).until(() -> fx.redis().exists(keys.slot(0).since()) == 0);
     }
 
