@@ -128,7 +128,7 @@ public final class TopicConsumer implements AutoCloseable {
         this.settlement = new Settlement(scripts, held, retries, options.settlementPolicy(), events);
         this.loop = new ConsumerLoop(name, scripts, options, redis, held, settlement, events, clock);
         if (options.priorityAging().on() && scripts.keys().topic().type() == TopicType.PRIORITY) {
-            updatePriorityAging(options.priorityAging()).whenComplete((aging, failure) -> {
+            scripts.applyPriorityAging(options.priorityAging(), redis.ready()).whenComplete((aging, failure) -> {
                 if (failure != null) {
                     EngineLogging.log.agingEpochFailed(scripts.keys().topic().name(), String.valueOf(failure.getMessage()));
                 }

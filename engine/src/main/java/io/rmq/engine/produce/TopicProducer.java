@@ -77,12 +77,24 @@ public final class TopicProducer {
 
     /** @param durable where durable sends go; {@code null} when {@code options} asks for no replica */
     public TopicProducer(TopicScripts scripts, ProducerOptions options, DurableSends durable) {
+        this(scripts, options, durable, CompletableFuture.completedFuture(null));
+    }
+
+    /**
+     * @param durable   where durable sends go; {@code null} when {@code options} asks for no replica
+     * @param reachable completes once Redis was reached: the topic's aging epoch is read then (priority aging)
+     */
+    public TopicProducer(TopicScripts scripts, ProducerOptions options, DurableSends durable,
+            CompletionStage<Void> reachable) {
         this.scripts = scripts;
         this.topic = scripts.keys().topic();
         this.options = options;
         this.durable = durable;
         if (options.priorityAging().on()) {
-            updatePriorityAging(options.priorityAging()).whenComplete((aging, failure) -> {
+            if (topic.type() != TopicType.PRIORITY) {
+                throw EngineArguments.arg.agingNeedsPriorityTopic(topic.name(), topic.type().name());
+            }
+            scripts.applyPriorityAging(options.priorityAging(), reachable).whenComplete((aging, failure) -> {
                 if (failure != null) {
                     EngineLogging.log.agingEpochFailed(topic.name(), String.valueOf(failure.getMessage()));
                 }

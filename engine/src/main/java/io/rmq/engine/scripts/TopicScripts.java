@@ -67,6 +67,8 @@ public final class TopicScripts {
     private final SlotKeyBytes slots;
     /** Priority aging: sends age their scores and settlements forget send times ({@code PRIORITY} topics only). */
     private volatile PriorityAging aging = PriorityAging.OFF;
+    /** The settings with the topic's epoch, once read ({@link #applyPriorityAging}). */
+    private volatile CompletionStage<PriorityAging> agingReady = CompletableFuture.completedFuture(PriorityAging.OFF);
 
     /** How a rolled-back member is retried: {@code rollback.lua}'s ARGV[2..4]. */
     public record RetryRule(int maxRetries, long backoffMillis, long backoffMaxMillis) {
@@ -155,29 +157,44 @@ public final class TopicScripts {
     }
 
     /**
-     * The priority aging the next script calls follow (a {@code PRIORITY} topic with a fixed epoch; otherwise off):
-     * {@code send.lua} ages the scores it writes, {@code commit.lua} and {@code rollback.lua} forget the send times
-     * of the members that leave the slot.
+     * The priority aging the next script calls follow (a {@code PRIORITY} topic; otherwise off): {@code send.lua} and
+     * {@code reschedule.lua} age the scores they write and pops read the members' priorities once the settings have
+     * the topic's epoch; {@code commit.lua}, {@code rollback.lua}, {@code expire.lua} and {@code cancel.lua} forget
+     * the send times of the members that leave the slot as soon as the pace is on.
      */
     public void updatePriorityAging(PriorityAging aging) {
         this.aging = aging;
+        this.agingReady = CompletableFuture.completedFuture(aging);
     }
 
     /**
-     * {@link #updatePriorityAging} once the settings have the topic's epoch: settings without one ({@code 0}) take
-     * the epoch {@link #agingEpoch()} fixes or reads first; until then the calls go on as before. The stage completes
-     * with the settings in force.
+     * {@link #updatePriorityAging}, and for settings without the topic's epoch ({@code 0}) the epoch that
+     * {@link #agingEpoch()} fixes or reads: until it is read, sends are not aged and pops wait for it to report
+     * priorities. The stage completes with the settings in force.
      */
     public CompletionStage<PriorityAging> applyPriorityAging(PriorityAging aging) {
+        return applyPriorityAging(aging, CompletableFuture.completedFuture(null));
+    }
+
+    /**
+     * {@link #applyPriorityAging(PriorityAging)}, reading the epoch once {@code reachable} completes (Redis was
+     * reached: a consumer or producer may be made before the engine connects). The pace is followed at once.
+     */
+    public CompletionStage<PriorityAging> applyPriorityAging(PriorityAging aging, CompletionStage<Void> reachable) {
         if (!aging.on() || aging.epochMillis() > 0) {
             updatePriorityAging(aging);
-            return CompletableFuture.completedFuture(aging);
+            return agingReady;
         }
-        return agingEpoch().thenApply(epoch -> {
+        this.aging = aging;
+        CompletionStage<PriorityAging> ready = reachable.thenCompose(v -> agingEpoch()).thenApply(epoch -> {
             PriorityAging fixed = aging.withEpoch(epoch);
-            updatePriorityAging(fixed);
+            if (this.aging == aging) { // not changed since
+                this.aging = fixed;
+            }
             return fixed;
         });
+        this.agingReady = ready;
+        return ready;
     }
 
     /** The priority aging the script calls follow ({@link PriorityAging#OFF} when off). */
@@ -185,10 +202,15 @@ public final class TopicScripts {
         return aging;
     }
 
-    /** The aging to apply, or {@code null} when off or not applicable (not a {@code PRIORITY} topic). */
-    private PriorityAging activeAging() {
+    /** The aging that scores follow, or {@code null}: off, its epoch not read yet, or not a {@code PRIORITY} topic. */
+    private PriorityAging scoringAging() {
         PriorityAging a = aging;
-        return a.on() && keys.topic().type() == TopicType.PRIORITY ? a : null;
+        return a.on() && a.epochMillis() > 0 && keys.topic().type() == TopicType.PRIORITY ? a : null;
+    }
+
+    /** Whether the members that leave a slot take their send times along (aging on, a {@code PRIORITY} topic). */
+    private boolean forgetsSendTimes() {
+        return aging.on() && keys.topic().type() == TopicType.PRIORITY;
     }
 
     /**
@@ -243,7 +265,7 @@ public final class TopicScripts {
         byte[][] args = messageArgs(slot, k, sends, sends.stream().anyMatch(s -> s.expiry() != null),
                 sends.stream().anyMatch(s -> s.trace() != null));
         byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
-        PriorityAging aged = activeAging();
+        PriorityAging aged = scoringAging();
         byte[][] sendKeys = new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY], k[TRACE] };
         if (aged != null) {
             sendKeys = withKey(sendKeys, k[SINCE]);
@@ -365,7 +387,7 @@ public final class TopicScripts {
      */
     public CompletionStage<CancelReply> cancel(int slot, byte[] member, List<String> markers) {
         byte[][] k = slots.of(slot);
-        boolean aged = activeAging() != null; // priority aging: the cancelled message's send time goes too
+        boolean aged = forgetsSendTimes(); // priority aging: the cancelled message's send time goes too
         byte[][] cancelKeys = aged
                 ? withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
                         k[TRACE], k[SINCE])
@@ -401,7 +423,7 @@ public final class TopicScripts {
     /** {@code find.lua}: what {@code slot} holds about {@code member}. */
     public CompletionStage<FindReply> find(int slot, byte[] member, List<String> markers) {
         byte[][] k = slots.of(slot);
-        boolean aged = activeAging() != null; // priority aging: the pending copy's send time comes along
+        boolean aged = scoringAging() != null; // priority aging: the pending copy's send time comes along
         byte[][] findKeys = aged
                 ? withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY], k[SINCE])
                 : withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY]);
@@ -435,7 +457,7 @@ public final class TopicScripts {
      */
     public CompletionStage<RescheduleReply> reschedule(int slot, byte[] member, String score, List<String> markers) {
         byte[][] k = slots.of(slot);
-        PriorityAging aged = activeAging(); // priority aging: the new priority is aged from the first send
+        PriorityAging aged = scoringAging(); // priority aging: the new priority is aged from the first send
         if (aged != null) {
             return this.<List<Object>>run(RedisScript.RESCHEDULE,
                     withMarkers(markers, k[STORE], k[PREPARE], k[COUNTERS], k[SINCE]), type, bytes(score), member,
@@ -506,9 +528,14 @@ public final class TopicScripts {
      */
     public CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
             boolean expiredToDead, boolean traced) {
-        PriorityAging aged = activeAging();
         CompletionStage<PopReply> popped = popOnly(slot, count, prepareTimeoutMillis, epoch, worker, expiredToDead, traced);
-        return aged == null ? popped : popped.thenCompose(reply -> withPriorities(slot, reply, aged));
+        if (!forgetsSendTimes()) {
+            return popped;
+        }
+        CompletionStage<PriorityAging> ready = agingReady; // the epoch, read once when aging was switched on
+        return popped.thenCompose(reply -> ready.handle((aged, failure) -> failure == null ? aged : null)
+                .thenCompose(aged -> aged == null || !aged.on() ? CompletableFuture.completedFuture(reply)
+                        : withPriorities(slot, reply, aged)));
     }
 
     /**
@@ -603,11 +630,11 @@ public final class TopicScripts {
         for (int i = 0; i < members.size(); i++) {
             args[2 + i] = members.get(i);
         }
-        byte[][] commitKeys = heldExpiry || activeAging() != null
+        byte[][] commitKeys = heldExpiry || forgetsSendTimes()
                 ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE],
                         k[HELD_EXPIRY] }
                 : new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE] };
-        if (activeAging() != null) {
+        if (forgetsSendTimes()) {
             commitKeys = withKey(commitKeys, k[SINCE]); // priority aging: the committed members' send times go
         }
         return run(RedisScript.COMMIT, commitKeys, args);
@@ -664,7 +691,7 @@ public final class TopicScripts {
         byte[][] k = slots.of(slot);
         byte[][] rollbackKeys = new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER],
                 k[FAILURES], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] };
-        if (activeAging() != null) {
+        if (forgetsSendTimes()) {
             rollbackKeys = withKey(rollbackKeys, k[SINCE]); // priority aging: the dead members' send times go
         }
         return this.<List<Object>>run(RedisScript.ROLLBACK, rollbackKeys, args)
@@ -718,7 +745,7 @@ public final class TopicScripts {
         byte[][] k = slots.of(slot);
         byte[][] expireKeys = new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[FAILURES], k[DEAD], k[EXPIRY],
                 k[COUNTERS], k[TRACE] };
-        if (activeAging() != null) {
+        if (forgetsSendTimes()) {
             expireKeys = withKey(expireKeys, k[SINCE]); // priority aging: the expired members' send times go
         }
         return this.<List<Object>>run(RedisScript.EXPIRE, expireKeys, type, number(limit), expiredToDead ? ONE : ZERO)
