@@ -2,6 +2,7 @@
 -- at e (Redis ms) is stored with the static score s = p - pace * (e - epoch): ordering by s is ordering by the
 -- rank p + pace * (t - e) at any time t, so the store queue stays a plain sorted set popped highest first. The
 -- since hash keeps member -> e; a member without an entry reads as e = epoch (pending before aging was on).
+-- Uses callAll (lib/call_all.lua, included before this piece by the script).
 
 -- Ages the scores of one send call in place: scores[i] (the priority) becomes the aged score of members[i].
 -- current: member -> its score in the store queue, false when not pending. A pending duplicate keeps its
