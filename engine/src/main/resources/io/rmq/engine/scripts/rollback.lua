@@ -220,6 +220,7 @@ if #members > 0 then
   if #heldDropped > 0 then callAll('HDEL', heldKey, heldDropped) end
   if #toExpiry > 0 then callAll('ZADD', expiryKey, toExpiry) end
   if traceKey and #tracesDropped > 0 then callAll('HDEL', traceKey, tracesDropped) end
+  -- tracesDropped lists the dead members that no pending copy owns: their send times go as their trace entries do
   if sinceKey and #tracesDropped > 0 then callAll('HDEL', sinceKey, tracesDropped) end
   if #tracesKept > 0 then callAll('HSET', traceKey, tracesKept) end
 end
