@@ -55,9 +55,10 @@ public final class EngineArguments {
                 + type);
     }
 
-    /** A priority aging epoch below 0 (ms since the epoch). */
-    public IllegalArgumentException badAgingEpoch(long epoch) {
-        return new IllegalArgumentException("priority aging epoch " + epoch + " is invalid: 0 or more ms is required");
+    /** A priority aging epoch that is not a whole number of ms from 0 (ms since 1970). */
+    public IllegalArgumentException badAgingEpoch(Object epoch) {
+        return new IllegalArgumentException("priority aging epoch '" + epoch
+                + "' is invalid: a whole number of ms from 0 (since 1970, Redis clock) is required");
     }
 
     public IllegalArgumentException badRateLimitBurst(int burst) {

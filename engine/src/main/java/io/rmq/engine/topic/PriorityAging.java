@@ -63,19 +63,29 @@ public record PriorityAging(double pacePerMilli, long epochMillis) {
 
     /**
      * The settings in a topic's flow hash: {@value #PACE_FIELD} and {@value #EPOCH_FIELD}; off when the pace is
-     * absent, empty or 0, or the epoch is absent.
+     * absent, empty or 0; an absent epoch is 0, not fixed yet (applying the settings fixes it).
+     *
+     * @throws IllegalArgumentException when a field is not a number (or the pace is negative)
      */
     public static PriorityAging fromFlowFields(Map<String, String> fields) {
         String pace = fields.get(PACE_FIELD);
         String epoch = fields.get(EPOCH_FIELD);
-        if (pace == null || pace.isBlank() || epoch == null || epoch.isBlank()) {
+        if (pace == null || pace.isBlank()) {
+            return OFF;
+        }
+        double perMilli;
+        try {
+            perMilli = Double.parseDouble(pace.trim());
+        } catch (NumberFormatException e) {
+            throw EngineArguments.arg.badAgingPace(pace);
+        }
+        if (perMilli == 0) {
             return OFF;
         }
         try {
-            double perMilli = Double.parseDouble(pace.trim());
-            return perMilli == 0 ? OFF : new PriorityAging(perMilli, Long.parseLong(epoch.trim()));
+            return new PriorityAging(perMilli, epoch == null || epoch.isBlank() ? 0 : Long.parseLong(epoch.trim()));
         } catch (NumberFormatException e) {
-            throw EngineArguments.arg.badAgingPace(pace);
+            throw EngineArguments.arg.badAgingEpoch(epoch);
         }
     }
 

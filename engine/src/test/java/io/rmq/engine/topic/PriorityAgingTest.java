@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.Map;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** {@link PriorityAging}: the pace's notation, the flow hash's fields and the aged score formula. */
 class PriorityAgingTest {
@@ -35,7 +35,11 @@ class PriorityAgingTest {
                 .isEqualTo(new PriorityAging(0.0001, 1_700_000_000_000L));
         assertThat(PriorityAging.fromFlowFields(Map.of("rate", "5"))).isEqualTo(PriorityAging.OFF);
         assertThat(PriorityAging.fromFlowFields(Map.of("aging.pace", "0", "aging.epoch", "5"))).isEqualTo(PriorityAging.OFF);
-        assertThat(PriorityAging.fromFlowFields(Map.of("aging.pace", "0.1"))).isEqualTo(PriorityAging.OFF);
+        assertThat(PriorityAging.fromFlowFields(Map.of("aging.pace", "0.1"))).isEqualTo(new PriorityAging(0.1, 0));
+        assertThatThrownBy(() -> PriorityAging.fromFlowFields(Map.of("aging.pace", "fast")))
+                .hasMessageContaining("priority aging pace 'fast'");
+        assertThatThrownBy(() -> PriorityAging.fromFlowFields(Map.of("aging.pace", "0.1", "aging.epoch", "soon")))
+                .hasMessageContaining("priority aging epoch 'soon'");
     }
 
     @Test
