@@ -16,6 +16,7 @@ public final class IncomingRmqMetadata {
     private final int slot;
     private final int attempt;
     private final double score;
+    private final double priority;
 
     /**
      * Creates the metadata of one popped message.
@@ -29,6 +30,17 @@ public final class IncomingRmqMetadata {
      * @throws NullPointerException     when {@code channel} or {@code topic} is {@code null}
      */
     public IncomingRmqMetadata(String channel, String topic, int slot, int attempt, double score) {
+        this(channel, topic, slot, attempt, score, score);
+    }
+
+    /**
+     * Creates the metadata of one popped message of a {@code PRIORITY} topic with priority aging, whose score (the
+     * aged score it ranked by) differs from its priority.
+     *
+     * @param priority the message's priority, {@code score + k * (since - E0)}
+     * @see #IncomingRmqMetadata(String, String, int, int, double)
+     */
+    public IncomingRmqMetadata(String channel, String topic, int slot, int attempt, double score, double priority) {
         this.channel = Objects.requireNonNull(channel, "channel");
         this.topic = Objects.requireNonNull(topic, "topic");
         if (slot < 0) {
@@ -40,6 +52,7 @@ public final class IncomingRmqMetadata {
         this.slot = slot;
         this.attempt = attempt;
         this.score = score;
+        this.priority = priority;
     }
 
     /**
@@ -81,12 +94,24 @@ public final class IncomingRmqMetadata {
 
     /**
      * The member's score when it was popped: for RANGE_MERGE and FIXED_TIME topics its due time in
-     * milliseconds since the epoch (Redis clock), for PRIORITY topics its priority.
+     * milliseconds since the epoch (Redis clock), for PRIORITY topics its priority (with priority aging, the aged
+     * score it ranked by: see {@link #getPriority()}).
      *
      * @return the score
      */
     public double getScore() {
         return score;
+    }
+
+    /**
+     * The priority of a message of a PRIORITY topic: its score, or with priority aging (see
+     * {@code docs/flow-control.md#priority-aging}) the priority it was sent with, {@code score + k * (since - E0)},
+     * while {@link #getScore()} is the aged score it ranked by. For timed topics, the score.
+     *
+     * @return the priority
+     */
+    public double getPriority() {
+        return priority;
     }
 
     /** Equal when every field is equal. */
@@ -97,18 +122,19 @@ public final class IncomingRmqMetadata {
                 && topic.equals(other.topic)
                 && slot == other.slot
                 && attempt == other.attempt
-                && Double.compare(score, other.score) == 0;
+                && Double.compare(score, other.score) == 0
+                && Double.compare(priority, other.priority) == 0;
     }
 
     /** Consistent with {@link #equals(Object)}. */
     @Override
     public int hashCode() {
-        return Objects.hash(channel, topic, slot, attempt, score);
+        return Objects.hash(channel, topic, slot, attempt, score, priority);
     }
 
     @Override
     public String toString() {
         return "IncomingRmqMetadata[channel=" + channel + ", topic=" + topic + ", slot=" + slot + ", attempt="
-                + attempt + ", score=" + score + "]";
+                + attempt + ", score=" + score + (priority != score ? ", priority=" + priority : "") + "]";
     }
 }

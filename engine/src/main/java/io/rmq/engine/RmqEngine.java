@@ -188,7 +188,7 @@ public final class RmqEngine implements AutoCloseable {
     public TopicProducer producer(TopicKeys keys, ProducerOptions options) {
         Objects.requireNonNull(options, "options");
         return new TopicProducer(scripts(keys), options,
-                options.durable() ? new DurableSends(client, keys, options) : null);
+                options.durable() ? new DurableSends(client, keys, options) : null, client.ready());
     }
 
     /**

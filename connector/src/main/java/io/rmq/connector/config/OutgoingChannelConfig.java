@@ -77,7 +77,8 @@ public final class OutgoingChannelConfig extends ChannelConfig {
         int maxInflight = a.integer(RmqAttribute.MAX_INFLIGHT);
         int maxMessageSize = a.integer(RmqAttribute.MAX_MESSAGE_SIZE);
         Common withCodec = common.withCodec(a);
-        ProducerOptions producerOptions = DurabilityAttributes.producerOptions(a);
+        ProducerOptions producerOptions = DurabilityAttributes.producerOptions(a).toBuilder()
+                .priorityAging(AgingAttributes.priorityAging(a, common.topic())).build();
         List<ScheduleDeclaration> schedules = ScheduleAttributes.read(a);
         if (common.topic() != null) {
             ScheduleAttributes.checkValues(a, schedules, common.topic().type(), priority, timeRange);
@@ -143,6 +144,8 @@ public final class OutgoingChannelConfig extends ChannelConfig {
                 + ", maxInflight=" + maxInflight + ", maxMessageSize=" + maxMessageSize + ", durability="
                 + (producerOptions.durable() ? "replicas:" + producerOptions.durableReplicas() + " within "
                         + producerOptions.durabilityTimeout().toMillis() + " ms" : "none")
+                + (producerOptions.priorityAging().on() ? ", priorityAging=" + producerOptions.priorityAging()
+                        .pacePerMilli() + "/ms" : "")
                 + (schedules.isEmpty() ? "" : ", schedules=" + schedules.stream().map(ScheduleDeclaration::name).toList()) + "]";
     }
 }

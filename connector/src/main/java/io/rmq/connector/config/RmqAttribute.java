@@ -141,6 +141,13 @@ public enum RmqAttribute {
                     + " that long after Redis stored it is never delivered (see `docs/lifecycle.md#expiry`)"),
     PRIORITY("priority", OUTGOING, ValueType.DOUBLE, null, "none",
             "Priority (a finite number) of PRIORITY messages whose metadata gives none"),
+    PRIORITY_AGING("priority-aging", INCOMING_AND_OUTGOING, ValueType.STRING, null, "none (no aging)",
+            "PRIORITY topics only: the longer a message waits, the higher it ranks, by `<points>/<time>` (`1/10s`: one"
+                    + " priority point per 10 seconds of waiting; `5/m`, `2/h`, `1/500ms`), so that no message waits"
+                    + " forever under a flood of higher priorities. Outgoing: the pace sends are scored with (the"
+                    + " starting value; the topic's aging epoch is fixed once, by the first channel); incoming: the"
+                    + " consumer forgets the send times of the messages it settles (see"
+                    + " `docs/flow-control.md#priority-aging`)"),
     MAX_INFLIGHT("max-inflight", OUTGOING, ValueType.INT, String.valueOf(OutgoingChannelConfig.DEFAULT_MAX_INFLIGHT),
             1, Integer.MAX_VALUE, "Most messages one outgoing channel is writing to Redis at once, >= 1"),
     MAX_MESSAGE_SIZE("max-message-size", OUTGOING, ValueType.INT,

@@ -23,6 +23,16 @@ import io.rmq.engine.topic.TopicType;
 class IncomingChannelConfigTest {
 
     @Test
+    void priorityAgingTellsTheConsumerOfAPriorityTopic() {
+        IncomingChannelConfig config = IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY",
+                "priority-aging", "5/m"));
+
+        assertThat(config.consumerOptions().priorityAging().pacePerMilli()).isEqualTo(5.0 / 60_000);
+        assertThat(config.consumerOptions().toBuilder().build().priorityAging())
+                .isEqualTo(config.consumerOptions().priorityAging());
+    }
+
+    @Test
     void defaultsApplyWhenOnlyTheTopicTypeIsSet() {
         IncomingChannelConfig config = IncomingChannelConfig.from(channel("prices", "topic-type", "RANGE_MERGE"));
 

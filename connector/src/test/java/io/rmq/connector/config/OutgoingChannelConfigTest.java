@@ -13,6 +13,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.rmq.engine.produce.ProducerOptions;
+import io.rmq.engine.topic.PriorityAging;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
 
@@ -126,6 +127,32 @@ class OutgoingChannelConfigTest {
                 "durability-timeout", value)).describe())
                 .isEqualTo("attribute 'durability-timeout' = '" + value + "' is invalid: "
                         + "a whole number of milliseconds from 1 to 5000 is required");
+    }
+
+    @Test
+    void priorityAgingGivesTheStartingPaceOfAPriorityTopic() {
+        OutgoingChannelConfig config = OutgoingChannelConfig.from(channel("c", "topic-type", "PRIORITY",
+                "priority-aging", "1/10s"));
+
+        assertThat(config.producerOptions().priorityAging()).isEqualTo(new PriorityAging(0.0001, 0));
+        assertThat(config).asString().contains("priorityAging=1.0E-4/ms");
+        assertThat(OutgoingChannelConfig.from(channel("c", "topic-type", "PRIORITY")).producerOptions().priorityAging())
+                .isEqualTo(PriorityAging.OFF);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1", "0/s", "-1/s", "1/d", "often"})
+    void invalidPriorityAging(String value) {
+        assertThat(problem(channel("c", "topic-type", "PRIORITY", "priority-aging", value)).describe())
+                .isEqualTo("attribute 'priority-aging' = '" + value + "' is invalid: " + AgingAttributes.PACE_REQUIREMENT);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"FIXED_TIME", "RANGE_MERGE"})
+    void priorityAgingIsRefusedForATimedTopic(String type) {
+        assertThat(problem(channel("c", "topic", "orders", "topic-type", type, "priority-aging", "1/10s")).describe())
+                .isEqualTo("attribute 'priority-aging' = '1/10s' is invalid: it applies only to PRIORITY topics: topic"
+                        + " 'orders' is " + type + " (remove the attribute or use a PRIORITY topic)");
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.topic.TopicType;
 
 /**
  * The typed gateway to the admin scripts of one topic: one method per {@code .lua} file, building
@@ -68,8 +69,11 @@ final class AdminScripts {
         } else {
             args.addAll(List.of(bytes("all"), new byte[0]));
         }
-        return scripts.<List<Object>>run(RedisScript.ACT_ON_DEAD, keys(k.store(), k.dead(), k.attempts(), k.failures(),
-                k.counters()),
+        // PRIORITY: a purge also forgets send times of priority aging that no consumer removed (act_on_dead.lua)
+        byte[][] deadKeys = keys.topic().type() == TopicType.PRIORITY && action == DeadAction.PURGE
+                ? keys(k.store(), k.dead(), k.attempts(), k.failures(), k.counters(), k.since())
+                : keys(k.store(), k.dead(), k.attempts(), k.failures(), k.counters());
+        return scripts.<List<Object>>run(RedisScript.ACT_ON_DEAD, deadKeys,
                 args.toArray(byte[][]::new))
                 .thenApply(r -> new DeadActed((Long) r.get(0), (Long) r.get(1)));
     }

@@ -9,6 +9,7 @@ import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.i18n.EngineArguments;
 import io.rmq.engine.scripts.TopicScripts.RetryRule;
 import io.rmq.engine.settlement.SettlementPolicy;
+import io.rmq.engine.topic.PriorityAging;
 
 /**
  * How a {@link TopicConsumer} pops, retries, shuts down and, optionally, coordinates with the other
@@ -55,6 +56,7 @@ public final class ConsumerOptions {
     private final boolean traced;
     private final int traceLinks;
     private final FlowLimit rateLimit;
+    private final PriorityAging priorityAging;
 
     private ConsumerOptions(Builder b) {
         this.maxRetries = b.maxRetries;
@@ -71,6 +73,7 @@ public final class ConsumerOptions {
         this.traced = b.traced;
         this.traceLinks = b.traceLinks;
         this.rateLimit = b.rateLimit;
+        this.priorityAging = b.priorityAging;
     }
 
     public static Builder builder() {
@@ -86,7 +89,7 @@ public final class ConsumerOptions {
                 .retryBackoff(retryBackoff).retryBackoffMax(retryBackoffMax).pollInterval(pollInterval)
                 .shutdownTimeout(shutdownTimeout).deadMaxCount(deadMaxCount).deadMaxAge(deadMaxAge)
                 .coordination(coordination).expiredToDead(expiredToDead).traced(traced).traceLinks(traceLinks)
-                .rateLimit(rateLimit);
+                .rateLimit(rateLimit).priorityAging(priorityAging);
     }
 
     public int maxRetries() {
@@ -167,12 +170,22 @@ public final class ConsumerOptions {
         return Optional.ofNullable(rateLimit);
     }
 
+    /**
+     * The priority aging of the topic this consumer starts with ({@link PriorityAging#OFF} by default): with aging on,
+     * its commits and rollbacks forget the first send times of the members that leave the slot (see
+     * {@link TopicConsumer#updatePriorityAging}).
+     */
+    public PriorityAging priorityAging() {
+        return priorityAging;
+    }
+
     @Override
     public String toString() {
         return "ConsumerOptions[maxRetries=" + maxRetries + ", prepareTimeout=" + prepareTimeout + ", batchSize="
                 + batchSize + ", retryBackoff=" + retryBackoff + ", retryBackoffMax=" + retryBackoffMax
                 + ", pollInterval=" + pollInterval + ", shutdownTimeout=" + shutdownTimeout + ", deadMaxCount=" + deadMaxCount + ", deadMaxAge=" + deadMaxAge
                 + ", expiredToDead=" + expiredToDead + ", traced=" + traced + ", rateLimit=" + (rateLimit == null ? "none" : rateLimit)
+                + (priorityAging.on() ? ", priorityAging=" + priorityAging.pacePerMilli() + "/ms" : "")
                 + ", coordination="
                 + (coordination == null ? "none" : coordination) + "]";
     }
@@ -193,6 +206,7 @@ public final class ConsumerOptions {
         private boolean traced;
         private int traceLinks = DEFAULT_TRACE_LINKS;
         private FlowLimit rateLimit;
+        private PriorityAging priorityAging = PriorityAging.OFF;
 
         private Builder() {
         }
@@ -298,6 +312,12 @@ public final class ConsumerOptions {
         /** Holds the consumer's pops to the topic's rate limit, starting with {@code rateLimit}; {@code null}: none. */
         public Builder rateLimit(FlowLimit rateLimit) {
             this.rateLimit = rateLimit;
+            return this;
+        }
+
+        /** The topic's priority aging to start with (its epoch is the topic's); default off. */
+        public Builder priorityAging(PriorityAging aging) {
+            this.priorityAging = Objects.requireNonNull(aging, "aging");
             return this;
         }
 

@@ -20,7 +20,9 @@ import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.settlement.HeldMessages;
 import io.rmq.engine.settlement.Settlement;
 import io.rmq.engine.settlement.SettlementRetries;
+import io.rmq.engine.topic.PriorityAging;
 import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 
 /**
  * Consumes the slots of one topic: pops due members in batches, hands them to a {@link DeliveryListener}
@@ -125,10 +127,27 @@ public final class TopicConsumer implements AutoCloseable {
         this.held = new HeldMessages();
         this.settlement = new Settlement(scripts, held, retries, options.settlementPolicy(), events);
         this.loop = new ConsumerLoop(name, scripts, options, redis, held, settlement, events, clock);
+        if (options.priorityAging().on() && scripts.keys().topic().type() == TopicType.PRIORITY) {
+            scripts.applyPriorityAging(options.priorityAging(), redis.ready()).whenComplete((aging, failure) -> {
+                if (failure != null) {
+                    EngineLogging.log.agingEpochFailed(scripts.keys().topic().name(), String.valueOf(failure.getMessage()));
+                }
+            });
+        }
     }
 
     public TopicDefinition topic() {
         return scripts.keys().topic();
+    }
+
+    /**
+     * The priority aging of the topic ({@link PriorityAging#OFF}: none), from the next commit or rollback on: with
+     * aging on, they forget the first send times of the members that leave the slot (committed, or dead). Without
+     * it those entries stay until the member is sent again (docs/flow-control.md, "Priority aging"). Settings without
+     * an epoch take the topic's ({@link TopicScripts#applyPriorityAging}); the stage completes with those in force.
+     */
+    public CompletionStage<PriorityAging> updatePriorityAging(PriorityAging aging) {
+        return scripts.applyPriorityAging(aging);
     }
 
     public ConsumerOptions options() {

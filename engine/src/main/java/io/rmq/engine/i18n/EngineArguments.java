@@ -42,6 +42,25 @@ public final class EngineArguments {
     }
 
     /** A burst of a topic rate limit below 0. */
+    /** A priority aging pace that is not {@code <points>/[<count>]<ms|s|m|h>} with points and count above 0. */
+    public IllegalArgumentException badAgingPace(String pace) {
+        return new IllegalArgumentException("priority aging pace '" + pace
+                + "' is invalid: <points>/<time> with points above 0 is required, the time a unit (ms, s, m, h)"
+                + " optionally after a count, for example 1/10s (one point per 10 seconds) or 5/m");
+    }
+
+    /** Priority aging asked of a topic that is not {@code PRIORITY}. */
+    public IllegalArgumentException agingNeedsPriorityTopic(String topic, String type) {
+        return new IllegalArgumentException("priority aging is for PRIORITY topics only: topic '" + topic + "' is "
+                + type);
+    }
+
+    /** A priority aging epoch that is not a whole number of ms from 0 (ms since 1970). */
+    public IllegalArgumentException badAgingEpoch(Object epoch) {
+        return new IllegalArgumentException("priority aging epoch '" + epoch
+                + "' is invalid: a whole number of ms from 0 (since 1970, Redis clock) is required");
+    }
+
     public IllegalArgumentException badRateLimitBurst(int burst) {
         return new IllegalArgumentException("rate limit burst " + burst
                 + " is invalid: 0 (a tenth of a second's worth) or more messages is required");

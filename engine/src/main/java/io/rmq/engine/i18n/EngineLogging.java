@@ -551,6 +551,17 @@ public final class EngineLogging {
                 + " configure the same values everywhere, or change the limit live through the admin API");
     }
 
+    // ---- priority aging: RMQ-065x
+
+    /**
+     * RMQ-0650 (WARNING): reading (or fixing) a topic's priority aging epoch failed; the producer's sends are not
+     * aged until its aging is set again.
+     */
+    public void agingEpochFailed(String topic, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0650 Reading the priority aging epoch of topic '" + topic
+                + "' failed, its sends are not aged until the aging is set again: " + reason);
+    }
+
     // ---- the Redis server's version: RMQ-043x
 
     /**

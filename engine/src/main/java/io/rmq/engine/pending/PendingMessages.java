@@ -16,6 +16,7 @@ import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.WrongKeyTypeException;
 import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.topic.SlotRouter;
+import io.rmq.engine.topic.PriorityAging;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
@@ -52,6 +53,15 @@ public final class PendingMessages {
 
     public TopicDefinition topic() {
         return topic;
+    }
+
+    /**
+     * The topic's priority aging ({@link PriorityAging#OFF}: none): with aging on, {@link #find} reports the
+     * priority {@code score + k * (since - E0)} beside the aged score, and {@link #cancel} forgets the cancelled
+     * message's first send time. Settings without an epoch take the topic's; the stage completes with those in force.
+     */
+    public CompletionStage<PriorityAging> updatePriorityAging(PriorityAging aging) {
+        return scripts.applyPriorityAging(aging);
     }
 
     /**
@@ -119,21 +129,28 @@ public final class PendingMessages {
     /** The state the slots' replies add up to: the first slot that holds a copy tells its score. */
     private MessageState state(List<TopicScripts.FindReply> replies) {
         Double score = null;
+        Long sentAt = null;
         boolean inFlight = false;
         int attempts = 0;
         Long deadAt = null;
         Long expiresAt = null;
         for (TopicScripts.FindReply r : replies) {
-            score = score != null ? score : r.pendingScore();
+            if (score == null && r.pendingScore() != null) {
+                score = r.pendingScore();
+                sentAt = r.sentAt();
+            }
             inFlight |= r.inFlightDeadline() != null;
             attempts = Math.max(attempts, r.attempts());
             deadAt = deadAt != null ? deadAt : r.deadAt();
             expiresAt = expiresAt != null ? expiresAt : r.expiresAt();
         }
         boolean timed = topic.type() != TopicType.PRIORITY;
+        PriorityAging aging = scripts.priorityAging();
+        boolean aged = !timed && aging.on() && score != null;
         return new MessageState(score != null, inFlight,
                 score != null && timed ? Instant.ofEpochMilli(score.longValue()) : null,
-                timed ? null : score, attempts, instant(deadAt), instant(expiresAt));
+                timed || score == null ? null : aged ? aging.priority(score, sentAt) : score, attempts, instant(deadAt),
+                instant(expiresAt), aged ? score : null);
     }
 
     private static Instant instant(Long millis) {

@@ -5,6 +5,7 @@ import java.util.Objects;
 
 import io.rmq.engine.i18n.EngineArguments;
 import io.rmq.engine.redis.RedisAccess;
+import io.rmq.engine.topic.PriorityAging;
 
 /**
  * How a {@link TopicProducer} confirms its sends. By default a send completes once the master has stored
@@ -16,7 +17,10 @@ import io.rmq.engine.redis.RedisAccess;
  * <p>A durable producer writes on a connection of its own, since {@code WAIT} blocks the connection it runs
  * on and covers every earlier write of that connection (on a Redis Cluster: a connection of its own to each
  * master, where the {@code WAIT} runs on the node that took the writes); the sends that arrive while a
- * {@code WAIT} is under way are confirmed together by the next one. Immutable and thread-safe.
+ * {@code WAIT} is under way are confirmed together by the next one.
+ *
+ * <p>{@link Builder#priorityAging(PriorityAging) priorityAging} gives the starting pace of priority aging of a
+ * {@code PRIORITY} topic ({@link TopicProducer#updatePriorityAging} changes it). Immutable and thread-safe.
  */
 public final class ProducerOptions {
 
@@ -36,10 +40,12 @@ public final class ProducerOptions {
 
     private final int durableReplicas;
     private final Duration durabilityTimeout;
+    private final PriorityAging priorityAging;
 
     private ProducerOptions(Builder b) {
         this.durableReplicas = b.durableReplicas;
         this.durabilityTimeout = b.durabilityTimeout;
+        this.priorityAging = b.priorityAging;
     }
 
     /** The defaults: sends confirmed by the master alone. */
@@ -53,7 +59,8 @@ public final class ProducerOptions {
 
     /** A builder holding these options. */
     public Builder toBuilder() {
-        return builder().durableReplicas(durableReplicas).durabilityTimeout(durabilityTimeout);
+        return builder().durableReplicas(durableReplicas).durabilityTimeout(durabilityTimeout)
+                .priorityAging(priorityAging);
     }
 
     /** Replicas that must have received a write before its send completes; 0: none. */
@@ -71,29 +78,45 @@ public final class ProducerOptions {
         return durabilityTimeout;
     }
 
+    /** The starting priority aging ({@link PriorityAging#OFF} by default); its epoch is the topic's. */
+    public PriorityAging priorityAging() {
+        return priorityAging;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof ProducerOptions other && durableReplicas == other.durableReplicas
-                && durabilityTimeout.equals(other.durabilityTimeout);
+                && durabilityTimeout.equals(other.durabilityTimeout) && priorityAging.equals(other.priorityAging);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(durableReplicas, durabilityTimeout);
+        return Objects.hash(durableReplicas, durabilityTimeout, priorityAging);
     }
 
     @Override
     public String toString() {
+        String aging = priorityAging.on() ? ", priorityAging=" + priorityAging.pacePerMilli() + "/ms" : "";
         return durable() ? "ProducerOptions[durableReplicas=" + durableReplicas + ", durabilityTimeout="
-                + durabilityTimeout.toMillis() + " ms]" : "ProducerOptions[durableReplicas=0]";
+                + durabilityTimeout.toMillis() + " ms" + aging + "]" : "ProducerOptions[durableReplicas=0" + aging + "]";
     }
 
     /** Builds {@link ProducerOptions}; each setter checks its argument. Not thread-safe. */
     public static final class Builder {
         private int durableReplicas = DEFAULT_DURABLE_REPLICAS;
         private Duration durabilityTimeout = DEFAULT_DURABILITY_TIMEOUT;
+        private PriorityAging priorityAging = PriorityAging.OFF;
 
         private Builder() {
+        }
+
+        /**
+         * The starting priority aging of a {@code PRIORITY} topic's sends (for example
+         * {@code PriorityAging.parse("1/10s")}); its epoch is ignored: the topic's is used. Default off.
+         */
+        public Builder priorityAging(PriorityAging aging) {
+            this.priorityAging = Objects.requireNonNull(aging, "aging");
+            return this;
         }
 
         /**

@@ -11,10 +11,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.rmq.engine.i18n.EngineArguments;
 import io.rmq.engine.i18n.EngineExceptions;
+import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.support.SlotBatcher;
+import io.rmq.engine.topic.PriorityAging;
 import io.rmq.engine.topic.SlotRouter;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
@@ -74,10 +77,49 @@ public final class TopicProducer {
 
     /** @param durable where durable sends go; {@code null} when {@code options} asks for no replica */
     public TopicProducer(TopicScripts scripts, ProducerOptions options, DurableSends durable) {
+        this(scripts, options, durable, CompletableFuture.completedFuture(null));
+    }
+
+    /**
+     * @param durable   where durable sends go; {@code null} when {@code options} asks for no replica
+     * @param reachable completes once Redis was reached: the topic's aging epoch is read then (priority aging)
+     */
+    public TopicProducer(TopicScripts scripts, ProducerOptions options, DurableSends durable,
+            CompletionStage<Void> reachable) {
         this.scripts = scripts;
         this.topic = scripts.keys().topic();
         this.options = options;
         this.durable = durable;
+        if (options.priorityAging().on()) {
+            if (topic.type() != TopicType.PRIORITY) {
+                throw EngineArguments.arg.agingNeedsPriorityTopic(topic.name(), topic.type().name());
+            }
+            scripts.applyPriorityAging(options.priorityAging(), reachable).whenComplete((aging, failure) -> {
+                if (failure != null) {
+                    EngineLogging.log.agingEpochFailed(topic.name(), String.valueOf(failure.getMessage()));
+                }
+            });
+        }
+    }
+
+    /**
+     * Changes the priority aging of this producer's sends from the next send call on ({@link PriorityAging#OFF}:
+     * none). Aging needs a {@code PRIORITY} topic. Settings without an epoch take the topic's, fixed by the first
+     * producer that ever asked ({@code aging_epoch.lua}); until it is read the sends go on as before. The stage
+     * completes with the settings in force.
+     *
+     * @throws IllegalArgumentException when aging is asked of a topic that is not {@code PRIORITY}
+     */
+    public CompletionStage<PriorityAging> updatePriorityAging(PriorityAging aging) {
+        if (aging.on() && topic.type() != TopicType.PRIORITY) {
+            throw EngineArguments.arg.agingNeedsPriorityTopic(topic.name(), topic.type().name());
+        }
+        return scripts.applyPriorityAging(aging);
+    }
+
+    /** The priority aging of this producer's sends ({@link PriorityAging#OFF} when off or its epoch is not read yet). */
+    public PriorityAging priorityAging() {
+        return scripts.priorityAging();
     }
 
     /** How this producer confirms its sends. */

@@ -73,7 +73,9 @@ public enum RedisScript {
     /** Reserves permits of a topic's rate limit. */
     FLOW_ACQUIRE("flow_acquire.lua", ScriptOutputType.MULTI),
     /** Sets a topic's rate limit, from configuration or live. */
-    FLOW_SET("flow_set.lua", ScriptOutputType.MULTI);
+    FLOW_SET("flow_set.lua", ScriptOutputType.MULTI),
+    /** Fixes a topic's priority aging epoch once. */
+    AGING_EPOCH("aging_epoch.lua", ScriptOutputType.INTEGER);
 
     private final String file;
     private final ScriptOutputType output;

@@ -10,6 +10,7 @@ import static io.rmq.engine.scripts.SlotKeyBytes.ORIGIN;
 import static io.rmq.engine.scripts.SlotKeyBytes.OWNER;
 import static io.rmq.engine.scripts.SlotKeyBytes.PAUSED;
 import static io.rmq.engine.scripts.SlotKeyBytes.PREPARE;
+import static io.rmq.engine.scripts.SlotKeyBytes.SINCE;
 import static io.rmq.engine.scripts.SlotKeyBytes.SLOT;
 import static io.rmq.engine.scripts.SlotKeyBytes.STORE;
 import static io.rmq.engine.scripts.SlotKeyBytes.TRACE;
@@ -17,6 +18,7 @@ import static io.rmq.engine.scripts.SlotKeyBytes.TRACE;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,13 +26,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
+import io.lettuce.core.KeyValue;
 import io.rmq.engine.redis.KeyTypes;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.ScriptRunner;
+import io.rmq.engine.topic.PriorityAging;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicGrowthState;
 import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.topic.TopicType;
 
 /**
  * The typed gateway to the scripts of one topic: one method per {@code .lua} file, each building
@@ -51,6 +56,7 @@ public final class TopicScripts {
     private static final byte[] EPOCH_FIELD = RmqClient.bytes("epoch");
     private static final byte[] EXPIRES = RmqClient.bytes("EXPIRES");
     private static final byte[] TRACE_SECTION = RmqClient.bytes("TRACE");
+    private static final byte[] AGING_SECTION = RmqClient.bytes("AGING");
     private static final byte[] TRACED = RmqClient.bytes("traced");
     private static final byte[] NONE = new byte[0];
     private static final byte[] ONE = RmqClient.bytes("1");
@@ -62,6 +68,10 @@ public final class TopicScripts {
     private final TopicKeys keys;
     private final byte[] type;
     private final SlotKeyBytes slots;
+    /** Priority aging: sends age their scores and settlements forget send times ({@code PRIORITY} topics only). */
+    private volatile PriorityAging aging = PriorityAging.OFF;
+    /** The settings with the topic's epoch, once read ({@link #applyPriorityAging}). */
+    private volatile CompletionStage<PriorityAging> agingReady = CompletableFuture.completedFuture(PriorityAging.OFF);
 
     /** How a rolled-back member is retried: {@code rollback.lua}'s ARGV[2..4]. */
     public record RetryRule(int maxRetries, long backoffMillis, long backoffMaxMillis) {
@@ -71,10 +81,22 @@ public final class TopicScripts {
      * One member moved to the prepare queue: its content, its store score as Redis wrote it, its delivery number,
      * whether the pop that moved it held an expiry for some member (its commit or release then clears it), and the
      * Redis clock when it was popped (ms since the epoch), and its trace entry when the pop was asked for it and the
-     * member had one ({@link TraceEntry#wire()}; {@code null} otherwise).
+     * member had one ({@link TraceEntry#wire()}; {@code null} otherwise); with priority aging on, its priority
+     * {@code score + k * (since - E0)} ({@code null} otherwise: the score is the priority).
      */
     public record PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis,
-            String trace) {
+            String trace, Double priority) {
+
+        /** A member popped without priority aging. */
+        public PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis,
+                String trace) {
+            this(content, rawScore, attempt, heldExpiry, poppedAtMillis, trace, null);
+        }
+
+        /** This member with its priority under priority aging. */
+        PoppedMember withPriority(double priority) {
+            return new PoppedMember(content, rawScore, attempt, heldExpiry, poppedAtMillis, trace, priority);
+        }
 
         /** A member popped without a trace entry. */
         public PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis) {
@@ -137,6 +159,71 @@ public final class TopicScripts {
         slots.grow(amount);
     }
 
+    /**
+     * The priority aging the next script calls follow (a {@code PRIORITY} topic; otherwise off): {@code send.lua} and
+     * {@code reschedule.lua} age the scores they write and pops read the members' priorities once the settings have
+     * the topic's epoch; {@code commit.lua}, {@code rollback.lua}, {@code expire.lua} and {@code cancel.lua} forget
+     * the send times of the members that leave the slot as soon as the pace is on.
+     */
+    public void updatePriorityAging(PriorityAging aging) {
+        this.aging = aging;
+        this.agingReady = CompletableFuture.completedFuture(aging);
+    }
+
+    /**
+     * {@link #updatePriorityAging}, and for settings without the topic's epoch ({@code 0}) the epoch that
+     * {@link #agingEpoch()} fixes or reads: until it is read, sends are not aged and pops wait for it to report
+     * priorities. The stage completes with the settings in force.
+     */
+    public CompletionStage<PriorityAging> applyPriorityAging(PriorityAging aging) {
+        return applyPriorityAging(aging, CompletableFuture.completedFuture(null));
+    }
+
+    /**
+     * {@link #applyPriorityAging(PriorityAging)}, reading the epoch once {@code reachable} completes (Redis was
+     * reached: a consumer or producer may be made before the engine connects). The pace is followed at once.
+     */
+    public CompletionStage<PriorityAging> applyPriorityAging(PriorityAging aging, CompletionStage<Void> reachable) {
+        if (!aging.on() || aging.epochMillis() > 0) {
+            updatePriorityAging(aging);
+            return agingReady;
+        }
+        this.aging = aging;
+        CompletionStage<PriorityAging> ready = reachable.thenCompose(v -> agingEpoch()).thenApply(epoch -> {
+            PriorityAging fixed = aging.withEpoch(epoch);
+            if (this.aging == aging) { // not changed since
+                this.aging = fixed;
+            }
+            return fixed;
+        });
+        this.agingReady = ready;
+        return ready;
+    }
+
+    /** The priority aging the script calls follow ({@link PriorityAging#OFF} when off). */
+    public PriorityAging priorityAging() {
+        return aging;
+    }
+
+    /** The aging that scores follow, or {@code null}: off, its epoch not read yet, or not a {@code PRIORITY} topic. */
+    private PriorityAging scoringAging() {
+        PriorityAging a = aging;
+        return a.on() && a.epochMillis() > 0 && keys.topic().type() == TopicType.PRIORITY ? a : null;
+    }
+
+    /** Whether the members that leave a slot take their send times along (aging on, a {@code PRIORITY} topic). */
+    private boolean forgetsSendTimes() {
+        return aging.on() && keys.topic().type() == TopicType.PRIORITY;
+    }
+
+    /**
+     * {@code aging_epoch.lua}: the topic's aging epoch, fixed by the first call ever made for the topic (the Redis
+     * clock then) and returned as it stands by every later one.
+     */
+    public CompletionStage<Long> agingEpoch() {
+        return run(RedisScript.AGING_EPOCH, new byte[][] { bytes(keys.flow()) });
+    }
+
     /** {@code register_topic.lua}: the definition recorded for the topic (its own when new or agreeing). */
     public CompletionStage<String> registerTopic() {
         TopicDefinition topic = keys.topic();
@@ -181,8 +268,14 @@ public final class TopicScripts {
         byte[][] args = messageArgs(slot, k, sends, sends.stream().anyMatch(s -> s.expiry() != null),
                 sends.stream().anyMatch(s -> s.trace() != null));
         byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
-        return this.<List<Object>>run(RedisScript.SEND,
-                new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY], k[TRACE] }, args)
+        PriorityAging aged = scoringAging();
+        byte[][] sendKeys = new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY], k[TRACE] };
+        if (aged != null) {
+            sendKeys = withKey(sendKeys, k[SINCE]);
+            args = withAging(args, aged, sends.stream().anyMatch(s -> s.expiry() != null),
+                    sends.stream().anyMatch(s -> s.trace() != null));
+        }
+        return this.<List<Object>>run(RedisScript.SEND, sendKeys, args)
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 0; i + 1 < reply.size(); i += 2) {
@@ -254,6 +347,28 @@ public final class TopicScripts {
     }
 
     /**
+     * {@code args} of {@code send.lua} with its AGING section (pace, epoch) inserted after the optional sections
+     * before it.
+     */
+    private static byte[][] withAging(byte[][] args, PriorityAging aging, boolean withExpiries, boolean withTraces) {
+        int at = 3 + (withExpiries ? 1 : 0) + (withTraces ? 2 : 0);
+        byte[][] aged = new byte[args.length + 3][];
+        System.arraycopy(args, 0, aged, 0, at);
+        aged[at] = AGING_SECTION;
+        aged[at + 1] = bytes(aging.paceText());
+        aged[at + 2] = number(aging.epochMillis());
+        System.arraycopy(args, at, aged, at + 3, args.length - at);
+        return aged;
+    }
+
+    /** {@code keys} and one more key after them. */
+    private static byte[][] withKey(byte[][] keys, byte[] key) {
+        byte[][] more = Arrays.copyOf(keys, keys.length + 1);
+        more[keys.length] = key;
+        return more;
+    }
+
+    /**
      * Whether a send was refused because its slot was split by a growth ({@link ScriptError#SPLIT}, see
      * {@link #send(int, int, List)}): nothing was stored, and the messages are to be routed by twice the amount.
      */
@@ -275,9 +390,14 @@ public final class TopicScripts {
      */
     public CompletionStage<CancelReply> cancel(int slot, byte[] member, List<String> markers) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.CANCEL,
-                withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
-                        k[TRACE]), member)
+        boolean aged = forgetsSendTimes(); // priority aging: the cancelled message's send time goes too
+        byte[][] cancelKeys = aged
+                ? withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
+                        k[TRACE], k[SINCE])
+                : withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
+                        k[TRACE]);
+        return this.<List<Object>>run(RedisScript.CANCEL, cancelKeys, aged ? new byte[][] { member, AGING_SECTION }
+                : new byte[][] { member })
                 .thenApply(r -> new CancelReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
     }
 
@@ -290,24 +410,38 @@ public final class TopicScripts {
      * @param deadAt           when it moved to the dead queue (ms)
      * @param expiresAt        its recorded expiry (ms)
      * @param splits           how many of the split markers given exist, one after the other
+     * @param sentAt           with priority aging on: the pending copy's first send time (ms), {@code null} when none
+     *                         is recorded (it counts as sent at the epoch) or aging is off
      */
     public record FindReply(Double pendingScore, Long inFlightDeadline, int attempts, Long deadAt, Long expiresAt,
-            int splits) {
+            int splits, Long sentAt) {
+
+        /** A reply without a send time. */
+        public FindReply(Double pendingScore, Long inFlightDeadline, int attempts, Long deadAt, Long expiresAt,
+                int splits) {
+            this(pendingScore, inFlightDeadline, attempts, deadAt, expiresAt, splits, null);
+        }
     }
 
     /** {@code find.lua}: what {@code slot} holds about {@code member}. */
     public CompletionStage<FindReply> find(int slot, byte[] member, List<String> markers) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.FIND,
-                withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY]), member)
+        boolean aged = scoringAging() != null; // priority aging: the pending copy's send time comes along
+        byte[][] findKeys = aged
+                ? withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY], k[SINCE])
+                : withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY]);
+        return this.<List<Object>>run(RedisScript.FIND, findKeys, aged ? new byte[][] { member, AGING_SECTION }
+                : new byte[][] { member })
                 .thenApply(r -> {
                     Double pending = decimal(r.get(0));
                     Double deadline = decimal(r.get(1));
                     Double deadAt = decimal(r.get(3));
                     Double expiresAt = decimal(r.get(4));
+                    Double sentAt = r.size() > 6 ? decimal(r.get(6)) : null;
                     return new FindReply(pending, deadline == null ? null : deadline.longValue(),
                             ((Long) r.get(2)).intValue(), deadAt == null ? null : deadAt.longValue(),
-                            expiresAt == null ? null : expiresAt.longValue(), ((Long) r.get(5)).intValue());
+                            expiresAt == null ? null : expiresAt.longValue(), ((Long) r.get(5)).intValue(),
+                            sentAt == null ? null : sentAt.longValue());
                 });
     }
 
@@ -321,10 +455,18 @@ public final class TopicScripts {
 
     /**
      * {@code reschedule.lua}: gives the pending copy of {@code member} in {@code slot} the score {@code score} (a due
-     * time in ms, or a priority), publishing a wake notice when that may end a consumer's sleep.
+     * time in ms, or a priority: with priority aging on, aged from the copy's first send), publishing a wake notice
+     * when that may end a consumer's sleep.
      */
     public CompletionStage<RescheduleReply> reschedule(int slot, byte[] member, String score, List<String> markers) {
         byte[][] k = slots.of(slot);
+        PriorityAging aged = scoringAging(); // priority aging: the new priority is aged from the first send
+        if (aged != null) {
+            return this.<List<Object>>run(RedisScript.RESCHEDULE,
+                    withMarkers(markers, k[STORE], k[PREPARE], k[COUNTERS], k[SINCE]), type, bytes(score), member,
+                    wakeChannel(slot), k[SLOT], AGING_SECTION, bytes(aged.paceText()), number(aged.epochMillis()))
+                    .thenApply(r -> new RescheduleReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
+        }
         return this.<List<Object>>run(RedisScript.RESCHEDULE, withMarkers(markers, k[STORE], k[PREPARE], k[COUNTERS]),
                 type, bytes(score), member, wakeChannel(slot), k[SLOT])
                 .thenApply(r -> new RescheduleReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
@@ -389,6 +531,58 @@ public final class TopicScripts {
      */
     public CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
             boolean expiredToDead, boolean traced) {
+        CompletionStage<PopReply> popped = popOnly(slot, count, prepareTimeoutMillis, epoch, worker, expiredToDead, traced);
+        if (!forgetsSendTimes()) {
+            return popped;
+        }
+        CompletionStage<PriorityAging> ready = agingReady; // the epoch, read once when aging was switched on
+        return popped.thenCompose(reply -> ready.handle((aged, failure) -> failure == null ? aged : null)
+                .thenCompose(aged -> aged == null || !aged.on() ? CompletableFuture.completedFuture(reply)
+                        : withPriorities(slot, reply, aged)));
+    }
+
+    /**
+     * Priority aging: the popped members' priorities, {@code score + k * (since - E0)}, read with one {@code HMGET} of
+     * the slot's since hash after the pop (pop.lua is unchanged). Should the read fail, the members go on without
+     * them (their metadata then shows the score): they are in the prepare queue already.
+     */
+    private CompletionStage<PopReply> withPriorities(int slot, PopReply reply, PriorityAging aging) {
+        if (reply.members().isEmpty()) {
+            return CompletableFuture.completedFuture(reply);
+        }
+        byte[][] members = reply.members().stream().map(PoppedMember::content).toArray(byte[][]::new);
+        CompletionStage<List<KeyValue<byte[], byte[]>>> read;
+        try {
+            read = scripts.get().commands().hmget(slots.of(slot)[SINCE], members);
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(reply);
+        }
+        return read.handle((sentAt, failure) -> {
+            if (failure != null) {
+                return reply;
+            }
+            List<PoppedMember> aged = new ArrayList<>(members.length);
+            for (int i = 0; i < members.length; i++) {
+                PoppedMember m = reply.members().get(i);
+                Long since = sentAt.get(i).hasValue() ? parseLong(sentAt.get(i).getValue()) : null;
+                double score = Double.parseDouble(new String(m.rawScore(), StandardCharsets.US_ASCII));
+                aged.add(m.withPriority(aging.priority(score, since)));
+            }
+            return new PopReply(reply.status(), reply.redisNow(), reply.nextDelayMillis(), reply.detail(),
+                    reply.expired(), aged);
+        });
+    }
+
+    private static Long parseLong(byte[] text) {
+        try {
+            return Long.parseLong(new String(text, StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            return null; // not written by send.lua: counts as sent at the epoch
+        }
+    }
+
+    private CompletionStage<PopReply> popOnly(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
+            boolean expiredToDead, boolean traced) {
         byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED],
                 k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[DEAD], k[FAILURES], k[TRACE] },
@@ -439,10 +633,13 @@ public final class TopicScripts {
         for (int i = 0; i < members.size(); i++) {
             args[2 + i] = members.get(i);
         }
-        byte[][] commitKeys = heldExpiry
+        byte[][] commitKeys = heldExpiry || forgetsSendTimes()
                 ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE],
                         k[HELD_EXPIRY] }
                 : new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE] };
+        if (forgetsSendTimes()) {
+            commitKeys = withKey(commitKeys, k[SINCE]); // priority aging: the committed members' send times go
+        }
         return run(RedisScript.COMMIT, commitKeys, args);
     }
 
@@ -495,9 +692,12 @@ public final class TopicScripts {
 
     private CompletionStage<RollbackReply> runRollback(int slot, byte[][] args) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.ROLLBACK,
-                new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES],
-                        k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] }, args)
+        byte[][] rollbackKeys = new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER],
+                k[FAILURES], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] };
+        if (forgetsSendTimes()) {
+            rollbackKeys = withKey(rollbackKeys, k[SINCE]); // priority aging: the dead members' send times go
+        }
+        return this.<List<Object>>run(RedisScript.ROLLBACK, rollbackKeys, args)
                 .thenApply(r -> new RollbackReply((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
     }
 
@@ -546,8 +746,12 @@ public final class TopicScripts {
      */
     public CompletionStage<ExpireReply> expire(int slot, int limit, boolean expiredToDead) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.EXPIRE, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[FAILURES], k[DEAD],
-                k[EXPIRY], k[COUNTERS], k[TRACE] }, type, number(limit), expiredToDead ? ONE : ZERO)
+        byte[][] expireKeys = new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[FAILURES], k[DEAD], k[EXPIRY],
+                k[COUNTERS], k[TRACE] };
+        if (forgetsSendTimes()) {
+            expireKeys = withKey(expireKeys, k[SINCE]); // priority aging: the expired members' send times go
+        }
+        return this.<List<Object>>run(RedisScript.EXPIRE, expireKeys, type, number(limit), expiredToDead ? ONE : ZERO)
                 .thenApply(r -> new ExpireReply((Long) r.get(0), (Long) r.get(1) == 1L));
     }
 

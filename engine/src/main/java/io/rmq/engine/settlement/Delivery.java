@@ -125,6 +125,14 @@ public final class Delivery {
         return member.poppedAtMillis();
     }
 
+    /**
+     * The priority of a {@code PRIORITY} message: its score, or with priority aging its priority
+     * {@code score + k * (since - E0)} (the score is then the aged score it ranks by).
+     */
+    public double priority() {
+        return member.priority() != null ? member.priority() : score();
+    }
+
     /** The member as popped, for releasing it with its score. */
     TopicScripts.PoppedMember member() {
         return member;

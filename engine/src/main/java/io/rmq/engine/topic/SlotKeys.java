@@ -26,17 +26,20 @@ import java.nio.charset.StandardCharsets;
  * or released): {@code held-expiry{<prefix><topic>_<slot>}}</li>
  * <li>trace hash (a pending member to the trace contexts of its sends and of its last failed delivery; only
  * members sent with a trace context, see {@code lib/trace.lua}): {@code trace{<prefix><topic>_<slot>}}</li>
+ * <li>since hash (priority aging of a {@code PRIORITY} topic: a member to its first send time, ms on the Redis
+ * clock; see {@link PriorityAging} and {@code lib/aging.lua}): {@code since{<prefix><topic>_<slot>}}</li>
  * </ul>
  */
 public record SlotKeys(int slot, String store, String prepare, String dead, String attempts, String origin,
-        String owner, String failures, String paused, String counters, String expiry, String heldExpiry, String trace) {
+        String owner, String failures, String paused, String counters, String expiry, String heldExpiry, String trace,
+        String since) {
 
     static SlotKeys of(TopicDefinition topic, int slot) {
         String base = topic.keyPrefix() + topic.name() + "_" + slot;
         return new SlotKeys(slot, base, "prepare{" + base + "}", "dead{" + base + "}",
                 "attempts{" + base + "}", "origin{" + base + "}", "owner{" + base + "}", "failures{" + base + "}",
                 "paused{" + base + "}", "counters{" + base + "}", "expiry{" + base + "}", "held-expiry{" + base + "}",
-                "trace{" + base + "}");
+                "trace{" + base + "}", "since{" + base + "}");
     }
 
     static byte[] bytes(String s) {

@@ -13,6 +13,9 @@
   KEYS[4]  failures hash   failures{<prefix><topic>_<slot>}
   KEYS[5]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
                            field requeued or purged (members that left the dead queue)
+  KEYS[6]  since hash      since{<prefix><topic>_<slot>} (optional, priority aging: lib/aging.lua): a purged member
+                           without a pending copy loses its first send time (one left by a consumer that did not
+                           know of aging)
 
   ARGV[1]  action          requeue | purge | count
   ARGV[2]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
@@ -34,6 +37,7 @@ local deadKey     = KEYS[2]
 local attemptsKey = KEYS[3]
 local failuresKey = KEYS[4]
 local countersKey = KEYS[5]
+local sinceKey    = KEYS[6]
 local action      = ARGV[1]
 local topicType   = ARGV[2]
 local wakeChannel = ARGV[3]
@@ -74,6 +78,9 @@ for _, member in ipairs(selected) do
   redis.call('ZREM', deadKey, member)
   redis.call('HDEL', attemptsKey, member)
   redis.call('HDEL', failuresKey, member)
+  if action == 'purge' and sinceKey and not redis.call('ZSCORE', storeKey, member) then
+    redis.call('HDEL', sinceKey, member)
+  end
   if action == 'requeue' then
     if redis.call('ZSCORE', storeKey, member) then
       merged = merged + 1

@@ -17,9 +17,13 @@
   KEYS[7]  counters hash   counters{<prefix><topic>_<slot>}: field cancelled (1 when this call removed the message)
   KEYS[8]  trace hash      trace{<prefix><topic>_<slot>}: the cancelled message's trace entry is removed
   KEYS[9..] split markers  split:<2a>{<prefix><topic>_<slot>}, split:<4a>{...}, ... (optional, see lib/split_depth.lua):
-                           the markers of the doublings after which the member would still route to this slot
+                           the markers of the doublings after which the member would still route to this slot;
+                           with ARGV[2] = 'AGING' KEYS[9] is the since hash since{<prefix><topic>_<slot>} (priority
+                           aging, lib/aging.lua: the cancelled message's first send time is removed) and the
+                           markers follow from KEYS[10]
 
   ARGV[1]  member          the message content
+  ARGV[2]  'AGING'         (optional) KEYS[9] is the since hash
 
   Returns  { cancelled, inFlight, splits }
            cancelled  1 when the message was pending and is removed, 0 when it was not pending
@@ -36,6 +40,8 @@ local expiryKey   = KEYS[6]
 local countersKey = KEYS[7]
 local traceKey    = KEYS[8]
 local member      = ARGV[1]
+local sinceKey, markersFrom = nil, 9
+if ARGV[2] == 'AGING' then sinceKey, markersFrom = KEYS[9], 10 end
 -- #include lib/split_depth.lua: splitDepth(first)
 
 local inFlight = redis.call('ZSCORE', prepareKey, member) and 1 or 0
@@ -50,6 +56,7 @@ if redis.call('ZSCORE', storeKey, member) then
   redis.call('HEXISTS', traceKey, '')
   redis.call('ZREM', storeKey, member)
   redis.call('HDEL', traceKey, member)
+  if sinceKey then redis.call('HDEL', sinceKey, member) end
   redis.call('ZREM', expiryKey, member)
   if inFlight == 0 and not dead then
     redis.call('HDEL', attemptsKey, member)
@@ -58,4 +65,4 @@ if redis.call('ZSCORE', storeKey, member) then
   redis.call('HINCRBY', countersKey, 'cancelled', 1)
   cancelled = 1
 end
-return { cancelled, inFlight, splitDepth(9) }
+return { cancelled, inFlight, splitDepth(markersFrom) }

@@ -19,6 +19,9 @@
   KEYS[8]  trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry
   KEYS[9]  held expiry     held-expiry{<prefix><topic>_<slot>} (optional: given when a committed member was
                            popped with an expiry; its entry is removed)
+  KEYS[10] since hash      since{<prefix><topic>_<slot>} (optional, priority aging: lib/aging.lua): the committed
+                           members' first send times are removed, but not that of a member with a pending copy
+                           (its entry is that copy's); without it the hash is not touched
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
@@ -36,6 +39,7 @@ local failuresKey = KEYS[6]
 local countersKey = KEYS[7]
 local traceKey    = KEYS[8]
 local heldKey     = KEYS[9]
+local sinceKey    = KEYS[10]
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
@@ -84,21 +88,24 @@ if not retried and not anyPending then
     if hasOrigins then callAll('HDEL', originKey, members) end
     if heldKey then callAll('HDEL', heldKey, members) end
     if traced then callAll('HDEL', traceKey, members) end
+    if sinceKey then callAll('HDEL', sinceKey, members) end
   end
 else
   local inPrepare = callAll('ZMSCORE', prepareKey, members)
   local attempts = {}
   if retried then attempts = callAll('HMGET', attemptsKey, members) end
-  local committed, failed, untraced, seen = {}, {}, {}, {}
+  local committed, failed, untraced, unaged, seen = {}, {}, {}, {}, {}
   for i, member in ipairs(members) do
     if inPrepare[i] and not seen[member] then
       seen[member] = true
       committed[#committed + 1] = member
       if attempts[i] then failed[#failed + 1] = member end
       if pending[i] then wake = true elseif traced then untraced[#untraced + 1] = member end
+      if sinceKey and not pending[i] then unaged[#unaged + 1] = member end
     end
   end
   if #untraced > 0 then callAll('HDEL', traceKey, untraced) end
+  if #unaged > 0 then callAll('HDEL', sinceKey, unaged) end
   if #committed > 0 then
     if hasOrigins then callAll('HDEL', originKey, committed) end
     if heldKey then callAll('HDEL', heldKey, committed) end

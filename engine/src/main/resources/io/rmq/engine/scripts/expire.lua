@@ -14,6 +14,8 @@
   KEYS[7]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
                            fields expired (members expired) and dead (of those, kept in the dead queue)
   KEYS[8]  trace hash      trace{<prefix><topic>_<slot>}: the expired members' trace entries are removed
+  KEYS[9]  since hash      since{<prefix><topic>_<slot>} (optional, priority aging: lib/aging.lua): the expired
+                           members' first send times are removed
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  limit           most members to expire (> 0)
@@ -34,7 +36,7 @@ local toDead      = ARGV[3] == '1'
 
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 local expired, more = expireMembers({ store = KEYS[1], prepare = KEYS[2], attempts = KEYS[3], failures = KEYS[4],
-  dead = KEYS[5], expiry = KEYS[6], trace = KEYS[8] }, topicType, redisNow(), limit, toDead)
+  dead = KEYS[5], expiry = KEYS[6], trace = KEYS[8], since = KEYS[9] }, topicType, redisNow(), limit, toDead)
 if countersKey and expired > 0 then
   redis.call('HINCRBY', countersKey, 'expired', expired)
   if toDead then redis.call('HINCRBY', countersKey, 'dead', expired) end

@@ -9,9 +9,12 @@
   KEYS[4]  attempts hash   attempts{<prefix><topic>_<slot>}
   KEYS[5]  expiry zset     expiry{<prefix><topic>_<slot>}: pending member -> expiresAt (ms since the epoch)
   KEYS[6]  held expiry     held-expiry{<prefix><topic>_<slot>}: member in flight -> the expiry it had when popped
-  KEYS[7..] split markers  as in cancel.lua (optional)
+  KEYS[7..] split markers  as in cancel.lua (optional); with ARGV[2] = 'AGING' KEYS[7] is the since hash
+                           since{<prefix><topic>_<slot>} (priority aging, lib/aging.lua) and the markers follow from
+                           KEYS[8]
 
   ARGV[1]  member          the message content
+  ARGV[2]  'AGING'         (optional) KEYS[7] is the since hash: its entry for the member is returned
 
   Returns  { pending, deadline, attempts, deadAt, expiresAt, splits }
            pending    the pending copy's score (due time in ms, or priority) as a string; nil when not pending
@@ -20,8 +23,11 @@
            deadAt     when it moved to the dead queue (ms) as a string; nil when it is not dead
            expiresAt  the pending copy's expiry (ms) as a string, else the in-flight copy's; nil when none is recorded
            splits     as in cancel.lua
+           since      with 'AGING': the pending copy's first send time (ms) as a string; nil when none is recorded
 ]]
 local member = ARGV[1]
+local sinceKey, markersFrom = nil, 7
+if ARGV[2] == 'AGING' then sinceKey, markersFrom = KEYS[7], 8 end
 -- #include lib/split_depth.lua: splitDepth(first)
 
 local pending   = redis.call('ZSCORE', KEYS[1], member)
@@ -30,4 +36,6 @@ local deadAt    = redis.call('ZSCORE', KEYS[3], member)
 local attempts  = tonumber(redis.call('HGET', KEYS[4], member) or '0') or 0
 local expiresAt = redis.call('ZSCORE', KEYS[5], member)
 if not expiresAt and deadline then expiresAt = redis.call('HGET', KEYS[6], member) end
-return { pending, deadline, attempts, deadAt, expiresAt, splitDepth(7) }
+local since = nil
+if sinceKey and pending then since = redis.call('HGET', sinceKey, member) end
+return { pending, deadline, attempts, deadAt, expiresAt, splitDepth(markersFrom), since }

@@ -11,7 +11,8 @@
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
   KEYS[3]  counters hash   counters{<prefix><topic>_<slot>}: field rescheduled (1 when this call changed the message)
-  KEYS[4..] split markers  as in cancel.lua (optional)
+  KEYS[4..] split markers  as in cancel.lua (optional); with the AGING section KEYS[4] is the since hash
+                           since{<prefix><topic>_<slot>} and the markers follow from KEYS[5]
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  score           the due time in ms since the epoch (Redis clock), or the priority
@@ -19,6 +20,9 @@
   ARGV[4]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
   ARGV[5]  slot            the slot number, echoed in the wake notice
+  ARGV[6..8] (optional)    'AGING', the pace (points per ms) and the topic's aging epoch (PRIORITY, lib/aging.lua):
+                           the new priority p is written as the aged score p - pace * (e - epoch), e the pending
+                           copy's first send time (the epoch when none is recorded)
 
   Returns  { rescheduled, inFlight, splits }
            rescheduled  1 when the message was pending and now has the score given, 0 when it was not pending
@@ -37,6 +41,10 @@ local score       = tonumber(ARGV[2])
 local member      = ARGV[3]
 local wakeChannel = ARGV[4]
 local slot        = ARGV[5]
+local sinceKey, markersFrom, pace, agingEpoch = nil, 4, nil, nil
+if ARGV[6] == 'AGING' and topicType == 'PRIORITY' then
+  sinceKey, markersFrom, pace, agingEpoch = KEYS[4], 5, tonumber(ARGV[7]), tonumber(ARGV[8])
+end
 -- #include lib/clock.lua: redisNow()
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 -- #include lib/split_depth.lua: splitDepth(first)
@@ -58,9 +66,13 @@ if existing then
     end
     if wake then wakeDelay = math.max(0, score - now) end
   end
+  if sinceKey then
+    local sentAt = tonumber(redis.call('HGET', sinceKey, member) or '') or agingEpoch
+    score = score - pace * (sentAt - agingEpoch)
+  end
   redis.call('ZADD', storeKey, 'XX', score, member)
   if wakeDelay ~= nil then publishWake(wakeChannel, slot, wakeDelay) end
   redis.call('HINCRBY', countersKey, 'rescheduled', 1)
   rescheduled = 1
 end
-return { rescheduled, inFlight, splitDepth(4) }
+return { rescheduled, inFlight, splitDepth(markersFrom) }

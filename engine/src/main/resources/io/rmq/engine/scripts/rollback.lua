@@ -42,6 +42,10 @@
   KEYS[9]  expiry set      expiry{<prefix><topic>_<slot>} (optional, with KEYS[10])
   KEYS[10] held expiry     held-expiry{<prefix><topic>_<slot>}
   KEYS[11] trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry (optional)
+  KEYS[12] since hash      since{<prefix><topic>_<slot>} (optional, priority aging: lib/aging.lua): a member moved to
+                           the dead queue loses its first send time (unless a pending copy owns it); a requeued
+                           member keeps it, so it keeps aging from its first send (its score is lowered by the rule
+                           above, and the priority it reports, score + pace * (since - epoch), with it)
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  max retries     deliveries after the first before the dead queue (>= 0)
@@ -82,6 +86,7 @@ local limit       = tonumber(ARGV[8])
 local failure     = ARGV[9]
 local traceKey    = KEYS[11]
 local traced      = selection == 'traced' and traceKey ~= nil
+local sinceKey    = KEYS[12]
 -- #include lib/clock.lua: redisNow()
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 
@@ -137,6 +142,7 @@ if traceKey then
   redis.call('HLEN', traceKey)
   if traced and #members > 0 then pendingTraces = callAll('HMGET', traceKey, members) end
 end
+if sinceKey then redis.call('HLEN', sinceKey) end
 
 local requeued, merged, dead = 0, 0, 0
 local wakeDelay = nil
@@ -214,6 +220,8 @@ if #members > 0 then
   if #heldDropped > 0 then callAll('HDEL', heldKey, heldDropped) end
   if #toExpiry > 0 then callAll('ZADD', expiryKey, toExpiry) end
   if traceKey and #tracesDropped > 0 then callAll('HDEL', traceKey, tracesDropped) end
+  -- tracesDropped lists the dead members that no pending copy owns: their send times go as their trace entries do
+  if sinceKey and #tracesDropped > 0 then callAll('HDEL', sinceKey, tracesDropped) end
   if #tracesKept > 0 then callAll('HSET', traceKey, tracesKept) end
 end
 if requeued + merged + dead > 0 and handover and redis.call('ZCARD', prepareKey) == 0 then

@@ -42,6 +42,8 @@
   KEYS[5]  expiry set      expiry{<prefix><topic>_<slot>}: member -> expiresAt (optional; without it expiries
                            are neither written nor cleared)
   KEYS[6]  trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry (optional; needed with TRACE)
+  KEYS[7]  since hash      since{<prefix><topic>_<slot>}: member -> its first send time, ms (optional; needed with
+                           AGING)
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
@@ -54,13 +56,16 @@
            then, with trace contexts: 'TRACE', the most contexts an entry keeps (>= 0), and each message
            takes one more element after the others: its traceparent, or '' for none
            (for example 'EXPIRES', 'TRACE', 32, then value, member, expiry, traceparent, ...)
+           then, with priority aging (PRIORITY only, lib/aging.lua): 'AGING', the pace (priority points per ms, a
+           decimal > 0) and the topic's aging epoch (ms): each score becomes p - pace * (e - epoch), e the
+           member's first send time (a pending duplicate keeps its entry in KEYS[7], or the epoch without one)
            value           RANGE_MERGE: time range in ms (> 0); PRIORITY: the priority;
                            FIXED_TIME: delivery time in ms since the epoch (Redis clock)
            member          the message content
 
   Returns  { status1, score1, status2, score2, ... }, one pair per message in the order given
            status  1 = stored as a new message, 0 = merged into a pending duplicate
-           score   the member's score after its write, as a string
+           score   the member's score after its write (with AGING the aged score), as a string
   Errors   (codes in lib/errors.lua)
            "RMQ_BAD_TYPE <type>" for an unknown topic type;
            "RMQ_BAD_VALUE <value>" for a value that is not a number;
@@ -96,6 +101,7 @@ end
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
+-- #include lib/aging.lua: ageScores(sinceKey, pace, epoch, now, members, scores, current)
 
 local members, scores, expiries, traces = {}, {}, nil, nil
 local withExpiries = ARGV[4] == 'EXPIRES'
@@ -107,6 +113,15 @@ if withTraces then
   maxLinks = tonumber(ARGV[first + 1])
   if maxLinks == nil then return fail(ERRORS.BAD_VALUE, ARGV[first + 1]) end
   first, step, traces = first + 2, step + 1, {}
+end
+-- priority aging (lib/aging.lua): only with its section, for PRIORITY, with the since hash
+local aging = nil
+if ARGV[first] == 'AGING' then
+  aging = { pace = tonumber(ARGV[first + 1]), epoch = tonumber(ARGV[first + 2]) }
+  if aging.pace == nil or aging.pace <= 0 then return fail(ERRORS.BAD_VALUE, ARGV[first + 1]) end
+  if aging.epoch == nil then return fail(ERRORS.BAD_VALUE, ARGV[first + 2]) end
+  if topicType ~= 'PRIORITY' or KEYS[7] == nil then aging = nil end
+  first = first + 3
 end
 -- n counts the messages and indexes their tables (cheaper than #t per element)
 local n = 0
@@ -138,6 +153,7 @@ end
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 if withExpiries and expiryKey then redis.call('ZCARD', expiryKey) end
 if withTraces then redis.call('HLEN', traceKey) end
+if aging then ageScores(KEYS[7], aging.pace, aging.epoch, now, members, scores, current) end
 
 local prepareRead = false
 local function checkPrepare()

@@ -1,8 +1,8 @@
 -- Expiry of pending messages: removes up to `limit` members of the store queue whose expiry has passed
 -- (expiry sorted set: member -> expiresAt, ms on the Redis clock), whatever their due time or priority.
 -- Uses callAll (lib/call_all.lua, included before this piece by the script).
---   k        the slot's keys: { store, prepare, attempts, failures, dead, expiry, trace } (trace optional: the
---            expired members' trace entries are removed)
+--   k        the slot's keys: { store, prepare, attempts, failures, dead, expiry, trace, since } (trace optional:
+--            the expired members' trace entries are removed; since optional: their first send times, lib/aging.lua)
 --   toDead   true: keep each in the dead queue (scored with now) with the failure "expired"; false: drop it
 -- An entry whose member is not in the store queue (left by another client) is removed and not counted.
 -- A member that also has a copy in flight (sent again while being consumed) keeps its attempts and
@@ -23,6 +23,7 @@ local function expireMembers(k, topicType, now, limit, toDead)
   if #expired == 0 then return 0, #entries == limit end
   callAll('ZREM', k.store, expired)
   if k.trace then callAll('HDEL', k.trace, expired) end
+  if k.since then callAll('HDEL', k.since, expired) end
   local inFlight, attempts, recorded = {}, {}, {}
   if redis.call('ZCARD', k.prepare) > 0 then inFlight = callAll('ZMSCORE', k.prepare, expired) end
   if redis.call('HLEN', k.attempts) > 0 then attempts = callAll('HMGET', k.attempts, expired) end
