@@ -3,6 +3,8 @@ package io.rmq.engine;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
@@ -15,6 +17,7 @@ import io.lettuce.core.RedisURI;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.ExpiredMessageSweeper;
 import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.consume.flow.FlowSettingsCache;
 import io.rmq.engine.coordination.ZooKeeperSessions;
 import io.rmq.engine.pending.PendingMessages;
 import io.rmq.engine.produce.DurableSends;
@@ -58,6 +61,7 @@ public final class RmqEngine implements AutoCloseable {
     public static final Duration DEFAULT_COMMAND_TIMEOUT = RedisAccess.DEFAULT_COMMAND_TIMEOUT;
 
     private final ScheduledExecutorService housekeeping;
+    private final Map<String, FlowSettingsCache> flowSettings = new ConcurrentHashMap<>();
     private final RmqClient client;
     private final WakeBus wakeBus;
     /** Guarded by this engine's lock. */
@@ -202,7 +206,13 @@ public final class RmqEngine implements AutoCloseable {
     /** Creates a consumer of a topic's slots; it does nothing until {@link TopicConsumer#start}. */
     public TopicConsumer consumer(TopicKeys keys, ConsumerOptions options, String name) {
         return new TopicConsumer(name, scripts(keys), options, client, wakeBus, housekeeping, sweepers,
-                this::zooKeeperSessions, events, Clock.systemUTC());
+                this::zooKeeperSessions, events, flowSettings(keys), Clock.systemUTC());
+    }
+
+    /** The live copy of the topic's flow settings, one per topic in this engine, shared by its consumers. */
+    private FlowSettingsCache flowSettings(TopicKeys keys) {
+        return flowSettings.computeIfAbsent(keys.flow(),
+                k -> new FlowSettingsCache(scripts(keys)::flowSettings, housekeeping));
     }
 
     /**

@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
+import io.rmq.engine.consume.flow.FlowSettings;
+import io.rmq.engine.consume.flow.FlowSettingsCache;
 import io.rmq.engine.coordination.ZooKeeperSessions;
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
@@ -82,6 +84,7 @@ public final class TopicConsumer implements AutoCloseable {
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private final HeldMessages held;
     private final ConsumerLoop loop;
+    private final FlowSettingsCache flow;
     private final Settlement settlement;
     private final SettlementRetries retries;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -112,8 +115,9 @@ public final class TopicConsumer implements AutoCloseable {
 
     public TopicConsumer(String name, TopicScripts scripts, ConsumerOptions options, RmqClient redis, WakeBus wakeBus,
             ScheduledExecutorService housekeeping, ExpiredMessageSweeper.Sweepers sweepers, Supplier<ZooKeeperSessions> zooKeeper,
-            EngineEvents events, Clock clock) {
+            EngineEvents events, FlowSettingsCache flow, Clock clock) {
         this.name = name;
+        this.flow = flow;
         this.scripts = scripts;
         this.options = options;
         this.redis = redis;
@@ -124,7 +128,7 @@ public final class TopicConsumer implements AutoCloseable {
         this.retries = new SettlementRetries(scripts, options.settlementPolicy());
         this.held = new HeldMessages();
         this.settlement = new Settlement(scripts, held, retries, options.settlementPolicy(), events);
-        this.loop = new ConsumerLoop(name, scripts, options, redis, held, settlement, events, clock);
+        this.loop = new ConsumerLoop(name, scripts, options, redis, held, settlement, events, flow, clock);
     }
 
     public TopicDefinition topic() {
@@ -268,6 +272,14 @@ public final class TopicConsumer implements AutoCloseable {
     /** Whether {@link #pause()} was called last, rather than {@link #resume()}. */
     public boolean isPaused() {
         return paused;
+    }
+
+    /**
+     * The topic's flow settings as this engine read them last (at most a second old while a consumer of the topic
+     * runs): its rate limit, the adaptive slow-down's rate and reason. A snapshot, for metrics and health.
+     */
+    public FlowSettings flowSettings() {
+        return flow.current();
     }
 
     /** Messages popped and not yet committed or rolled back (prefetched or being processed). */

@@ -1,6 +1,7 @@
 package io.rmq.engine.consume;
 
 import java.math.BigDecimal;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import io.rmq.engine.consume.flow.FlowGate;
@@ -10,7 +11,8 @@ import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.scripts.TopicScripts.FlowGrant;
 
 /**
- * A consumer's way to its topic's limiter: writes the configured limit as the starting value
+ * A consumer's way to its topic's limiter: writes the configured limit (if any: {@code limit} may be {@code null}) as
+ * the starting value
  * ({@code flow_set.lua} in config mode, warning when it replaces another application's configuration), and
  * reserves permits ({@code flow_acquire.lua}). Stateless; thread-safe.
  */
@@ -28,6 +30,9 @@ final class TopicLimiter implements FlowGate.Limiter {
 
     @Override
     public CompletionStage<?> configure() {
+        if (limit == null) {
+            return CompletableFuture.completedFuture(null);
+        }
         return scripts.flowSet(false, limit.perSecond(), limit.burst()).thenAccept(reply -> {
             if (reply.changed() && !reply.previousRate().isEmpty()) {
                 EngineLogging.log.flowConfigReplaced(scripts.keys().topic().name(), consumer,

@@ -16,7 +16,9 @@ import static io.rmq.engine.scripts.SlotKeyBytes.TRACE;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -699,6 +701,15 @@ public final class TopicScripts {
                 number(permits), number(refund), number(refundGen))
                 .thenApply(r -> new FlowGrant((Long) r.get(0), ((Long) r.get(1)).intValue(), (Long) r.get(2),
                         Double.parseDouble(text(r.get(3)))));
+    }
+
+    /** The fields of the topic's flow hash ({@code HGETALL}), an empty map when it does not exist. */
+    public CompletionStage<Map<String, String>> flowSettings() {
+        return scripts.get().commands().hgetall(bytes(keys.flow())).thenApply(all -> {
+            Map<String, String> fields = new HashMap<>();
+            all.forEach((k, v) -> fields.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.UTF_8)));
+            return fields;
+        });
     }
 
     /**

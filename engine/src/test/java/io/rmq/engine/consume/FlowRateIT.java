@@ -121,6 +121,48 @@ class FlowRateIT {
         assertThat(fx.redis().exists(keys.flow())).isZero();
     }
 
+    @Test
+    void aConsumerStartedWithoutALimitFollowsALimitSetLiveAndItsRemoval() throws Exception {
+        int backlog = 50;
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("live", 2, TopicType.PRIORITY));
+        TopicProducer producer = client.producer(keys);
+        for (int i = 0; i < backlog; i++) {
+            producer.sendWithPriority(bytes("m" + i), 1, null).toCompletableFuture().join();
+        }
+        EngineFixture.Recorder r = fx.consume(client, keys, ConsumerOptions.builder().pollInterval(Duration.ofMillis(200))
+                .shutdownTimeout(Duration.ofMillis(300)).build());
+        try (RmqAdmin admin = RmqAdmin.connect(fx.uri)) {
+            admin.setRateLimit(keys.topic(), 1.0 / 60, 1);
+            await().atMost(WAIT).until(() -> r.consumer.flowSettings().rate().isPresent());
+
+            r.consumer.request(Long.MAX_VALUE);
+            r.next(WAIT).commit(); // the bucket's one message; the next permit is a minute away
+            assertThat(r.received.poll(1500, TimeUnit.MILLISECONDS)).as("a delivery beyond the limit").isNull();
+
+            admin.removeRateLimit(keys.topic());
+        }
+        assertThat(r.take(backlog - 1, WAIT)).hasSize(backlog - 1).allSatisfy(Delivery::commit);
+        assertThat(r.consumer.flowSettings().rate()).isEmpty();
+    }
+
+    @Test
+    void aFlowHashLostWithRedisIsWrittenAgainFromTheConfiguredLimit() throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("lost", 2, TopicType.PRIORITY));
+        EngineFixture.Recorder r = fx.consume(client, keys, ConsumerOptions.builder().pollInterval(Duration.ofMillis(200))
+                .shutdownTimeout(Duration.ofMillis(300)).rateLimit(new FlowLimit(500, 50)).build());
+        r.consumer.request(Long.MAX_VALUE);
+        client.producer(keys).sendWithPriority(bytes("first"), 1, null).toCompletableFuture().join();
+        r.next(WAIT).commit();
+        await().atMost(WAIT).until(() -> r.consumer.flowSettings().gen() == 1);
+
+        fx.redis().del(keys.flow()); // what a restart without persistence leaves
+
+        await().atMost(WAIT).until(() -> "500".equals(fx.redis().hget(keys.flow(), "rate")));
+        assertThat(fx.redis().hgetall(keys.flow())).containsEntry("cfg:rate", "500").containsEntry("burst", "50");
+        client.producer(keys).sendWithPriority(bytes("second"), 1, null).toCompletableFuture().join();
+        r.next(WAIT).commit();
+    }
+
     private static void forward(EngineFixture.Recorder from, BlockingQueue<Delivery> to) {
         try {
             while (true) {

@@ -1,0 +1,120 @@
+package io.rmq.engine.consume.flow;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The live copy of one topic's flow hash in one engine, shared by the topic's consumers: it reads the hash
+ * ({@code HGETALL}) when the first of them joins, again as soon as a reply of the limiter shows another generation
+ * ({@link #genSeen}), and every {@value #REFRESH_MILLIS} ms while any consumer of the topic runs, so that a change
+ * reaches every consumer within a second, with or without a limit of their own. Listeners are told of every change
+ * of the settings (not of the limiter's running state). A failed read changes nothing; the next one retries.
+ * Thread-safe.
+ */
+public final class FlowSettingsCache {
+
+    /** The longest time between two reads of the hash while a consumer of the topic runs. */
+    public static final long REFRESH_MILLIS = 1000;
+
+    /** Reads the topic's flow hash: its fields, an empty map when it does not exist. */
+    @FunctionalInterface
+    public interface Reader {
+        CompletionStage<Map<String, String>> read();
+    }
+
+    /** Told of a change of the settings; on a Redis client's or the housekeeping thread: return quickly. */
+    @FunctionalInterface
+    public interface Listener {
+        void changed(FlowSettings before, FlowSettings now);
+    }
+
+    private final Reader reader;
+    private final ScheduledExecutorService scheduler;
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean reading = new AtomicBoolean();
+    private volatile boolean readAgain;
+    private volatile FlowSettings current = FlowSettings.NONE;
+    private ScheduledFuture<?> refreshing; // guarded by this
+
+    public FlowSettingsCache(Reader reader, ScheduledExecutorService scheduler) {
+        this.reader = reader;
+        this.scheduler = scheduler;
+    }
+
+    /** The settings last read ({@link FlowSettings#NONE} before the first read). */
+    public FlowSettings current() {
+        return current;
+    }
+
+    /**
+     * Adds a listener, told at once of the settings read before (unless there were none) and of those read from now
+     * on, and reads the hash every second while any listener is joined. Returns how to leave.
+     */
+    public synchronized Runnable join(Listener listener) {
+        listeners.add(listener);
+        FlowSettings known = current;
+        if (known.gen() > 0 || !known.fields().isEmpty()) {
+            listener.changed(FlowSettings.NONE, known);
+        }
+        if (refreshing == null) {
+            refreshing = scheduler.scheduleWithFixedDelay(this::refresh, 0, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
+        }
+        return () -> leave(listener);
+    }
+
+    private synchronized void leave(Listener listener) {
+        listeners.remove(listener);
+        if (listeners.isEmpty() && refreshing != null) {
+            refreshing.cancel(false);
+            refreshing = null;
+        }
+    }
+
+    /** A reply of the limiter carried generation {@code gen}: another than the one cached is read at once. */
+    public void genSeen(long gen) {
+        if (gen != current.gen()) {
+            refresh();
+        }
+    }
+
+    /** Reads the hash now; a read asked for while one is under way is made once it ends. */
+    public void refresh() {
+        if (!reading.compareAndSet(false, true)) {
+            readAgain = true;
+            return;
+        }
+        CompletionStage<Map<String, String>> read;
+        try {
+            read = reader.read();
+        } catch (RuntimeException e) { // thrown rather than returned: a failed read all the same
+            read = CompletableFuture.failedFuture(e);
+        }
+        read.whenComplete((fields, failure) -> {
+            if (failure == null) {
+                apply(FlowSettings.of(fields));
+            }
+            reading.set(false);
+            if (readAgain) {
+                readAgain = false;
+                refresh();
+            }
+        });
+    }
+
+    private void apply(FlowSettings read) {
+        FlowSettings before = current;
+        current = read;
+        if (!before.sameSettings(read)) {
+            for (Listener l : listeners) {
+                l.changed(before, read);
+            }
+        }
+    }
+}
