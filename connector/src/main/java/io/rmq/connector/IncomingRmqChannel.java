@@ -178,7 +178,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
 
     private void start() {
         try {
-            consumer.start(batches == null ? this::deliver : new DeliveryListener() {
+            consumer.start(new DeliveryListener() {
                 @Override
                 public void onDelivery(Delivery delivery) {
                     deliver(delivery);
@@ -186,7 +186,14 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
 
                 @Override
                 public void onHandOverEnd() {
-                    batches.handOverEnd();
+                    if (batches != null) {
+                        batches.handOverEnd();
+                    }
+                }
+
+                @Override
+                public void onThrottled(long waitedNanos) {
+                    metrics.throttled(waitedNanos);
                 }
             });
         } catch (IllegalStateException e) {

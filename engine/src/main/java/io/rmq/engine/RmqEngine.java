@@ -17,6 +17,7 @@ import io.lettuce.core.RedisURI;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.ExpiredMessageSweeper;
 import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.consume.flow.FlowSettings;
 import io.rmq.engine.consume.flow.FlowSettingsCache;
 import io.rmq.engine.coordination.ZooKeeperSessions;
 import io.rmq.engine.pending.PendingMessages;
@@ -206,11 +207,19 @@ public final class RmqEngine implements AutoCloseable {
     /** Creates a consumer of a topic's slots; it does nothing until {@link TopicConsumer#start}. */
     public TopicConsumer consumer(TopicKeys keys, ConsumerOptions options, String name) {
         return new TopicConsumer(name, scripts(keys), options, client, wakeBus, housekeeping, sweepers,
-                this::zooKeeperSessions, events, flowSettings(keys), Clock.systemUTC());
+                this::zooKeeperSessions, events, flowSettingsCache(keys), Clock.systemUTC());
+    }
+
+    /**
+     * The topic's flow settings (rate limit, adaptive slow-down) as this engine read them last: at most a second old
+     * while a consumer of the topic runs here, {@link FlowSettings#NONE} before the first read. For metrics.
+     */
+    public FlowSettings flowSettings(TopicKeys keys) {
+        return flowSettingsCache(keys).current();
     }
 
     /** The live copy of the topic's flow settings, one per topic in this engine, shared by its consumers. */
-    private FlowSettingsCache flowSettings(TopicKeys keys) {
+    private FlowSettingsCache flowSettingsCache(TopicKeys keys) {
         return flowSettings.computeIfAbsent(keys.flow(),
                 k -> new FlowSettingsCache(scripts(keys)::flowSettings, housekeeping));
     }
