@@ -79,6 +79,10 @@ public final class RmqEngine implements AutoCloseable {
 
         @Override
         public void redelivered(TopicDefinition topic, long count) {
+            FlowSettingsCache flow = flowSettings.get(new TopicKeys(topic).flow());
+            if (flow != null) {
+                flow.deadlinesPassed(count); // failures, for the adaptive slow-down
+            }
             tell(l -> l.redelivered(topic, count));
         }
 

@@ -95,7 +95,7 @@ final class ConsumerLoop implements WakeBus.Listener {
         int slotAmount = scripts.keys().topic().slotAmount();
         this.timer = new WakeTimer(loop, this::popIfNeeded);
         this.flow = flow;
-        this.gate = options.rateLimit().isEmpty() ? null : newGate();
+        this.gate = options.rateLimit().isEmpty() && options.adaptiveSlowDown().isEmpty() ? null : newGate();
         this.scheduler = new SlotScheduler(slotAmount, options.pollInterval(), !coordinated);
         this.prefetch = new PrefetchBuffer(slotAmount, coordinated);
         // a crashed owner's messages are swept within 1.5 prepare timeouts: a longer wait has another cause
@@ -115,7 +115,8 @@ final class ConsumerLoop implements WakeBus.Listener {
     }
 
     private FlowGate newGate() {
-        return new FlowGate(new TopicLimiter(scripts, options.rateLimit().orElse(null), name), options.batchSize(), loop,
+        return new FlowGate(new TopicLimiter(scripts, options.rateLimit().orElse(null),
+                options.adaptiveSlowDown().orElse(null), name, settler, flow), options.batchSize(), loop,
                 this::popIfNeeded, scripts.keys().topic().name(), name, flow::genSeen);
     }
 
@@ -134,7 +135,7 @@ final class ConsumerLoop implements WakeBus.Listener {
             gate.reserve(System.nanoTime()); // writes the limit now, also while nothing waits to be popped
         } else if (now.throttles() && gate == null) {
             gate = newGate();
-        } else if (!now.throttles() && gate != null && gate.isConfigured() && now.gen() >= gate.gen()) {
+        } else if (!now.throttles() && options.adaptiveSlowDown().isEmpty() && gate != null && gate.isConfigured() && now.gen() >= gate.gen()) {
             gate = null;
             throttledSince = 0;
         }

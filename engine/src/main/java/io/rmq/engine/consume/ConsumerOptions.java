@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.rmq.engine.consume.flow.AdaptiveSlowDown;
 import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.i18n.EngineArguments;
@@ -55,6 +56,7 @@ public final class ConsumerOptions {
     private final boolean traced;
     private final int traceLinks;
     private final FlowLimit rateLimit;
+    private final AdaptiveSlowDown adaptiveSlowDown;
 
     private ConsumerOptions(Builder b) {
         this.maxRetries = b.maxRetries;
@@ -71,6 +73,7 @@ public final class ConsumerOptions {
         this.traced = b.traced;
         this.traceLinks = b.traceLinks;
         this.rateLimit = b.rateLimit;
+        this.adaptiveSlowDown = b.adaptiveSlowDown;
     }
 
     public static Builder builder() {
@@ -86,7 +89,7 @@ public final class ConsumerOptions {
                 .retryBackoff(retryBackoff).retryBackoffMax(retryBackoffMax).pollInterval(pollInterval)
                 .shutdownTimeout(shutdownTimeout).deadMaxCount(deadMaxCount).deadMaxAge(deadMaxAge)
                 .coordination(coordination).expiredToDead(expiredToDead).traced(traced).traceLinks(traceLinks)
-                .rateLimit(rateLimit);
+                .rateLimit(rateLimit).adaptiveSlowDown(adaptiveSlowDown);
     }
 
     public int maxRetries() {
@@ -167,12 +170,22 @@ public final class ConsumerOptions {
         return Optional.ofNullable(rateLimit);
     }
 
+    /**
+     * The adaptive slow-down this consumer runs, if configured: it reports its deliveries' outcomes to the topic's
+     * limiter, which slows the topic down while too many fail. Empty: the consumer runs it only if the topic's
+     * flow hash switches it on ({@code a.on}).
+     */
+    public Optional<AdaptiveSlowDown> adaptiveSlowDown() {
+        return Optional.ofNullable(adaptiveSlowDown);
+    }
+
     @Override
     public String toString() {
         return "ConsumerOptions[maxRetries=" + maxRetries + ", prepareTimeout=" + prepareTimeout + ", batchSize="
                 + batchSize + ", retryBackoff=" + retryBackoff + ", retryBackoffMax=" + retryBackoffMax
                 + ", pollInterval=" + pollInterval + ", shutdownTimeout=" + shutdownTimeout + ", deadMaxCount=" + deadMaxCount + ", deadMaxAge=" + deadMaxAge
                 + ", expiredToDead=" + expiredToDead + ", traced=" + traced + ", rateLimit=" + (rateLimit == null ? "none" : rateLimit)
+                + ", adaptiveSlowDown=" + (adaptiveSlowDown == null ? "none" : adaptiveSlowDown)
                 + ", coordination="
                 + (coordination == null ? "none" : coordination) + "]";
     }
@@ -193,6 +206,7 @@ public final class ConsumerOptions {
         private boolean traced;
         private int traceLinks = DEFAULT_TRACE_LINKS;
         private FlowLimit rateLimit;
+        private AdaptiveSlowDown adaptiveSlowDown;
 
         private Builder() {
         }
@@ -298,6 +312,12 @@ public final class ConsumerOptions {
         /** Holds the consumer's pops to the topic's rate limit, starting with {@code rateLimit}; {@code null}: none. */
         public Builder rateLimit(FlowLimit rateLimit) {
             this.rateLimit = rateLimit;
+            return this;
+        }
+
+        /** Runs the adaptive slow-down with these settings; {@code null}: as the topic's flow hash says. */
+        public Builder adaptiveSlowDown(AdaptiveSlowDown adaptiveSlowDown) {
+            this.adaptiveSlowDown = adaptiveSlowDown;
             return this;
         }
 

@@ -697,8 +697,22 @@ public final class TopicScripts {
      * unused permits of a previous reservation taken under generation {@code refundGen}.
      */
     public CompletionStage<FlowGrant> flowAcquire(int permits, int refund, long refundGen) {
+        return flowAcquire(permits, refund, refundGen, 0, 0, -1, 0);
+    }
+
+    /**
+     * {@code flow_acquire.lua} with the adaptive slow-down's inputs: {@code acked} and {@code failed} deliveries the
+     * caller settled since its previous call, and its own settings (a failure {@code threshold} in (0, 1) and a
+     * {@code floor} in permits per second, {@code 0}: the default), or {@code threshold < 0} when it runs none of its
+     * own (the flow hash's {@code a.on} decides).
+     */
+    public CompletionStage<FlowGrant> flowAcquire(int permits, int refund, long refundGen, long acked, long failed,
+            double threshold, double floor) {
+        boolean adaptive = threshold > 0;
         return this.<List<Object>>run(RedisScript.FLOW_ACQUIRE, new byte[][] { bytes(keys.flow()) },
-                number(permits), number(refund), number(refundGen))
+                number(permits), number(refund), number(refundGen), number(acked), number(failed),
+                bytes(adaptive ? "1" : ""), bytes(adaptive ? decimal(threshold) : ""),
+                bytes(adaptive && floor > 0 ? decimal(floor) : ""))
                 .thenApply(r -> new FlowGrant((Long) r.get(0), ((Long) r.get(1)).intValue(), (Long) r.get(2),
                         Double.parseDouble(text(r.get(3)))));
     }
@@ -729,6 +743,10 @@ public final class TopicScripts {
         return this.<List<Object>>run(RedisScript.FLOW_SET, new byte[][] { bytes(keys.flow()) },
                 bytes(live ? "live" : "config"), bytes(rate), number(burst))
                 .thenApply(r -> new FlowSetReply((Long) r.get(0) == 1, (Long) r.get(1), text(r.get(2)), text(r.get(3))));
+    }
+
+    private static String decimal(double value) {
+        return java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
     private static String text(Object reply) {

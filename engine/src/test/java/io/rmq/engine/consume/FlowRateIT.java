@@ -41,8 +41,12 @@ class FlowRateIT {
 
     @BeforeEach
     void setUp(RedisTestServer redis) {
-        fx = new EngineFixture(redis.uri());
+        fx = fixture(redis);
         client = fx.client();
+    }
+
+    EngineFixture fixture(RedisTestServer redis) {
+        return new EngineFixture(redis.uri());
     }
 
     @AfterEach

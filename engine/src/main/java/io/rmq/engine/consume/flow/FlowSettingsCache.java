@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The live copy of one topic's flow hash in one engine, shared by the topic's consumers: it reads the hash
@@ -42,6 +43,7 @@ public final class FlowSettingsCache {
     private volatile boolean readAgain;
     private volatile FlowSettings current = FlowSettings.NONE;
     private ScheduledFuture<?> refreshing; // guarded by this
+    private final AtomicLong deadlinesPassed = new AtomicLong();
 
     public FlowSettingsCache(Reader reader, ScheduledExecutorService scheduler) {
         this.reader = reader;
@@ -75,6 +77,19 @@ public final class FlowSettingsCache {
             refreshing.cancel(false);
             refreshing = null;
         }
+    }
+
+    /**
+     * {@code count} deliveries of the topic were rolled back at their deadline (found by this engine's sweeper):
+     * failures for the adaptive slow-down, reported by the next reservation of any consumer of the topic here.
+     */
+    public void deadlinesPassed(long count) {
+        deadlinesPassed.addAndGet(count);
+    }
+
+    /** The deliveries rolled back at their deadline since the previous call. */
+    public long takeDeadlinesPassed() {
+        return deadlinesPassed.getAndSet(0);
     }
 
     /** A reply of the limiter carried generation {@code gen}: another than the one cached is read at once. */
