@@ -104,7 +104,8 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
         this.registered = engine.registerTopic(config.topic());
         this.consumer = engine.consumer(new TopicKeys(config.topic()), options, config.channel());
         this.status = ChannelStatus.incoming(config.channel(), topicName, engine, registered,
-                config.consumerOptions().coordination().isPresent(), consumer::isCoordinationConnected);
+                config.consumerOptions().coordination().isPresent(), consumer::isCoordinationConnected,
+                consumer::isThrottled);
         this.failures = new ChannelFailures(config.channel(), topicName, config.failureStrategy(), this::fail);
         this.batches = config.batch() ? new BatchCollector(config.batchSize(), consumer::request,
                 batch -> signals.execute(batchEmitter, batch)) : null;

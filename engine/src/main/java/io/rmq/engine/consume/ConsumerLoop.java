@@ -77,8 +77,11 @@ final class ConsumerLoop implements WakeBus.Listener {
      * Created when a limit appears (configured, or set live), dropped when it is removed.
      */
     private FlowGate gate;
-    /** Since when ({@link System#nanoTime()}) the loop had demand and room but no valid permit; 0 when it has not waited. */
-    private long throttledSince;
+    /**
+     * Since when ({@link System#nanoTime()}) the loop had demand and room but no valid permit; 0 when it has not waited.
+     * Written on the loop thread, read by health checks.
+     */
+    private volatile long throttledSince;
 
     ConsumerLoop(String name, TopicScripts scripts, ConsumerOptions options, RmqClient redis, HeldMessages held,
             Settlement settler, EngineEvents events, FlowSettingsCache flow, Clock clock) {
@@ -115,6 +118,7 @@ final class ConsumerLoop implements WakeBus.Listener {
     }
 
     private FlowGate newGate() {
+        settler.takeOutcomes(); // deliveries settled before the gate are old news to the adaptive slow-down
         return new FlowGate(new TopicLimiter(scripts, options.rateLimit().orElse(null),
                 options.adaptiveSlowDown().orElse(null), name, settler, flow), options.batchSize(), loop,
                 this::popIfNeeded, scripts.keys().topic().name(), name, flow::genSeen);
@@ -278,6 +282,11 @@ final class ConsumerLoop implements WakeBus.Listener {
             done.complete(List.of());
         }
         return done;
+    }
+
+    /** Whether the loop waits for permits of the topic's rate limit now, with demand and room for messages. */
+    boolean isThrottled() {
+        return throttledSince != 0;
     }
 
     /** Ends the loop thread; call after {@link #stop}'s stage completed. */

@@ -282,6 +282,14 @@ public final class TopicConsumer implements AutoCloseable {
         return flow.current();
     }
 
+    /**
+     * Whether this consumer waits for permits of its topic's rate limit (or of the adaptive slow-down) now, with
+     * demand and room for messages. A snapshot, for health checks: throttling is no failure.
+     */
+    public boolean isThrottled() {
+        return loop.isThrottled();
+    }
+
     /** Messages popped and not yet committed or rolled back (prefetched or being processed). */
     public int heldCount() {
         return held.count();
