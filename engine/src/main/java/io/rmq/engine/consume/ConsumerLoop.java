@@ -462,6 +462,7 @@ final class ConsumerLoop implements WakeBus.Listener {
     }
 
     private void startPop(int slot, int count, FlowGate.Permits permits) {
+        flow.active();
         long epoch = scheduler.epoch(slot);
         scheduler.popStarted(slot, count);
         popsInFlight++;

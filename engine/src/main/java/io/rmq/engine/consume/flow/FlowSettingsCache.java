@@ -14,15 +14,23 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The live copy of one topic's flow hash in one engine, shared by the topic's consumers: it reads the hash
  * ({@code HGETALL}) when the first of them joins, again as soon as a reply of the limiter shows another generation
- * ({@link #genSeen}), and every {@value #REFRESH_MILLIS} ms while any consumer of the topic runs, so that a change
- * reaches every consumer within a second, with or without a limit of their own. Listeners are told of every change
- * of the settings (not of the limiter's running state). A failed read changes nothing; the next one retries.
+ * ({@link #genSeen}), and every {@value #REFRESH_MILLIS} ms while a consumer of the topic pops ({@link #active}), so
+ * that a change reaches every consumer within a second, with or without a limit of their own. While the topic's
+ * consumers are idle (no pop for {@value #ACTIVE_MILLIS} ms) it reads every {@value #IDLE_REFRESH_MILLIS} ms only,
+ * and at once when one of them pops again: an idle consumer costs Redis next to nothing. Listeners are told of every
+ * change of the settings (not of the limiter's running state). A failed read changes nothing; the next one retries.
  * Thread-safe.
  */
 public final class FlowSettingsCache {
 
-    /** The longest time between two reads of the hash while a consumer of the topic runs. */
+    /** The longest time between two reads of the hash while a consumer of the topic pops. */
     public static final long REFRESH_MILLIS = 1000;
+    /** How long after its last pop a consumer of the topic counts as popping. */
+    public static final long ACTIVE_MILLIS = 5_000;
+    /** The longest time between two reads of the hash while the topic's consumers are idle. */
+    public static final long IDLE_REFRESH_MILLIS = 30_000;
+    private static final long ACTIVE_NANOS = TimeUnit.MILLISECONDS.toNanos(ACTIVE_MILLIS);
+    private static final long IDLE_REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(IDLE_REFRESH_MILLIS);
 
     /** Reads the topic's flow hash: its fields, an empty map when it does not exist. */
     @FunctionalInterface
@@ -44,6 +52,9 @@ public final class FlowSettingsCache {
     private volatile FlowSettings current = FlowSettings.NONE;
     private ScheduledFuture<?> refreshing; // guarded by this
     private final AtomicLong deadlinesPassed = new AtomicLong();
+    /** When ({@link System#nanoTime()}) a consumer of the topic last popped; the read before, when none has. */
+    private volatile long lastActive = System.nanoTime() - ACTIVE_NANOS;
+    private volatile long lastRead = System.nanoTime() - IDLE_REFRESH_NANOS;
 
     public FlowSettingsCache(Reader reader, ScheduledExecutorService scheduler) {
         this.reader = reader;
@@ -66,7 +77,9 @@ public final class FlowSettingsCache {
             listener.changed(FlowSettings.NONE, known);
         }
         if (refreshing == null) {
-            refreshing = scheduler.scheduleWithFixedDelay(this::refresh, 0, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
+            refresh();
+            refreshing = scheduler.scheduleWithFixedDelay(this::periodicRead, REFRESH_MILLIS, REFRESH_MILLIS,
+                    TimeUnit.MILLISECONDS);
         }
         return () -> leave(listener);
     }
@@ -92,6 +105,26 @@ public final class FlowSettingsCache {
         return deadlinesPassed.getAndSet(0);
     }
 
+    /**
+     * A consumer of the topic pops: the hash is read every second from now on, and at once if the topic's consumers
+     * were idle (a change made meanwhile applies from this pop's reply on). Cheap: called for every pop.
+     */
+    public void active() {
+        long now = System.nanoTime();
+        long before = lastActive;
+        lastActive = now;
+        if (now - before > ACTIVE_NANOS) {
+            refresh();
+        }
+    }
+
+    private void periodicRead() {
+        long now = System.nanoTime();
+        if (now - lastActive <= ACTIVE_NANOS || now - lastRead >= IDLE_REFRESH_NANOS) {
+            refresh();
+        }
+    }
+
     /** A reply of the limiter carried generation {@code gen}: another than the one cached is read at once. */
     public void genSeen(long gen) {
         if (gen != current.gen()) {
@@ -105,6 +138,7 @@ public final class FlowSettingsCache {
             readAgain = true;
             return;
         }
+        lastRead = System.nanoTime();
         CompletionStage<Map<String, String>> read;
         try {
             read = reader.read();

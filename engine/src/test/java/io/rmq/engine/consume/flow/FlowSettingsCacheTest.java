@@ -48,9 +48,10 @@ class FlowSettingsCacheTest {
     }
 
     @Test
-    void readsEverySecondWhileAListenerIsJoinedAndStopsWhenTheLastLeaves() {
+    void readsEverySecondWhileAConsumerPopsAndStopsWhenTheLastLeaves() {
         Runnable leave = cache.join((before, now) -> { });
-        await().atMost(Duration.ofSeconds(5)).until(() -> reads.get() >= 2);
+        cache.active();
+        await().atMost(Duration.ofSeconds(5)).until(() -> reads.get() >= 3);
         leave.run();
         int after = reads.get();
         await().pollDelay(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).until(() -> true);
@@ -65,6 +66,18 @@ class FlowSettingsCacheTest {
         AtomicReference<FlowSettings> told = new AtomicReference<>();
         cache.join((before, now) -> told.set(now));
         assertThat(told.get().gen()).isEqualTo(4);
+    }
+
+    @Test
+    void whileNoConsumerPopsItReadsOnlyWhenJoinedAndAtOnceWhenOnePopsAgain() {
+        cache.join((before, now) -> { });
+        await().atMost(Duration.ofSeconds(5)).until(() -> reads.get() == 1);
+        await().pollDelay(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(4)).until(() -> true);
+        assertThat(reads.get()).as("idle: no read every second").isEqualTo(1);
+
+        hash.set(Map.of("gen", "5", "rate", "3"));
+        cache.active();
+        await().atMost(Duration.ofSeconds(5)).until(() -> cache.current().gen() == 5);
     }
 
     @Test
