@@ -216,7 +216,7 @@ public final class RmqEngine implements AutoCloseable {
 
     /**
      * The topic's flow settings (rate limit, adaptive slow-down) as this engine read them last: at most a second old
-     * while a consumer of the topic runs here, {@link FlowSettings#NONE} before the first read. For metrics.
+     * while a consumer of the topic pops here (30 s while they are idle), {@link FlowSettings#NONE} before the first read. For metrics.
      */
     public FlowSettings flowSettings(TopicKeys keys) {
         return flowSettingsCache(keys).current();

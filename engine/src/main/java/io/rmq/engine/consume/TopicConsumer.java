@@ -276,7 +276,7 @@ public final class TopicConsumer implements AutoCloseable {
 
     /**
      * The topic's flow settings as this engine read them last (at most a second old while a consumer of the topic
-     * runs): its rate limit, the adaptive slow-down's rate and reason. A snapshot, for metrics and health.
+     * pops, 30 s while they are idle): its rate limit, the adaptive slow-down's rate and reason. A snapshot, for metrics and health.
      */
     public FlowSettings flowSettings() {
         return flow.current();
