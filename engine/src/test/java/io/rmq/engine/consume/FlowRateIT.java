@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.rmq.engine.EngineFixture;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.consume.flow.AdaptiveSlowDown;
 import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.settlement.Delivery;
@@ -170,6 +171,35 @@ class FlowRateIT {
         // the limiter's reply to that pop shows generation 0: the settings are read, found gone, and written again
         await().atMost(WAIT).until(() -> "500".equals(fx.redis().hget(keys.flow(), "rate")));
         assertThat(fx.redis().hgetall(keys.flow())).containsEntry("cfg:rate", "500").containsEntry("burst", "50");
+    }
+
+    @Test
+    void theAdaptiveSlowDownBacksOffWhileDeliveriesFail() throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("failing", 2, TopicType.PRIORITY));
+        TopicProducer producer = client.producer(keys);
+        for (int i = 0; i < 100; i++) {
+            producer.sendWithPriority(bytes("m" + i), 1, null).toCompletableFuture().join();
+        }
+        EngineFixture.Recorder r = fx.consume(client, keys, ConsumerOptions.builder().pollInterval(Duration.ofMillis(200))
+                .shutdownTimeout(Duration.ofMillis(300)).maxRetries(1_000).retryBackoff(Duration.ZERO)
+                .rateLimit(new FlowLimit(100, 0)).adaptiveSlowDown(new AdaptiveSlowDown(0.5, 5)).build());
+        Thread failing = new Thread(() -> {
+            try {
+                while (true) {
+                    r.received.take().rollback(new IllegalStateException("the downstream is down"));
+                }
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+            }
+        }, "failing-downstream");
+        failing.setDaemon(true);
+        failing.start();
+        r.consumer.request(Long.MAX_VALUE);
+
+        await().atMost(WAIT).until(() -> fx.redis().hget(keys.flow(), "a.rate") != null);
+        assertThat(fx.redis().hget(keys.flow(), "a.reason")).startsWith("failures 100% > 50%");
+        await().atMost(WAIT).until(() -> r.consumer.flowSettings().effectiveRate().orElse(100.0) < 100);
+        failing.interrupt();
     }
 
     private static void forward(EngineFixture.Recorder from, BlockingQueue<Delivery> to) {
