@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.knowm.xchart.BitmapEncoder.BitmapFormat;
 import org.knowm.xchart.BitmapEncoder;
@@ -105,6 +106,24 @@ final class BenchCharts {
             }
         }
         return chart;
+    }
+
+    /**
+     * A time line: each series of {@code left} (x: seconds, y on the left axis) and of {@code right} (on a second
+     * axis on the right), as lines, written as the PNG {@code file}.
+     */
+    static Path timeLine(String title, String leftTitle, String rightTitle, Map<String, double[][]> left,
+            Map<String, double[][]> right, Path file) throws IOException {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("time, s").build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+        chart.setYAxisGroupTitle(0, leftTitle);
+        chart.setYAxisGroupTitle(1, rightTitle);
+        chart.getStyler().setYAxisGroupPosition(1, Styler.YAxisPosition.Right);
+        left.forEach((name, xy) -> chart.addSeries(name, xy[0], xy[1]).setMarker(SeriesMarkers.NONE));
+        right.forEach((name, xy) -> {
+            chart.addSeries(name, xy[0], xy[1]).setMarker(SeriesMarkers.NONE).setYAxisGroup(1);
+        });
+        return save(chart, file);
     }
 
     private static Path save(Chart<?, ?> chart, Path file) throws IOException {

@@ -58,10 +58,12 @@ public final class ChannelSnapshot {
     private final Throwable failure;
     private final boolean cancelled;
     private final boolean stopped;
+    private final boolean throttled;
 
     ChannelSnapshot(String channel, Direction direction, String topic, String redisUri, boolean redisConnected,
             boolean redisReached, boolean coordinated, boolean coordinationConnected, Throwable failure,
-            boolean cancelled, boolean stopped) {
+            boolean cancelled, boolean stopped, boolean throttled) {
+        this.throttled = throttled;
         this.channel = Objects.requireNonNull(channel, "channel");
         this.direction = Objects.requireNonNull(direction, "direction");
         this.topic = Objects.requireNonNull(topic, "topic");
@@ -178,7 +180,18 @@ public final class ChannelSnapshot {
         if (state == State.FAILED) {
             line.append(": ").append(failure.getMessage() != null ? failure.getMessage() : failure.getClass().getName());
         }
+        if (state == State.UP && throttled) {
+            line.append(", throttled (waiting for permits of the topic's rate limit)");
+        }
         return line.toString();
+    }
+
+    /**
+     * Whether the channel's consumer waits for permits of its topic's rate limit now (incoming channels only). Not a
+     * failure: a throttled channel is {@link State#UP} and passes every check; {@link #describe()} says it.
+     */
+    public boolean isThrottled() {
+        return throttled;
     }
 
     @Override

@@ -19,6 +19,7 @@ import io.rmq.engine.RmqEngine;
 final class ChannelStatus {
 
     private static final BooleanSupplier NOT_COORDINATED = () -> false;
+    private static final BooleanSupplier NOT_THROTTLED = () -> false;
 
     private final String channel;
     private final Direction direction;
@@ -26,12 +27,15 @@ final class ChannelStatus {
     private final RmqEngine engine;
     private final boolean coordinated;
     private final BooleanSupplier coordinationConnected;
+    private final BooleanSupplier throttled;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean cancelled;
     private volatile boolean stopped;
 
     private ChannelStatus(String channel, Direction direction, String topic, RmqEngine engine,
-            CompletionStage<?> registration, boolean coordinated, BooleanSupplier coordinationConnected) {
+            CompletionStage<?> registration, boolean coordinated, BooleanSupplier coordinationConnected,
+            BooleanSupplier throttled) {
+        this.throttled = throttled;
         this.channel = channel;
         this.direction = direction;
         this.topic = topic;
@@ -47,18 +51,20 @@ final class ChannelStatus {
 
     /** The status of an outgoing channel. */
     static ChannelStatus outgoing(String channel, String topic, RmqEngine engine, CompletionStage<?> registration) {
-        return new ChannelStatus(channel, Direction.OUTGOING, topic, engine, registration, false, NOT_COORDINATED);
+        return new ChannelStatus(channel, Direction.OUTGOING, topic, engine, registration, false, NOT_COORDINATED,
+                NOT_THROTTLED);
     }
 
     /**
      * The status of an incoming channel.
      *
      * @param coordinationConnected read when a snapshot is taken, for a coordinated channel only
+     * @param throttled             read when a snapshot is taken: whether the consumer waits for permits
      */
     static ChannelStatus incoming(String channel, String topic, RmqEngine engine, CompletionStage<?> registration,
-            boolean coordinated, BooleanSupplier coordinationConnected) {
+            boolean coordinated, BooleanSupplier coordinationConnected, BooleanSupplier throttled) {
         return new ChannelStatus(channel, Direction.INCOMING, topic, engine, registration, coordinated,
-                coordinated ? coordinationConnected : NOT_COORDINATED);
+                coordinated ? coordinationConnected : NOT_COORDINATED, throttled);
     }
 
     /** The channel failed for good; only the first failure is kept. */
@@ -80,6 +86,6 @@ final class ChannelStatus {
         CompletableFuture<Void> ready = engine.ready().toCompletableFuture();
         boolean reached = ready.isDone() && !ready.isCompletedExceptionally();
         return new ChannelSnapshot(channel, direction, topic, engine.displayUri(), engine.isConnected(), reached,
-                coordinated, coordinationConnected.getAsBoolean(), failure.get(), cancelled, stopped);
+                coordinated, coordinationConnected.getAsBoolean(), failure.get(), cancelled, stopped, throttled.getAsBoolean());
     }
 }

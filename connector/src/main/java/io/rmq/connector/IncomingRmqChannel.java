@@ -104,7 +104,8 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
         this.registered = engine.registerTopic(config.topic());
         this.consumer = engine.consumer(new TopicKeys(config.topic()), options, config.channel());
         this.status = ChannelStatus.incoming(config.channel(), topicName, engine, registered,
-                config.consumerOptions().coordination().isPresent(), consumer::isCoordinationConnected);
+                config.consumerOptions().coordination().isPresent(), consumer::isCoordinationConnected,
+                consumer::isThrottled);
         this.failures = new ChannelFailures(config.channel(), topicName, config.failureStrategy(), this::fail);
         this.batches = config.batch() ? new BatchCollector(config.batchSize(), consumer::request,
                 batch -> signals.execute(batchEmitter, batch)) : null;
@@ -178,7 +179,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
 
     private void start() {
         try {
-            consumer.start(batches == null ? this::deliver : new DeliveryListener() {
+            consumer.start(new DeliveryListener() {
                 @Override
                 public void onDelivery(Delivery delivery) {
                     deliver(delivery);
@@ -186,7 +187,14 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
 
                 @Override
                 public void onHandOverEnd() {
-                    batches.handOverEnd();
+                    if (batches != null) {
+                        batches.handOverEnd();
+                    }
+                }
+
+                @Override
+                public void onThrottled(long waitedNanos) {
+                    metrics.throttled(waitedNanos);
                 }
             });
         } catch (IllegalStateException e) {

@@ -22,11 +22,25 @@ class ChannelSnapshotTest {
         Throwable failure;
         boolean cancelled;
         boolean stopped;
+        boolean throttled;
 
         ChannelSnapshot snapshot() {
             return new ChannelSnapshot("orders", Direction.INCOMING, "order-timeouts", URI, connected, reached,
-                    coordinated, coordinationConnected, failure, cancelled, stopped);
+                    coordinated, coordinationConnected, failure, cancelled, stopped, throttled);
         }
+    }
+
+    @Test
+    void aThrottledChannelIsUpPassesEveryCheckAndSaysSo() {
+        Facts facts = new Facts();
+        facts.throttled = true;
+        ChannelSnapshot throttled = facts.snapshot();
+        assertThat(throttled.state()).isEqualTo(State.UP);
+        assertThat(throttled.isReady()).isTrue();
+        assertThat(throttled.isAlive()).isTrue();
+        assertThat(throttled.isThrottled()).isTrue();
+        assertThat(throttled.describe())
+                .isEqualTo("incoming, topic order-timeouts, UP, throttled (waiting for permits of the topic's rate limit)");
     }
 
     @Test

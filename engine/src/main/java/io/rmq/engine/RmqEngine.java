@@ -3,6 +3,8 @@ package io.rmq.engine;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
@@ -15,6 +17,8 @@ import io.lettuce.core.RedisURI;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.ExpiredMessageSweeper;
 import io.rmq.engine.consume.TopicConsumer;
+import io.rmq.engine.consume.flow.FlowSettings;
+import io.rmq.engine.consume.flow.FlowSettingsCache;
 import io.rmq.engine.coordination.ZooKeeperSessions;
 import io.rmq.engine.pending.PendingMessages;
 import io.rmq.engine.produce.DurableSends;
@@ -58,6 +62,7 @@ public final class RmqEngine implements AutoCloseable {
     public static final Duration DEFAULT_COMMAND_TIMEOUT = RedisAccess.DEFAULT_COMMAND_TIMEOUT;
 
     private final ScheduledExecutorService housekeeping;
+    private final Map<String, FlowSettingsCache> flowSettings = new ConcurrentHashMap<>();
     private final RmqClient client;
     private final WakeBus wakeBus;
     /** Guarded by this engine's lock. */
@@ -74,6 +79,10 @@ public final class RmqEngine implements AutoCloseable {
 
         @Override
         public void redelivered(TopicDefinition topic, long count) {
+            FlowSettingsCache flow = flowSettings.get(new TopicKeys(topic).flow());
+            if (flow != null) {
+                flow.deadlinesPassed(count); // failures, for the adaptive slow-down
+            }
             tell(l -> l.redelivered(topic, count));
         }
 
@@ -202,7 +211,21 @@ public final class RmqEngine implements AutoCloseable {
     /** Creates a consumer of a topic's slots; it does nothing until {@link TopicConsumer#start}. */
     public TopicConsumer consumer(TopicKeys keys, ConsumerOptions options, String name) {
         return new TopicConsumer(name, scripts(keys), options, client, wakeBus, housekeeping, sweepers,
-                this::zooKeeperSessions, events, Clock.systemUTC());
+                this::zooKeeperSessions, events, flowSettingsCache(keys), Clock.systemUTC());
+    }
+
+    /**
+     * The topic's flow settings (rate limit, adaptive slow-down) as this engine read them last: at most a second old
+     * while a consumer of the topic pops here (30 s while they are idle), {@link FlowSettings#NONE} before the first read. For metrics.
+     */
+    public FlowSettings flowSettings(TopicKeys keys) {
+        return flowSettingsCache(keys).current();
+    }
+
+    /** The live copy of the topic's flow settings, one per topic in this engine, shared by its consumers. */
+    private FlowSettingsCache flowSettingsCache(TopicKeys keys) {
+        return flowSettings.computeIfAbsent(keys.flow(),
+                k -> new FlowSettingsCache(scripts(keys)::flowSettings, housekeeping));
     }
 
     /**

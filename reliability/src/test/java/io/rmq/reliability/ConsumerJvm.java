@@ -68,6 +68,11 @@ final class ConsumerJvm implements AutoCloseable {
     }
 
     static ConsumerJvm start(Spec spec, String name) {
+        return start(spec, name, List.of());
+    }
+
+    /** Starts a JVM as {@link #start(Spec, String)} does, with {@code extra} arguments after the spec's. */
+    static ConsumerJvm start(Spec spec, String name, List<String> extra) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // C1 only and the serial collector: the JVM starts in about half the time, on two cores
         List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m",
@@ -75,6 +80,7 @@ final class ConsumerJvm implements AutoCloseable {
                 spec.topic(), Integer.toString(spec.slots()), historyFile(spec, name).toString(), name,
                 spec.zooKeeper() == null ? "-" : spec.zooKeeper(), Long.toString(spec.prepareTimeoutMillis()),
                 Long.toString(spec.processingMicros()), Integer.toString(spec.consumers())));
+        command.addAll(extra);
         try {
             return new ConsumerJvm(new ProcessBuilder(command).redirectErrorStream(true).start(), name);
         } catch (IOException e) {

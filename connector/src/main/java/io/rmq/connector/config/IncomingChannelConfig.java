@@ -3,10 +3,12 @@ package io.rmq.connector.config;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 import org.eclipse.microprofile.config.Config;
 
 import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.consume.flow.AdaptiveSlowDown;
 import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.coordination.CoordinationOptions;
 
@@ -72,6 +74,7 @@ public final class IncomingChannelConfig extends ChannelConfig {
         options.expiredToDead(a.flag(RmqAttribute.EXPIRED_TO_DEAD));
         options.rateLimit(rateLimit(a));
         options.priorityAging(AgingAttributes.priorityAging(a, common.topic()));
+        options.adaptiveSlowDown(adaptiveSlowDown(a));
         options.coordination(CoordinationAttributes.coordination(a));
         PayloadType payloadType = a.payloadType();
         FailureStrategy failureStrategy = a.failureStrategy();
@@ -101,6 +104,39 @@ public final class IncomingChannelConfig extends ChannelConfig {
                     "<amount>/s, <amount>/m or <amount>/h with an amount above 0 is required, e.g. 500/s");
             return null;
         }
+    }
+
+    /** The channel's adaptive slow-down, {@code null} without one; a problem recorded when it cannot be read. */
+    private static AdaptiveSlowDown adaptiveSlowDown(ChannelAttributes a) {
+        OptionalDouble threshold = a.optionalFiniteDouble(RmqAttribute.ADAPTIVE_FAILURE_THRESHOLD);
+        Optional<String> floor = a.raw(RmqAttribute.ADAPTIVE_FLOOR);
+        if (!a.flag(RmqAttribute.ADAPTIVE_SLOW_DOWN)) {
+            // the default threshold, written out, is no mistake
+            boolean thresholdSet = threshold.isPresent() && threshold.getAsDouble() != AdaptiveSlowDown.DEFAULT_FAILURE_THRESHOLD;
+            if (thresholdSet || floor.isPresent()) {
+                RmqAttribute set = thresholdSet ? RmqAttribute.ADAPTIVE_FAILURE_THRESHOLD : RmqAttribute.ADAPTIVE_FLOOR;
+                a.problem(set, a.raw(set).orElse(""), "it applies only with "
+                        + RmqAttribute.ADAPTIVE_SLOW_DOWN.attributeName() + "=true, which is not set");
+            }
+            return null;
+        }
+        double ratio = threshold.orElse(AdaptiveSlowDown.DEFAULT_FAILURE_THRESHOLD);
+        if (!(ratio > 0 && ratio < 1)) {
+            a.problem(RmqAttribute.ADAPTIVE_FAILURE_THRESHOLD, Double.toString(ratio),
+                    "a ratio above 0 and below 1 is required, e.g. 0.5");
+            return null;
+        }
+        double perSecond = 0;
+        if (floor.isPresent()) {
+            try {
+                perSecond = FlowLimit.parse(floor.get(), 0).perSecond();
+            } catch (IllegalArgumentException e) {
+                a.problem(RmqAttribute.ADAPTIVE_FLOOR, floor.get(),
+                        "<amount>/s, <amount>/m or <amount>/h with an amount above 0 is required, e.g. 5/s");
+                return null;
+            }
+        }
+        return new AdaptiveSlowDown(ratio, perSecond);
     }
 
     /** How the topic is consumed: retries, timeouts, batch size, polling. */

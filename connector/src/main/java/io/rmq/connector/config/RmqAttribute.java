@@ -95,6 +95,17 @@ public enum RmqAttribute {
     RATE_LIMIT_BURST("rate-limit-burst", INCOMING, ValueType.INT, "0", 0, Integer.MAX_VALUE,
             "Messages of the rate limit that may go at once after a quiet time, >= 0; 0: a tenth of a second's"
                     + " worth of the rate, at least 1. Only with `rate-limit`"),
+    ADAPTIVE_SLOW_DOWN("adaptive-slow-down", INCOMING, ValueType.STRING, "false",
+            "`true`: this channel reports its deliveries' outcomes to the topic's limiter, which slows the topic's"
+                    + " deliveries down while too many fail (nacked, or past their deadline) and brings the rate back as"
+                    + " they succeed again (see `docs/flow-control.md#adaptive-slow-down`). Costs one Redis call per pop,"
+                    + " like a rate limit"),
+    ADAPTIVE_FAILURE_THRESHOLD("adaptive-failure-threshold", INCOMING, ValueType.DOUBLE, "0.5", null,
+            "The share of failed deliveries in a window (1 s) above which the adaptive slow-down halves the rate,"
+                    + " above 0 and below 1. Only with `adaptive-slow-down=true`"),
+    ADAPTIVE_FLOOR("adaptive-floor", INCOMING, ValueType.STRING, null, "a hundredth of the rate before the slow-down, at least 1/s",
+            "The lowest rate the adaptive slow-down goes down to, `<amount>/s`, `/m` or `/h` (e.g. `5/s`). Only with"
+                    + " `adaptive-slow-down=true`"),
     ZOOKEEPER_CONNECT("zookeeper-connect", INCOMING, ValueType.STRING, null, "none (no coordination)",
             "ZooKeeper ensemble `host:port[,host:port...][/chroot]`; when set, each slot of the topic is consumed by "
                     + "one consumer at a time across the cluster, so messages with the same slot basis are processed "

@@ -42,7 +42,14 @@ public enum RmqMeter {
     INFLIGHT("rmq.queue.inflight", Kind.GAUGE, Scope.TOPIC, null,
             "Messages in the prepare queues of the topic: being consumed"),
     DEAD_QUEUE("rmq.queue.dead", Kind.GAUGE, Scope.TOPIC, null,
-            "Messages in the dead queues of the topic");
+            "Messages in the dead queues of the topic"),
+    THROTTLED("rmq.flow.throttled", Kind.TIMER, Scope.CHANNEL, Unit.SECONDS,
+            "Waits of an incoming channel for permits of its topic's rate limit, with demand and room for messages"),
+    FLOW_RATE("rmq.flow.rate", Kind.GAUGE, Scope.TOPIC, null,
+            "The rate the topic's deliveries are held to now, messages per second: the limit, or the adaptive"
+                    + " slow-down's lower rate (0: no limit)"),
+    FLOW_LIMIT("rmq.flow.limit", Kind.GAUGE, Scope.TOPIC, null,
+            "The topic's configured rate limit, messages per second (0: no limit)");
 
     /** What a meter measures. */
     public enum Kind {

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.topic.TopicDefinition;
@@ -78,17 +79,22 @@ public final class RmqMetrics implements AutoCloseable {
         return new OutgoingMetrics(m.counter(RmqMeter.SENT, tags), m.counter(RmqMeter.MERGED, tags));
     }
 
-    /** The meters of an incoming channel; also registers its topic's meters. */
+    /**
+     * The meters of an incoming channel; also registers its topic's meters, the flow gauges among them (read from
+     * the engine's live copy of the topic's flow settings).
+     */
     public IncomingMetrics incoming(String channel, TopicDefinition topic, RmqEngine engine, RedisAccess redis) {
         Meters m = bound();
         if (m.isEmpty()) {
             return IncomingMetrics.NONE;
         }
         watchTopic(m, topic, engine, redis);
+        TopicKeys keys = new TopicKeys(topic);
+        topic(m, topic).flowGauges(m, () -> engine.flowSettings(keys));
         MeterTags tags = MeterTags.of(topic, logicalChannel(channel));
         return new IncomingMetrics(topic.type().isTimed(), m.counter(RmqMeter.DELIVERED, tags),
                 m.counter(RmqMeter.ACKED, tags), m.counter(RmqMeter.NACKED, tags),
-                m.timer(RmqMeter.LATENESS, tags), m.timer(RmqMeter.PROCESSING, tags));
+                m.timer(RmqMeter.LATENESS, tags), m.timer(RmqMeter.PROCESSING, tags), m.timer(RmqMeter.THROTTLED, tags));
     }
 
     /**

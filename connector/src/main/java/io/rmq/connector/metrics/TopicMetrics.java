@@ -1,8 +1,11 @@
 package io.rmq.connector.metrics;
 
+
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
+import io.rmq.engine.consume.flow.FlowSettings;
 import io.rmq.engine.redis.RedisAccess;
 import io.rmq.engine.topic.TopicDefinition;
 
@@ -25,6 +28,7 @@ final class TopicMetrics {
     private final TopicDefinition topic;
     private final List<Runnable> gaugeRemovals = new ArrayList<>(); // guarded by this
     private boolean gauged;                                         // guarded by this
+    private boolean flowGauged;                                     // guarded by this
 
     TopicMetrics(TopicDefinition topic, Meters meters) {
         this.topic = topic;
@@ -49,6 +53,20 @@ final class TopicMetrics {
         for (RmqMeter gauge : GAUGES) {
             gaugeRemovals.addAll(meters.gauge(gauge, tags, () -> state.value(gauge)));
         }
+    }
+
+    /**
+     * Registers {@code rmq.flow.rate} and {@code rmq.flow.limit}, read from {@code settings} (the engine's live copy of
+     * the topic's flow hash), unless they are registered already. 0 stands for no limit.
+     */
+    synchronized void flowGauges(Meters meters, Supplier<FlowSettings> settings) {
+        if (flowGauged) {
+            return;
+        }
+        flowGauged = true;
+        MeterTags tags = MeterTags.of(topic);
+        gaugeRemovals.addAll(meters.gauge(RmqMeter.FLOW_RATE, tags, () -> settings.get().effectiveRate().orElse(0.0)));
+        gaugeRemovals.addAll(meters.gauge(RmqMeter.FLOW_LIMIT, tags, () -> settings.get().rate().orElse(0.0)));
     }
 
     /** Removes the gauges from the registries; the counters stay (a registry keeps counting across deployments). */

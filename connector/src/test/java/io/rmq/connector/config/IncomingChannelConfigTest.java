@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.rmq.engine.consume.ConsumerOptions;
+import io.rmq.engine.consume.flow.AdaptiveSlowDown;
 import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
@@ -136,6 +137,35 @@ class IncomingChannelConfigTest {
         assertThat(zero).hasMessageContaining("'rate-limit' = '0/s' is invalid");
         assertThat(alone).hasMessage("RMQ-2001 Channel 'c' (incoming): attribute 'rate-limit-burst' = '10' is"
                 + " invalid: it applies only with rate-limit, which is not set");
+    }
+
+    @Test
+    void theAdaptiveSlowDownIsOffUnlessSetAndReadsItsThresholdAndFloor() {
+        assertThat(IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY")).consumerOptions().adaptiveSlowDown())
+                .isEmpty();
+        assertThat(IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "adaptive-slow-down", "true"))
+                .consumerOptions().adaptiveSlowDown()).contains(new AdaptiveSlowDown(0.5, 0));
+        assertThat(IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "adaptive-slow-down", "true",
+                "adaptive-failure-threshold", "0.2", "adaptive-floor", "120/m")).consumerOptions().adaptiveSlowDown())
+                .contains(new AdaptiveSlowDown(0.2, 2));
+    }
+
+    @Test
+    void adaptiveSettingsThatCannotBeReadOrWithoutTheSlowDownAreProblems() {
+        RmqConfigurationException ratio = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "adaptive-slow-down", "true",
+                        "adaptive-failure-threshold", "1.5")));
+        RmqConfigurationException floor = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "adaptive-slow-down", "true",
+                        "adaptive-floor", "slow")));
+        RmqConfigurationException alone = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "adaptive-floor", "5/s")));
+
+        assertThat(ratio).hasMessage("RMQ-2001 Channel 'c' (incoming): attribute 'adaptive-failure-threshold' = '1.5'"
+                + " is invalid: a ratio above 0 and below 1 is required, e.g. 0.5");
+        assertThat(floor).hasMessageContaining("'adaptive-floor' = 'slow' is invalid");
+        assertThat(alone).hasMessage("RMQ-2001 Channel 'c' (incoming): attribute 'adaptive-floor' = '5/s' is"
+                + " invalid: it applies only with adaptive-slow-down=true, which is not set");
     }
 
     @Test

@@ -176,6 +176,30 @@ class MetricsIT {
     }
 
     @Test
+    void theFlowMetersShowTheLimitTheRateAndTheWaits() throws Exception {
+        app = app(MeteredBeans.MicrometerRegistry.class)
+                .config("mp.messaging.incoming.in.rate-limit", "20/s")
+                .config("mp.messaging.incoming.in.rate-limit-burst", "1").start();
+        MeteredBeans.Sender sender = app.get(MeteredBeans.Sender.class);
+        List<CompletableFuture<Void>> sends = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            sends.add(sender.send("fine-" + i));
+        }
+        CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
+        await().atMost(WAIT).until(() -> app.get(MeteredBeans.Consumer.class).received().size() == 10);
+
+        MeterRegistry micrometer = app.get(MeterRegistry.class);
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(micrometer.get("rmq.flow.limit").tags("topic", topic).gauge().value()).isEqualTo(20.0);
+            assertThat(micrometer.get("rmq.flow.rate").tags("topic", topic).gauge().value()).isEqualTo(20.0);
+        });
+        // ten messages due together, one permit every 50 ms: the channel waited for most of them
+        assertThat(micrometer.get("rmq.flow.throttled").tags("topic", topic, "channel", "in").timer().count())
+                .isPositive();
+        assertThat(connector().channelSnapshots()).allSatisfy(c -> assertThat(c.isAlive()).isTrue());
+    }
+
+    @Test
     void withoutAMetricsLibraryNothingIsBoundAndMessagesFlow() throws Exception {
         app = app().start();
         app.get(MeteredBeans.Sender.class).send("fine-1").get(10, TimeUnit.SECONDS);

@@ -10,6 +10,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import io.rmq.engine.consume.flow.FlowGate;
+import io.rmq.engine.consume.flow.FlowSettings;
+import io.rmq.engine.consume.flow.FlowSettingsCache;
 import io.rmq.engine.coordination.SlotOwnership;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.RmqClient;
@@ -67,11 +69,22 @@ final class ConsumerLoop implements WakeBus.Listener {
     private CompletableFuture<List<Delivery>> popsDone;
     private String workerId;
     private final WakeTimer timer;
-    /** Holds pops to the topic's rate limit; {@code null} without one, so that a consumer without pays nothing. */
-    private final FlowGate gate;
+    /** The topic's flow settings in this engine, followed while the loop runs. */
+    private final FlowSettingsCache flow;
+    private Runnable leaveFlow = () -> { };
+    /**
+     * Holds pops to the topic's rate limit; {@code null} without one, so that a consumer without pays nothing.
+     * Created when a limit appears (configured, or set live), dropped when it is removed.
+     */
+    private FlowGate gate;
+    /**
+     * Since when ({@link System#nanoTime()}) the loop had demand and room but no valid permit; 0 when it has not waited.
+     * Written on the loop thread, read by health checks.
+     */
+    private volatile long throttledSince;
 
     ConsumerLoop(String name, TopicScripts scripts, ConsumerOptions options, RmqClient redis, HeldMessages held,
-            Settlement settler, EngineEvents events, Clock clock) {
+            Settlement settler, EngineEvents events, FlowSettingsCache flow, Clock clock) {
         this.name = name;
         this.events = events;
         this.scripts = scripts;
@@ -84,8 +97,8 @@ final class ConsumerLoop implements WakeBus.Listener {
         this.serial = coordinated;
         int slotAmount = scripts.keys().topic().slotAmount();
         this.timer = new WakeTimer(loop, this::popIfNeeded);
-        this.gate = options.rateLimit().isEmpty() ? null : new FlowGate(new TopicLimiter(scripts, options.rateLimit().get(),
-                name), options.batchSize(), loop, this::popIfNeeded, scripts.keys().topic().name(), name);
+        this.flow = flow;
+        this.gate = options.rateLimit().isEmpty() && options.adaptiveSlowDown().isEmpty() ? null : newGate();
         this.scheduler = new SlotScheduler(slotAmount, options.pollInterval(), !coordinated);
         this.prefetch = new PrefetchBuffer(slotAmount, coordinated);
         // a crashed owner's messages are swept within 1.5 prepare timeouts: a longer wait has another cause
@@ -101,6 +114,36 @@ final class ConsumerLoop implements WakeBus.Listener {
             this.listener = listener;
             popIfNeeded();
         });
+        leaveFlow = flow.join((before, now) -> execute(() -> flowChanged(before, now)));
+    }
+
+    private FlowGate newGate() {
+        settler.takeOutcomes(); // deliveries settled before the gate are old news to the adaptive slow-down
+        return new FlowGate(new TopicLimiter(scripts, options.rateLimit().orElse(null),
+                options.adaptiveSlowDown().orElse(null), name, settler, flow), options.batchSize(), loop,
+                this::popIfNeeded, scripts.keys().topic().name(), name, flow::genSeen);
+    }
+
+    /**
+     * The topic's flow settings changed: a limit set live gets this consumer a gate, a limit removed drops it (once
+     * the gate wrote this consumer's configured limit, if any, which the settings then show), and a flow hash that
+     * disappeared (Redis restarted empty) is written again from this consumer's configured limit.
+     */
+    private void flowChanged(FlowSettings before, FlowSettings now) {
+        if (stopping) {
+            return;
+        }
+        if (options.rateLimit().isPresent() && now.gen() == 0 && before.gen() > 0) {
+            LOG.flowSettingsLost(scripts.keys().topic().name(), name);
+            gate = newGate();
+            gate.reserve(System.nanoTime()); // writes the limit now, also while nothing waits to be popped
+        } else if (now.throttles() && gate == null) {
+            gate = newGate();
+        } else if (!now.throttles() && options.adaptiveSlowDown().isEmpty() && gate != null && gate.isConfigured() && now.gen() >= gate.gen()) {
+            gate = null;
+            throttledSince = 0;
+        }
+        popIfNeeded();
     }
 
     /** Redis became reachable, or the ownership may be applied: look for work. */
@@ -231,6 +274,7 @@ final class ConsumerLoop implements WakeBus.Listener {
         CompletableFuture<List<Delivery>> done = new CompletableFuture<>();
         if (!execute(() -> {
             stopping = true;
+            leaveFlow.run();
             timer.cancel();
             popsDone = done;
             completeIfPopsDone();
@@ -238,6 +282,11 @@ final class ConsumerLoop implements WakeBus.Listener {
             done.complete(List.of());
         }
         return done;
+    }
+
+    /** Whether the loop waits for permits of the topic's rate limit now, with demand and room for messages. */
+    boolean isThrottled() {
+        return throttledSince != 0;
     }
 
     /** Ends the loop thread; call after {@link #stop}'s stage completed. */
@@ -346,9 +395,13 @@ final class ConsumerLoop implements WakeBus.Listener {
             long now = System.nanoTime();
             FlowGate.Permits permits = gate.take(room, now);
             if (permits != null) {
+                endThrottled(now);
                 startPop(slot, permits.count(), permits);
             } else {
                 throttled = true;
+                if (throttledSince == 0) {
+                    throttledSince = now;
+                }
             }
             gate.reserve(now); // right after the pop, in the same flush
             if (throttled) {
@@ -359,6 +412,20 @@ final class ConsumerLoop implements WakeBus.Listener {
             armThrottled();
         } else {
             armTimer();
+        }
+    }
+
+    /** The loop got permits after waiting for them: the listener learns how long it waited. */
+    private void endThrottled(long now) {
+        if (throttledSince == 0) {
+            return;
+        }
+        long waited = now - throttledSince;
+        throttledSince = 0;
+        try {
+            listener.onThrottled(waited);
+        } catch (RuntimeException e) {
+            LOG.listenerFailedOnThrottled(name, e);
         }
     }
 
@@ -395,6 +462,7 @@ final class ConsumerLoop implements WakeBus.Listener {
     }
 
     private void startPop(int slot, int count, FlowGate.Permits permits) {
+        flow.active();
         long epoch = scheduler.epoch(slot);
         scheduler.popStarted(slot, count);
         popsInFlight++;
@@ -412,7 +480,7 @@ final class ConsumerLoop implements WakeBus.Listener {
     private void onPopped(int slot, int count, long epoch, FlowGate.Permits permits, TopicScripts.PopReply popped,
             Throwable failure) {
         popsInFlight--;
-        if (permits != null) {
+        if (permits != null && gate != null) {
             gate.used(permits, failure == null ? popped.members().size() : 0);
         }
         long now = System.nanoTime();

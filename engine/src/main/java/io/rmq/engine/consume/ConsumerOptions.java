@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.rmq.engine.consume.flow.AdaptiveSlowDown;
 import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.i18n.EngineArguments;
@@ -57,6 +58,7 @@ public final class ConsumerOptions {
     private final int traceLinks;
     private final FlowLimit rateLimit;
     private final PriorityAging priorityAging;
+    private final AdaptiveSlowDown adaptiveSlowDown;
 
     private ConsumerOptions(Builder b) {
         this.maxRetries = b.maxRetries;
@@ -74,6 +76,7 @@ public final class ConsumerOptions {
         this.traceLinks = b.traceLinks;
         this.rateLimit = b.rateLimit;
         this.priorityAging = b.priorityAging;
+        this.adaptiveSlowDown = b.adaptiveSlowDown;
     }
 
     public static Builder builder() {
@@ -89,7 +92,7 @@ public final class ConsumerOptions {
                 .retryBackoff(retryBackoff).retryBackoffMax(retryBackoffMax).pollInterval(pollInterval)
                 .shutdownTimeout(shutdownTimeout).deadMaxCount(deadMaxCount).deadMaxAge(deadMaxAge)
                 .coordination(coordination).expiredToDead(expiredToDead).traced(traced).traceLinks(traceLinks)
-                .rateLimit(rateLimit).priorityAging(priorityAging);
+                .rateLimit(rateLimit).priorityAging(priorityAging).adaptiveSlowDown(adaptiveSlowDown);
     }
 
     public int maxRetries() {
@@ -179,6 +182,15 @@ public final class ConsumerOptions {
         return priorityAging;
     }
 
+    /**
+     * The adaptive slow-down this consumer runs, if configured: it reports its deliveries' outcomes to the topic's
+     * limiter, which slows the topic down while too many fail. Empty: the consumer runs it only if the topic's
+     * flow hash switches it on ({@code a.on}).
+     */
+    public Optional<AdaptiveSlowDown> adaptiveSlowDown() {
+        return Optional.ofNullable(adaptiveSlowDown);
+    }
+
     @Override
     public String toString() {
         return "ConsumerOptions[maxRetries=" + maxRetries + ", prepareTimeout=" + prepareTimeout + ", batchSize="
@@ -186,6 +198,7 @@ public final class ConsumerOptions {
                 + ", pollInterval=" + pollInterval + ", shutdownTimeout=" + shutdownTimeout + ", deadMaxCount=" + deadMaxCount + ", deadMaxAge=" + deadMaxAge
                 + ", expiredToDead=" + expiredToDead + ", traced=" + traced + ", rateLimit=" + (rateLimit == null ? "none" : rateLimit)
                 + (priorityAging.on() ? ", priorityAging=" + priorityAging.pacePerMilli() + "/ms" : "")
+                + ", adaptiveSlowDown=" + (adaptiveSlowDown == null ? "none" : adaptiveSlowDown)
                 + ", coordination="
                 + (coordination == null ? "none" : coordination) + "]";
     }
@@ -207,6 +220,7 @@ public final class ConsumerOptions {
         private int traceLinks = DEFAULT_TRACE_LINKS;
         private FlowLimit rateLimit;
         private PriorityAging priorityAging = PriorityAging.OFF;
+        private AdaptiveSlowDown adaptiveSlowDown;
 
         private Builder() {
         }
@@ -318,6 +332,12 @@ public final class ConsumerOptions {
         /** The topic's priority aging to start with (its epoch is the topic's); default off. */
         public Builder priorityAging(PriorityAging aging) {
             this.priorityAging = Objects.requireNonNull(aging, "aging");
+            return this;
+        }
+
+        /** Runs the adaptive slow-down with these settings; {@code null}: as the topic's flow hash says. */
+        public Builder adaptiveSlowDown(AdaptiveSlowDown adaptiveSlowDown) {
+            this.adaptiveSlowDown = adaptiveSlowDown;
             return this;
         }
 

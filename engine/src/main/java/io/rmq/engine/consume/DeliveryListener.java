@@ -16,4 +16,12 @@ public interface DeliveryListener {
      */
     default void onHandOverEnd() {
     }
+
+    /**
+     * The consumer had demand and room for messages but waited {@code waitedNanos} for permits of its topic's rate
+     * limit (or of the adaptive slow-down) before it could pop again. Called on the consumer's thread; does nothing
+     * unless overridden.
+     */
+    default void onThrottled(long waitedNanos) {
+    }
 }

@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
+import io.rmq.engine.consume.flow.FlowSettings;
+import io.rmq.engine.consume.flow.FlowSettingsCache;
 import io.rmq.engine.coordination.ZooKeeperSessions;
 import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
@@ -84,6 +86,7 @@ public final class TopicConsumer implements AutoCloseable {
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private final HeldMessages held;
     private final ConsumerLoop loop;
+    private final FlowSettingsCache flow;
     private final Settlement settlement;
     private final SettlementRetries retries;
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -114,8 +117,9 @@ public final class TopicConsumer implements AutoCloseable {
 
     public TopicConsumer(String name, TopicScripts scripts, ConsumerOptions options, RmqClient redis, WakeBus wakeBus,
             ScheduledExecutorService housekeeping, ExpiredMessageSweeper.Sweepers sweepers, Supplier<ZooKeeperSessions> zooKeeper,
-            EngineEvents events, Clock clock) {
+            EngineEvents events, FlowSettingsCache flow, Clock clock) {
         this.name = name;
+        this.flow = flow;
         this.scripts = scripts;
         this.options = options;
         this.redis = redis;
@@ -126,7 +130,7 @@ public final class TopicConsumer implements AutoCloseable {
         this.retries = new SettlementRetries(scripts, options.settlementPolicy());
         this.held = new HeldMessages();
         this.settlement = new Settlement(scripts, held, retries, options.settlementPolicy(), events);
-        this.loop = new ConsumerLoop(name, scripts, options, redis, held, settlement, events, clock);
+        this.loop = new ConsumerLoop(name, scripts, options, redis, held, settlement, events, flow, clock);
         if (options.priorityAging().on() && scripts.keys().topic().type() == TopicType.PRIORITY) {
             scripts.applyPriorityAging(options.priorityAging(), redis.ready()).whenComplete((aging, failure) -> {
                 if (failure != null) {
@@ -287,6 +291,22 @@ public final class TopicConsumer implements AutoCloseable {
     /** Whether {@link #pause()} was called last, rather than {@link #resume()}. */
     public boolean isPaused() {
         return paused;
+    }
+
+    /**
+     * The topic's flow settings as this engine read them last (at most a second old while a consumer of the topic
+     * pops, 30 s while they are idle): its rate limit, the adaptive slow-down's rate and reason. A snapshot, for metrics and health.
+     */
+    public FlowSettings flowSettings() {
+        return flow.current();
+    }
+
+    /**
+     * Whether this consumer waits for permits of its topic's rate limit (or of the adaptive slow-down) now, with
+     * demand and room for messages. A snapshot, for health checks: throttling is no failure.
+     */
+    public boolean isThrottled() {
+        return loop.isThrottled();
     }
 
     /** Messages popped and not yet committed or rolled back (prefetched or being processed). */

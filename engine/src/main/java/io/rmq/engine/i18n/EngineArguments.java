@@ -41,6 +41,12 @@ public final class EngineArguments {
                 + "' is invalid: <amount>/s, <amount>/m or <amount>/h with an amount above 0 is required, e.g. 500/s");
     }
 
+    /** A failure threshold of the adaptive slow-down outside (0, 1). */
+    public IllegalArgumentException badAdaptiveThreshold(double threshold) {
+        return new IllegalArgumentException("adaptive failure threshold " + threshold
+                + " is invalid: a ratio above 0 and below 1 is required, e.g. 0.5");
+    }
+
     /** A burst of a topic rate limit below 0. */
     /** A priority aging pace that is not {@code <points>/[<count>]<ms|s|m|h>} with points and count above 0. */
     public IllegalArgumentException badAgingPace(String pace) {

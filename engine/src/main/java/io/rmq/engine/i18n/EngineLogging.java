@@ -562,6 +562,24 @@ public final class EngineLogging {
                 + "' failed, its sends are not aged until the aging is set again: " + reason);
     }
 
+    // ---- flow settings: RMQ-066x
+
+    /**
+     * RMQ-0660 (WARNING): the topic's flow hash disappeared (Redis restarted empty, or lost it in a fail-over): the
+     * consumer writes its configured rate limit again; a limit changed live since is lost.
+     */
+    public void flowSettingsLost(String topic, String consumer) {
+        log(Level.WARNING, null, () -> "RMQ-0660 The flow settings of topic '" + topic + "' are gone from Redis"
+                + " (restarted empty or failed over without them): " + consumer + " writes its configured rate-limit"
+                + " again; set a limit changed live again through the admin API");
+    }
+
+    /** RMQ-0661 (WARNING): the listener threw when told how long the consumer waited for permits; ignored. */
+    public void listenerFailedOnThrottled(String consumer, Throwable cause) {
+        log(Level.WARNING, cause, () -> "RMQ-0661 The listener of " + consumer + " failed when told how long it"
+                + " waited for permits of the rate limit; ignored");
+    }
+
     // ---- the Redis server's version: RMQ-043x
 
     /**

@@ -61,6 +61,7 @@ public final class RedisAcl {
      * The key and channel patterns for the topics under {@code keyPrefix}: {@code ~<prefix>*} (store queues,
      * the registry {@code <prefix>rmq:topics}), {@code ~<structure>{<prefix>*} per hash-tagged structure, the
      * keys of a growth ({@code ~split:*{<prefix>*}, {@code ~presplit:*{<prefix>*}, {@code ~{<prefix>rmq:topics}growth}),
+     * the topics' flow hashes ({@code ~flow{<prefix>*}),
      * the admin's operations under way ({@code ~{<prefix>rmq:topics}operation*}),
      * and {@code &rmq:wake:<prefix>*}. Glob characters in the prefix ({@code * ? [ ] \}) are escaped.
      */
@@ -76,6 +77,8 @@ public final class RedisAcl {
         rules.add("~presplit:*{" + p + "*");
         // a recurring schedule's state, under the hash tag of its slot (the registry <prefix>rmq:schedules matches ~<prefix>*)
         rules.add("~schedule:*{" + p + "*");
+        // a topic's flow settings and rate limiter, under the topic's own hash tag: flow{<prefix><topic>}
+        rules.add("~flow{" + p + "*");
         rules.add("~" + TopicKeys.growthKey(p));
         // the admin's operations under way: their hash and the liveness key of each
         rules.add("~{" + TopicKeys.registryKey(p) + "}operation*");

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -902,10 +903,33 @@ public final class TopicScripts {
      * unused permits of a previous reservation taken under generation {@code refundGen}.
      */
     public CompletionStage<FlowGrant> flowAcquire(int permits, int refund, long refundGen) {
+        return flowAcquire(permits, refund, refundGen, 0, 0, -1, 0);
+    }
+
+    /**
+     * {@code flow_acquire.lua} with the adaptive slow-down's inputs: {@code acked} and {@code failed} deliveries the
+     * caller settled since its previous call, and its own settings (a failure {@code threshold} in (0, 1) and a
+     * {@code floor} in permits per second, {@code 0}: the default), or {@code threshold < 0} when it runs none of its
+     * own (the flow hash's {@code a.on} decides).
+     */
+    public CompletionStage<FlowGrant> flowAcquire(int permits, int refund, long refundGen, long acked, long failed,
+            double threshold, double floor) {
+        boolean adaptive = threshold > 0;
         return this.<List<Object>>run(RedisScript.FLOW_ACQUIRE, new byte[][] { bytes(keys.flow()) },
-                number(permits), number(refund), number(refundGen))
+                number(permits), number(refund), number(refundGen), number(acked), number(failed),
+                bytes(adaptive ? "1" : ""), bytes(adaptive ? decimal(threshold) : ""),
+                bytes(adaptive && floor > 0 ? decimal(floor) : ""))
                 .thenApply(r -> new FlowGrant((Long) r.get(0), ((Long) r.get(1)).intValue(), (Long) r.get(2),
                         Double.parseDouble(text(r.get(3)))));
+    }
+
+    /** The fields of the topic's flow hash ({@code HGETALL}), an empty map when it does not exist. */
+    public CompletionStage<Map<String, String>> flowSettings() {
+        return scripts.get().commands().hgetall(bytes(keys.flow())).thenApply(all -> {
+            Map<String, String> fields = new HashMap<>();
+            all.forEach((k, v) -> fields.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.UTF_8)));
+            return fields;
+        });
     }
 
     /**
@@ -958,6 +982,10 @@ public final class TopicScripts {
                     }
                     return new FlowFieldsReply((Long) r.get(0) == 1, (Long) r.get(1), previous);
                 });
+    }
+
+    private static String decimal(double value) {
+        return java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
     private static String text(Object reply) {

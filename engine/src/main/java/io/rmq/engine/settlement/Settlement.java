@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import io.rmq.engine.i18n.EngineLogging;
@@ -68,6 +69,8 @@ public final class Settlement implements Delivery.Settler {
     private boolean[] slotHeld;
     private int heldSlotCount;
     private final Set<CompletableFuture<Void>> rollbacks = ConcurrentHashMap.newKeySet();
+    private final AtomicLong acked = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
 
     /** Told when a message that was in the consumer listener's hands is settled. */
     @FunctionalInterface
@@ -111,6 +114,7 @@ public final class Settlement implements Delivery.Settler {
             } else {
                 commits(d.slot()).add(d);
             }
+            acked.incrementAndGet();
             settled(d, left);
         }
         return DONE;
@@ -186,6 +190,7 @@ public final class Settlement implements Delivery.Settler {
         CompletableFuture<Void> done = rollbackNow(d, reason, rule, deadLetter).toCompletableFuture();
         rollbacks.add(done);
         done.whenComplete((v, f) -> rollbacks.remove(done));
+        failed.incrementAndGet();
         settled(d, left);
         return done;
     }
@@ -294,6 +299,15 @@ public final class Settlement implements Delivery.Settler {
     }
 
     /** A delivery was finished, leaving state {@code left}: one in the listener's hands frees its place. */
+    /** Deliveries committed, and rolled back after a failure, since the previous call (for the adaptive slow-down). */
+    public Outcomes takeOutcomes() {
+        return new Outcomes(acked.getAndSet(0), failed.getAndSet(0));
+    }
+
+    /** Counts of settled deliveries: {@code acked} committed, {@code failed} rolled back or dead-lettered. */
+    public record Outcomes(long acked, long failed) {
+    }
+
     private void settled(Delivery d, int left) {
         if (left == Delivery.DELIVERED) {
             held.deliveredSettled();

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import io.rmq.engine.EngineFixture;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.consume.flow.AdaptiveSlowDown;
 import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.settlement.Delivery;
@@ -41,8 +42,12 @@ class FlowRateIT {
 
     @BeforeEach
     void setUp(RedisTestServer redis) {
-        fx = new EngineFixture(redis.uri());
+        fx = fixture(redis);
         client = fx.client();
+    }
+
+    EngineFixture fixture(RedisTestServer redis) {
+        return new EngineFixture(redis.uri());
     }
 
     @AfterEach
@@ -119,6 +124,82 @@ class FlowRateIT {
         r.next(WAIT).commit();
 
         assertThat(fx.redis().exists(keys.flow())).isZero();
+    }
+
+    @Test
+    void aConsumerStartedWithoutALimitFollowsALimitSetLiveAndItsRemoval() throws Exception {
+        int backlog = 50;
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("live", 2, TopicType.PRIORITY));
+        TopicProducer producer = client.producer(keys);
+        for (int i = 0; i < backlog; i++) {
+            producer.sendWithPriority(bytes("m" + i), 1, null).toCompletableFuture().join();
+        }
+        // batches of 1: nothing popped before the limit waits in the prefetch
+        EngineFixture.Recorder r = fx.consume(client, keys, ConsumerOptions.builder().pollInterval(Duration.ofMillis(200))
+                .shutdownTimeout(Duration.ofMillis(300)).batchSize(1).build());
+        r.consumer.request(1);
+        r.next(WAIT).commit(); // unthrottled
+        try (RmqAdmin admin = RmqAdmin.connect(fx.uri)) {
+            admin.setRateLimit(keys.topic(), 1.0 / 60, 1);
+            // a consumer that pops reads the topic's flow settings every second
+            await().atMost(WAIT).until(() -> r.consumer.flowSettings().rate().isPresent());
+
+            r.consumer.request(Long.MAX_VALUE);
+            r.next(WAIT).commit(); // the bucket's one message; the next permit is a minute away
+            assertThat(r.received.poll(1500, TimeUnit.MILLISECONDS)).as("a delivery beyond the limit").isNull();
+
+            admin.removeRateLimit(keys.topic());
+        }
+        assertThat(r.take(backlog - 2, WAIT)).hasSize(backlog - 2).allSatisfy(Delivery::commit);
+        assertThat(r.consumer.flowSettings().rate()).isEmpty();
+    }
+
+    @Test
+    void aFlowHashLostWithRedisIsWrittenAgainFromTheConfiguredLimit() throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("lost", 2, TopicType.PRIORITY));
+        EngineFixture.Recorder r = fx.consume(client, keys, ConsumerOptions.builder().pollInterval(Duration.ofMillis(200))
+                .shutdownTimeout(Duration.ofMillis(300)).rateLimit(new FlowLimit(500, 50)).build());
+        r.consumer.request(Long.MAX_VALUE);
+        client.producer(keys).sendWithPriority(bytes("first"), 1, null).toCompletableFuture().join();
+        r.next(WAIT).commit();
+        await().atMost(WAIT).until(() -> r.consumer.flowSettings().gen() == 1);
+
+        fx.redis().del(keys.flow()); // what a restart without persistence leaves
+        client.producer(keys).sendWithPriority(bytes("second"), 1, null).toCompletableFuture().join();
+        r.next(WAIT).commit();
+
+        // the limiter's reply to that pop shows generation 0: the settings are read, found gone, and written again
+        await().atMost(WAIT).until(() -> "500".equals(fx.redis().hget(keys.flow(), "rate")));
+        assertThat(fx.redis().hgetall(keys.flow())).containsEntry("cfg:rate", "500").containsEntry("burst", "50");
+    }
+
+    @Test
+    void theAdaptiveSlowDownBacksOffWhileDeliveriesFail() throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("failing", 2, TopicType.PRIORITY));
+        TopicProducer producer = client.producer(keys);
+        for (int i = 0; i < 100; i++) {
+            producer.sendWithPriority(bytes("m" + i), 1, null).toCompletableFuture().join();
+        }
+        EngineFixture.Recorder r = fx.consume(client, keys, ConsumerOptions.builder().pollInterval(Duration.ofMillis(200))
+                .shutdownTimeout(Duration.ofMillis(300)).maxRetries(1_000).retryBackoff(Duration.ZERO)
+                .rateLimit(new FlowLimit(100, 0)).adaptiveSlowDown(new AdaptiveSlowDown(0.5, 5)).build());
+        Thread failing = new Thread(() -> {
+            try {
+                while (true) {
+                    r.received.take().rollback(new IllegalStateException("the downstream is down"));
+                }
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+            }
+        }, "failing-downstream");
+        failing.setDaemon(true);
+        failing.start();
+        r.consumer.request(Long.MAX_VALUE);
+
+        await().atMost(WAIT).until(() -> fx.redis().hget(keys.flow(), "a.rate") != null);
+        assertThat(fx.redis().hget(keys.flow(), "a.reason")).startsWith("failures 100% > 50%");
+        await().atMost(WAIT).until(() -> r.consumer.flowSettings().effectiveRate().orElse(100.0) < 100);
+        failing.interrupt();
     }
 
     private static void forward(EngineFixture.Recorder from, BlockingQueue<Delivery> to) {

@@ -219,6 +219,35 @@ class RedisAclIT {
     }
 
     @Test
+    void rateLimitedConsumersAndALiveLimitWorkWithTheMinimalAcl() throws Exception {
+        RmqEngine engine = open(new RmqEngine(access()).start());
+        engine.ready().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        TopicDefinition topic = new TopicDefinition("limited", 2, TopicType.PRIORITY, PREFIX);
+        TopicKeys keys = engine.registerTopic(topic).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        TopicProducer producer = engine.producer(keys);
+        for (int i = 0; i < 5; i++) {
+            producer.sendWithPriority(bytes("m" + i), 1, "m" + i).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+        BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
+        TopicConsumer consumer = engine.consumer(keys, ConsumerOptions.builder()
+                .rateLimit(new io.rmq.engine.consume.flow.FlowLimit(100, 0))
+                .adaptiveSlowDown(io.rmq.engine.consume.flow.AdaptiveSlowDown.defaults()).build(), "acl-limited");
+        toClose.add(0, consumer);
+        consumer.start(received::add);
+        consumer.request(100);
+        for (int i = 0; i < 5; i++) {
+            Delivery d = received.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(d).as("delivery %d", i).isNotNull();
+            d.commit().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+        try (RmqAdmin admin = RmqAdmin.connect(access())) {
+            admin.setRateLimit(topic, 50, 0);
+        }
+        await().atMost(WAIT).until(() -> consumer.flowSettings().rate().orElse(0.0) == 50.0);
+        assertThat(log.messagesContaining("RMQ-0600")).isEmpty();
+    }
+
+    @Test
     void durableSendsRunTheirWaitWithTheMinimalAcl() throws Exception {
         RmqEngine engine = open(new RmqEngine(access()).start());
         engine.ready().toCompletableFuture().get(10, TimeUnit.SECONDS);

@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.RmqClient;
@@ -53,6 +54,8 @@ public final class FlowGate {
     private final Runnable onReady;
     private final String topic;
     private final String consumer;
+    /** Told the generation of every reply: the settings cache reads the flow hash again when it changed. */
+    private final LongConsumer genSeen;
 
     /** Whether the configured limit was written: the first reservation waits for it. */
     private boolean configured;
@@ -66,7 +69,9 @@ public final class FlowGate {
     private int refund;
     private long refundGen;
 
-    public FlowGate(Limiter limiter, int batchSize, Executor loop, Runnable onReady, String topic, String consumer) {
+    public FlowGate(Limiter limiter, int batchSize, Executor loop, Runnable onReady, String topic, String consumer,
+            LongConsumer genSeen) {
+        this.genSeen = genSeen;
         this.limiter = limiter;
         this.batchSize = batchSize;
         this.loop = loop;
@@ -135,9 +140,20 @@ public final class FlowGate {
                 remaining = grant.granted();
                 reservedAt = now;
                 readyAt = now + TimeUnit.MILLISECONDS.toNanos(grant.waitMillis());
+                genSeen.accept(grant.gen());
             }
             onReady.run();
         }, loop);
+    }
+
+    /** Whether the gate got a reservation: it wrote the consumer's configured limit first, if it has one. */
+    public boolean isConfigured() {
+        return configured;
+    }
+
+    /** The configuration generation of the last reservation (0 before the first). */
+    public long gen() {
+        return gen;
     }
 
     /**
