@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 import io.rmq.engine.consume.flow.FlowLimit;
+import io.rmq.engine.topic.FairShare;
 import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.i18n.EngineArguments;
 import io.rmq.engine.scripts.TopicScripts.RetryRule;
@@ -55,6 +56,7 @@ public final class ConsumerOptions {
     private final boolean traced;
     private final int traceLinks;
     private final FlowLimit rateLimit;
+    private final FairShare fairShare;
 
     private ConsumerOptions(Builder b) {
         this.maxRetries = b.maxRetries;
@@ -71,6 +73,7 @@ public final class ConsumerOptions {
         this.traced = b.traced;
         this.traceLinks = b.traceLinks;
         this.rateLimit = b.rateLimit;
+        this.fairShare = b.fairShare;
     }
 
     public static Builder builder() {
@@ -86,7 +89,7 @@ public final class ConsumerOptions {
                 .retryBackoff(retryBackoff).retryBackoffMax(retryBackoffMax).pollInterval(pollInterval)
                 .shutdownTimeout(shutdownTimeout).deadMaxCount(deadMaxCount).deadMaxAge(deadMaxAge)
                 .coordination(coordination).expiredToDead(expiredToDead).traced(traced).traceLinks(traceLinks)
-                .rateLimit(rateLimit);
+                .rateLimit(rateLimit).fairShare(fairShare);
     }
 
     public int maxRetries() {
@@ -167,12 +170,20 @@ public final class ConsumerOptions {
         return Optional.ofNullable(rateLimit);
     }
 
+    /**
+     * The fair-share settings this consumer starts with ({@link FairShare#OFF} by default): on, its pops serve each
+     * slot's tenants by weight; {@code TopicConsumer.updateFairShare} changes them.
+     */
+    public FairShare fairShare() {
+        return fairShare;
+    }
+
     @Override
     public String toString() {
         return "ConsumerOptions[maxRetries=" + maxRetries + ", prepareTimeout=" + prepareTimeout + ", batchSize="
                 + batchSize + ", retryBackoff=" + retryBackoff + ", retryBackoffMax=" + retryBackoffMax
                 + ", pollInterval=" + pollInterval + ", shutdownTimeout=" + shutdownTimeout + ", deadMaxCount=" + deadMaxCount + ", deadMaxAge=" + deadMaxAge
-                + ", expiredToDead=" + expiredToDead + ", traced=" + traced + ", rateLimit=" + (rateLimit == null ? "none" : rateLimit)
+                + ", expiredToDead=" + expiredToDead + ", traced=" + traced + ", rateLimit=" + (rateLimit == null ? "none" : rateLimit) + ", fairShare=" + fairShare
                 + ", coordination="
                 + (coordination == null ? "none" : coordination) + "]";
     }
@@ -193,6 +204,7 @@ public final class ConsumerOptions {
         private boolean traced;
         private int traceLinks = DEFAULT_TRACE_LINKS;
         private FlowLimit rateLimit;
+        private FairShare fairShare = FairShare.OFF;
 
         private Builder() {
         }
@@ -292,6 +304,12 @@ public final class ConsumerOptions {
                 throw EngineArguments.arg.negativeCount("traceLinks", traceLinks);
             }
             this.traceLinks = traceLinks;
+            return this;
+        }
+
+        /** The fair-share settings to start with; {@code null}: {@link FairShare#OFF}. */
+        public Builder fairShare(FairShare fairShare) {
+            this.fairShare = fairShare == null ? FairShare.OFF : fairShare;
             return this;
         }
 

@@ -5,18 +5,24 @@ import static io.rmq.engine.scripts.SlotKeyBytes.COUNTERS;
 import static io.rmq.engine.scripts.SlotKeyBytes.DEAD;
 import static io.rmq.engine.scripts.SlotKeyBytes.EXPIRY;
 import static io.rmq.engine.scripts.SlotKeyBytes.FAILURES;
+import static io.rmq.engine.scripts.SlotKeyBytes.FAIR;
 import static io.rmq.engine.scripts.SlotKeyBytes.HELD_EXPIRY;
+import static io.rmq.engine.scripts.SlotKeyBytes.IN_FLIGHT_TENANTS;
 import static io.rmq.engine.scripts.SlotKeyBytes.ORIGIN;
 import static io.rmq.engine.scripts.SlotKeyBytes.OWNER;
 import static io.rmq.engine.scripts.SlotKeyBytes.PAUSED;
 import static io.rmq.engine.scripts.SlotKeyBytes.PREPARE;
 import static io.rmq.engine.scripts.SlotKeyBytes.SLOT;
 import static io.rmq.engine.scripts.SlotKeyBytes.STORE;
+import static io.rmq.engine.scripts.SlotKeyBytes.TENANTS;
 import static io.rmq.engine.scripts.SlotKeyBytes.TRACE;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -25,6 +31,8 @@ import io.rmq.engine.redis.KeyTypes;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.ScriptRunner;
+import io.rmq.engine.topic.FairShare;
+import io.rmq.engine.topic.TenantName;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicGrowthState;
 import io.rmq.engine.topic.TopicKeys;
@@ -48,6 +56,7 @@ public final class TopicScripts {
     private static final byte[] EPOCH_FIELD = RmqClient.bytes("epoch");
     private static final byte[] EXPIRES = RmqClient.bytes("EXPIRES");
     private static final byte[] TRACE_SECTION = RmqClient.bytes("TRACE");
+    private static final byte[] FAIR_SECTION = RmqClient.bytes("FAIR");
     private static final byte[] TRACED = RmqClient.bytes("traced");
     private static final byte[] NONE = new byte[0];
     private static final byte[] ONE = RmqClient.bytes("1");
@@ -59,6 +68,7 @@ public final class TopicScripts {
     private final TopicKeys keys;
     private final byte[] type;
     private final SlotKeyBytes slots;
+    private volatile boolean settleByTenant;
 
     /** How a rolled-back member is retried: {@code rollback.lua}'s ARGV[2..4]. */
     public record RetryRule(int maxRetries, long backoffMillis, long backoffMaxMillis) {
@@ -146,9 +156,16 @@ public final class TopicScripts {
      * One message to send: the type's value (a time range in ms, a priority, or a delivery time in ms), the member,
      * and when it expires as {@code send.lua} takes it ({@code Expiry.wireValue()}: ms since the epoch on the Redis
      * clock, or {@code +<ms>} after the send), {@code null} for never; and the W3C traceparent of its send span
-     * ({@code null}: none), recorded in the slot's trace hash with at most {@code traceLinks} contexts per member.
+     * ({@code null}: none), recorded in the slot's trace hash with at most {@code traceLinks} contexts per member; and
+     * its tenant (fair share, {@code null}: none, the store queue as without fair share; {@code ""}: the default
+     * tenant), written to the tenant's queue, which then takes part in the slot's fair share.
      */
-    public record Send(String value, byte[] member, String expiry, String trace, int traceLinks) {
+    public record Send(String value, byte[] member, String expiry, String trace, int traceLinks, String tenant) {
+
+        /** A message without a tenant. */
+        public Send(String value, byte[] member, String expiry, String trace, int traceLinks) {
+            this(value, member, expiry, trace, traceLinks, null);
+        }
 
         /** A message without a trace context. */
         public Send(String value, byte[] member, String expiry) {
@@ -174,12 +191,41 @@ public final class TopicScripts {
      * once the slot was split by a growth to {@code 2 * routedBy}.
      */
     public CompletionStage<List<SendResult>> send(int slot, int routedBy, List<Send> sends) {
+        if (sends.stream().noneMatch(s -> s.tenant() != null)) {
+            return sendTo(slot, routedBy, sends, null);
+        }
+        // one call per tenant, each on its tenant's queue; the results in the order of the sends
+        Map<String, List<Integer>> byTenant = new LinkedHashMap<>();
+        for (int i = 0; i < sends.size(); i++) {
+            String tenant = sends.get(i).tenant();
+            byTenant.computeIfAbsent(tenant == null ? null : TenantName.encode(tenant), t -> new ArrayList<>()).add(i);
+        }
+        SendResult[] results = new SendResult[sends.size()];
+        CompletableFuture<?>[] calls = new CompletableFuture<?>[byTenant.size()];
+        int c = 0;
+        for (Map.Entry<String, List<Integer>> group : byTenant.entrySet()) {
+            List<Send> part = new ArrayList<>(group.getValue().size());
+            group.getValue().forEach(i -> part.add(sends.get(i)));
+            calls[c++] = sendTo(slot, routedBy, part, group.getKey()).thenAccept(partResults -> {
+                for (int j = 0; j < partResults.size(); j++) {
+                    results[group.getValue().get(j)] = partResults.get(j);
+                }
+            }).toCompletableFuture();
+        }
+        return CompletableFuture.allOf(calls).thenApply(done -> List.of(results));
+    }
+
+    /** {@code send.lua} on the queue of the tenant encoded as {@code tenant}; {@code null}: the store queue, no tenant. */
+    private CompletionStage<List<SendResult>> sendTo(int slot, int routedBy, List<Send> sends, String tenant) {
         byte[][] k = slots.of(slot);
         byte[][] args = messageArgs(slot, k, sends, sends.stream().anyMatch(s -> s.expiry() != null),
                 sends.stream().anyMatch(s -> s.trace() != null));
         byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
-        return this.<List<Object>>run(RedisScript.SEND,
-                new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY], k[TRACE] }, args)
+        byte[][] sendKeys = tenant == null
+                ? new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY], k[TRACE] }
+                : new byte[][] { bytes(keys.slot(slot).tenantQueue(tenant)), k[PREPARE], k[COUNTERS], marker, k[EXPIRY],
+                        k[TRACE], k[TENANTS], k[FAIR] };
+        return this.<List<Object>>run(RedisScript.SEND, sendKeys, args)
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 0; i + 1 < reply.size(); i += 2) {
@@ -386,12 +432,48 @@ public final class TopicScripts {
      */
     public CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
             boolean expiredToDead, boolean traced) {
+        return pop(slot, count, prepareTimeoutMillis, epoch, worker, expiredToDead, traced, FairShare.OFF);
+    }
+
+    /**
+     * {@code pop.lua}; with {@code fair} on, the slot's tenants are served by their weights (each from its own queue)
+     * and the popped members' tenants are recorded, for their settlement (see {@link #settleByTenant}).
+     */
+    public CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
+            boolean expiredToDead, boolean traced, FairShare fair) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED],
-                k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[DEAD], k[FAILURES], k[TRACE] },
-                type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker),
-                expiredToDead ? ONE : ZERO, traced ? ONE : ZERO)
-                .thenApply(reply -> popReply(reply, traced));
+        byte[][] args = { type, number(count), number(prepareTimeoutMillis), number(epoch),
+                bytes(worker == null ? "" : worker), expiredToDead ? ONE : ZERO, traced ? ONE : ZERO };
+        byte[][] popKeys = { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED], k[COUNTERS], k[EXPIRY],
+                k[HELD_EXPIRY], k[DEAD], k[FAILURES], k[TRACE] };
+        if (fair.on()) {
+            int first = popKeys.length + 1;
+            popKeys = Arrays.copyOf(popKeys, popKeys.length + 3);
+            popKeys[first - 1] = k[TENANTS];
+            popKeys[first] = k[FAIR];
+            popKeys[first + 1] = k[IN_FLIGHT_TENANTS];
+            int base = args.length;
+            args = Arrays.copyOf(args, base + 4 + 2 * fair.weights().size());
+            args[base] = FAIR_SECTION;
+            args[base + 1] = number(first);
+            args[base + 2] = bytes(Double.toString(fair.defaultWeight()));
+            args[base + 3] = number(fair.weights().size());
+            int i = base + 4;
+            for (Map.Entry<String, Double> w : fair.weights().entrySet()) {
+                args[i++] = bytes(TenantName.encode(w.getKey()));
+                args[i++] = bytes(Double.toString(w.getValue()));
+            }
+        }
+        return this.<List<Object>>run(RedisScript.POP, popKeys, args).thenApply(reply -> popReply(reply, traced));
+    }
+
+    /**
+     * Whether settlement (commit, rollback, release, the sweeper's rollback) puts members popped from a tenant's
+     * queue back into it: on for a consumer with fair share. Off, such members return to the store queue (the default
+     * tenant), and their in-flight tenant entries stay.
+     */
+    public void settleByTenant(boolean on) {
+        this.settleByTenant = on;
     }
 
     /** Reads a pop reply made without trace entries; public for its benchmark. */
@@ -436,7 +518,10 @@ public final class TopicScripts {
         for (int i = 0; i < members.size(); i++) {
             args[2 + i] = members.get(i);
         }
-        byte[][] commitKeys = heldExpiry
+        byte[][] commitKeys = settleByTenant
+                ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE],
+                        k[HELD_EXPIRY], k[IN_FLIGHT_TENANTS] }
+                : heldExpiry
                 ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE],
                         k[HELD_EXPIRY] }
                 : new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE] };
@@ -492,9 +577,12 @@ public final class TopicScripts {
 
     private CompletionStage<RollbackReply> runRollback(int slot, byte[][] args) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.ROLLBACK,
-                new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES],
-                        k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] }, args)
+        byte[][] rollbackKeys = settleByTenant
+                ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES],
+                        k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE], k[IN_FLIGHT_TENANTS], k[TENANTS], k[FAIR] }
+                : new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES],
+                        k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] };
+        return this.<List<Object>>run(RedisScript.ROLLBACK, rollbackKeys, args)
                 .thenApply(r -> new RollbackReply((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
     }
 
@@ -528,7 +616,10 @@ public final class TopicScripts {
                 args[first + 2 + per * i] = m.trace() == null ? NONE : bytes(m.trace());
             }
         }
-        byte[][] releaseKeys = traced
+        byte[][] releaseKeys = settleByTenant
+                ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE],
+                        k[IN_FLIGHT_TENANTS], k[TENANTS], k[FAIR] }
+                : traced
                 ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] }
                 : members.stream().anyMatch(PoppedMember::heldExpiry)
                 ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY] }

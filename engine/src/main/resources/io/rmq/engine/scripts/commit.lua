@@ -19,6 +19,9 @@
   KEYS[8]  trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry
   KEYS[9]  held expiry     held-expiry{<prefix><topic>_<slot>} (optional: given when a committed member was
                            popped with an expiry; its entry is removed)
+  KEYS[10] in-flight tenants tenant{<prefix><topic>_<slot>} (optional, with KEYS[9]; fair share, lib/fair.lua): the
+                           committed members' entries go, and a pending copy is looked for in each member's tenant
+                           queue (its commit wakes the consumer it was blocked for)
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
@@ -41,6 +44,7 @@ local slot        = ARGV[2]
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/fair.lua: fair share between tenants
 
 -- The members as given. One given twice (two deliveries of it settled in one batch) is removed once by
 -- ZREM, whose count the common case below returns; the other case skips its repeats.
@@ -63,7 +67,13 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 local traced = traceKey ~= nil and redis.call('HLEN', traceKey) > 0
 
 local pending = {}
-if #members > 0 then
+-- fair share: each member's tenant (nil without KEYS[10])
+local fairTenants = nil
+if #members > 0 and KEYS[10] then
+  local fairQueues
+  fairTenants, fairQueues = fairQueuesOf(KEYS[10], storeKey, members)
+  pending = fairScores(fairQueues, members)
+elseif #members > 0 then
   pending = callAll('ZMSCORE', storeKey, members)
 else
   redis.call('ZCARD', storeKey)
@@ -75,7 +85,7 @@ end
 
 local committedCount = 0
 local wake = false
-if not retried and not anyPending then
+if not retried and not anyPending and not fairTenants then
   if #members > 0 then
     -- ZREM first: it checks the prepare queue's type before anything is written
     committedCount = callAll('ZREM', prepareKey, members)
@@ -109,6 +119,13 @@ else
     end
   end
   committedCount = #committed
+  if fairTenants then
+    local named = {}
+    for i, member in ipairs(members) do
+      if fairTenants[i] ~= '' and seen[member] then named[#named + 1] = member end
+    end
+    callAll('HDEL', KEYS[10], named)
+  end
 end
 if committedCount > 0 and not wake and handover and redis.call('ZCARD', prepareKey) == 0 then
   wake = true

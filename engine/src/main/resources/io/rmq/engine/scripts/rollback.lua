@@ -42,6 +42,11 @@
   KEYS[9]  expiry set      expiry{<prefix><topic>_<slot>} (optional, with KEYS[10])
   KEYS[10] held expiry     held-expiry{<prefix><topic>_<slot>}
   KEYS[11] trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry (optional)
+  KEYS[12] in-flight tenants tenant{<prefix><topic>_<slot>}: member in flight -> its tenant (optional, with 13 and 14;
+                           fair share, lib/fair.lua): a member popped from a tenant's queue goes back to that queue
+                           (merging with a pending copy there), the tenant takes part again, and the entry goes
+  KEYS[13] tenants set     tenants{<prefix><topic>_<slot>}
+  KEYS[14] fair hash       fair{<prefix><topic>_<slot>}
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  max retries     deliveries after the first before the dead queue (>= 0)
@@ -89,6 +94,7 @@ local now = redisNow()
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
+-- #include lib/fair.lua: fair share between tenants
 
 -- the selected members still in the prepare queue, once each, and the trace entries given back
 local members, givenTrace = {}, {}
@@ -115,10 +121,17 @@ end
 -- prepare queue, or the member would be in no queue at all. Rollbacks are rare: check every key
 -- (the reads of the members' state check the keys they read).
 local attempts, origins, pending, held = {}, {}, {}, {}
+-- fair share: each member's tenant and queue (nil without KEYS[12]: the store queue)
+local fairTenants, fairQueues = nil, nil
 if #members > 0 then
   attempts = callAll('HMGET', attemptsKey, members)
   origins = callAll('HMGET', originKey, members)
-  pending = callAll('ZMSCORE', storeKey, members)
+  if KEYS[12] then
+    fairTenants, fairQueues = fairQueuesOf(KEYS[12], storeKey, members)
+    pending = fairScores(fairQueues, members)
+  else
+    pending = callAll('ZMSCORE', storeKey, members)
+  end
   if heldKey then
     held = callAll('HMGET', heldKey, members)
     redis.call('ZCARD', expiryKey)
@@ -151,7 +164,8 @@ local function push(list, a, b)
   list[#list + 1] = a
   if b ~= nil then list[#list + 1] = b end
 end
-local lowest -- PRIORITY: the lowest score in the store queue, as the requeues so far leave it
+local lowestOf = {} -- PRIORITY: per queue, the lowest score in it as the requeues so far leave it (false: empty)
+local toQueues, backToQueue = {}, {} -- fair share: queue -> { score, member, ... } requeued there; member -> true
 for i, member in ipairs(members) do
   -- not HINCRBY: a count that is not a number (written by hand) would fail the call for good and
   -- leave the member in the prepare queue; it counts as 0 and is replaced
@@ -183,17 +197,25 @@ for i, member in ipairs(members) do
     if topicType == 'PRIORITY' then
       -- a priority that is not a number (written by hand) counts as 0: the member must land somewhere
       score = tonumber(priority or '0') or 0
+      local queue = fairQueues and fairQueues[i] or storeKey
+      local lowest = lowestOf[queue]
       if lowest == nil then
-        local read = redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES')
+        local read = redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES')
         lowest = #read > 0 and tonumber(read[2]) or false
       end
       if lowest then score = math.min(score, lowest - 1) end
-      if not lowest or score < lowest then lowest = score end
+      if not lowest or score < lowest then lowestOf[queue] = score end
     else
       delay = math.min(backoffBase * math.pow(2, failures - 1), backoffMax)
       score = now + delay
     end
-    push(toStore, score, member)
+    if fairQueues then
+      toQueues[fairQueues[i]] = toQueues[fairQueues[i]] or {}
+      push(toQueues[fairQueues[i]], score, member)
+      backToQueue[member] = true
+    else
+      push(toStore, score, member)
+    end
     if held[i] then push(toExpiry, held[i], member) end
     push(countsKept, member, failures)
     push(failuresKept, member, failureText)
@@ -211,6 +233,15 @@ if #members > 0 then
   if #failuresDropped > 0 then callAll('HDEL', failuresKey, failuresDropped) end
   if #toDead > 0 then callAll('ZADD', deadKey, toDead) end
   if #toStore > 0 then callAll('ZADD', storeKey, toStore) end
+  if fairQueues then
+    for _, queue in ipairs(fairQueues) do
+      if toQueues[queue] then
+        callAll('ZADD', queue, toQueues[queue])
+        toQueues[queue] = nil
+      end
+    end
+    fairSettled({ inflight = KEYS[12], tenants = KEYS[13], fair = KEYS[14] }, members, fairTenants, backToQueue)
+  end
   if #heldDropped > 0 then callAll('HDEL', heldKey, heldDropped) end
   if #toExpiry > 0 then callAll('ZADD', expiryKey, toExpiry) end
   if traceKey and #tracesDropped > 0 then callAll('HDEL', traceKey, tracesDropped) end

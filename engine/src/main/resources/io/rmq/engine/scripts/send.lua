@@ -42,6 +42,11 @@
   KEYS[5]  expiry set      expiry{<prefix><topic>_<slot>}: member -> expiresAt (optional; without it expiries
                            are neither written nor cleared)
   KEYS[6]  trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry (optional; needed with TRACE)
+  KEYS[7]  tenants set     tenants{<prefix><topic>_<slot>} (optional, with KEYS[8]; fair share, lib/fair.lua): KEYS[1]
+                           is then a tenant's queue tq:<tenant>{<prefix><topic>_<slot>}, or the store queue for the
+                           default tenant; the tenant takes part in the slot's fair share with pass = max(its pass,
+                           vt), so merges are per (slot, tenant) and an idle tenant banks no credit
+  KEYS[8]  fair hash       fair{<prefix><topic>_<slot>}: field vt, the slot's virtual time
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
@@ -96,6 +101,7 @@ end
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
+-- #include lib/fair.lua: fair share between tenants
 
 local members, scores, expiries, traces = {}, {}, nil, nil
 local withExpiries = ARGV[4] == 'EXPIRES'
@@ -441,6 +447,7 @@ if withTraces then
   end
   callAll('HSET', traceKey, fields)
 end
+if KEYS[8] then fairRegister(KEYS[7], KEYS[8], string.match(storeKey, '^tq:([^{]*){') or '') end
 if wakeDelay ~= nil then
   publishWake(wakeChannel, slot, wakeDelay)
 end

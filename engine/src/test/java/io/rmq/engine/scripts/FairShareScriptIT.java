@@ -1,0 +1,148 @@
+package io.rmq.engine.scripts;
+
+import static io.rmq.testing.Bytes.utf8;
+import static io.rmq.testing.Futures.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.lettuce.core.api.sync.RedisCommands;
+import io.rmq.engine.redis.ScriptRunner;
+import io.rmq.engine.topic.FairShare;
+import io.rmq.engine.topic.SlotKeys;
+import io.rmq.engine.topic.TenantName;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicKeys;
+import io.rmq.engine.topic.TopicType;
+import io.rmq.testing.redis.RedisConnections;
+import io.rmq.testing.redis.RedisTest;
+
+/** Fair share between tenants in {@code send.lua}, {@code pop.lua}, {@code rollback.lua}, {@code release.lua} and {@code commit.lua}. */
+@RedisTest
+class FairShareScriptIT {
+
+    private static final TopicKeys TOPIC = new TopicKeys(new TopicDefinition("fair", 4, TopicType.FIXED_TIME));
+    private static final int SLOT = 1;
+    private static final SlotKeys KEYS = TOPIC.slot(SLOT);
+    private static final FairShare EQUAL = FairShare.of(true, "");
+    private static final TopicScripts.RetryRule RETRY = new TopicScripts.RetryRule(16, 1, 1);
+
+    private RedisCommands<String, String> sync;
+    private TopicScripts scripts;
+    private long past;
+
+    @BeforeEach
+    void setUp(RedisConnections redis) {
+        this.sync = redis.sync();
+        ScriptRunner runner = new ScriptRunner(redis.binary().async());
+        this.scripts = new TopicScripts(() -> runner, TOPIC);
+        this.scripts.settleByTenant(true);
+        this.past = redis.redisTimeMillis() - 1_000;
+    }
+
+    @Test
+    void weightsShareEachPopWhileTenantsAreBacklogged() {
+        send("a", 40, "a");
+        send("b", 40, "b");
+
+        List<String> popped = members(await(scripts.pop(SLOT, 8, 30_000, 0, null, false, false, FairShare.of(true, "a:3,b:1"))));
+
+        assertThat(popped).hasSize(8);
+        assertThat(popped.stream().filter(m -> m.startsWith("a")).count()).isEqualTo(6);
+        assertThat(popped.stream().filter(m -> m.startsWith("b")).count()).isEqualTo(2);
+    }
+
+    @Test
+    void aFloodDoesNotDelayAnotherTenantAcrossPops() {
+        send("a", 500, "a");
+        List<String> first = members(await(scripts.pop(SLOT, 10, 30_000, 0, null, false, false, EQUAL)));
+        assertThat(first).allMatch(m -> m.startsWith("a"));
+        send("b", 5, "b");
+
+        List<String> next = members(await(scripts.pop(SLOT, 10, 30_000, 0, null, false, false, EQUAL)));
+
+        assertThat(next.stream().filter(m -> m.startsWith("b"))).hasSize(5);
+    }
+
+    @Test
+    void mergesArePerTenant() {
+        List<SendResult> results = await(scripts.send(SLOT, List.of(send("x", "a"), send("x", "b"), send("x", "a"))));
+
+        assertThat(results).extracting(SendResult::stored).containsExactly(true, true, false);
+        assertThat(sync.zcard(KEYS.tenantQueue("a"))).isEqualTo(1);
+        assertThat(sync.zcard(KEYS.tenantQueue("b"))).isEqualTo(1);
+        assertThat(sync.zrange(KEYS.tenants(), 0, -1)).containsExactlyInAnyOrder("a", "b");
+    }
+
+    @Test
+    void theDefaultTenantIsServedWithTheOthers() {
+        sync.zadd(KEYS.store(), past, "plain");
+        send("a", 10, "a");
+
+        List<String> popped = members(await(scripts.pop(SLOT, 2, 30_000, 0, null, false, false, EQUAL)));
+
+        assertThat(popped).containsExactlyInAnyOrder("plain", "a0");
+    }
+
+    @Test
+    void aRollbackReturnsTheMemberToItsTenantsQueue() {
+        send("a", 1, "a");
+        List<String> popped = members(await(scripts.pop(SLOT, 5, 30_000, 0, null, false, false, EQUAL)));
+        assertThat(popped).containsExactly("a0");
+        assertThat(sync.zrange(KEYS.tenants(), 0, -1)).as("an empty tenant leaves the set").isEmpty();
+        assertThat(sync.hget(KEYS.inFlightTenants(), "a0")).isEqualTo("a");
+
+        await(scripts.rollback(SLOT, RETRY, "failed", List.of(utf8("a0"))));
+
+        assertThat(sync.zscore(KEYS.tenantQueue("a"), "a0")).isNotNull();
+        assertThat(sync.zscore(KEYS.store(), "a0")).isNull();
+        assertThat(sync.zrange(KEYS.tenants(), 0, -1)).containsExactly("a");
+        assertThat(sync.hlen(KEYS.inFlightTenants())).isZero();
+    }
+
+    @Test
+    void aReleaseAndACommitSettleByTenant() {
+        send("a", 2, "a");
+        TopicScripts.PopReply reply = await(scripts.pop(SLOT, 5, 30_000, 0, null, false, false, EQUAL));
+
+        await(scripts.release(SLOT, List.of(reply.members().get(0))));
+        await(scripts.commit(SLOT, List.of(reply.members().get(1).content())));
+
+        assertThat(sync.zcard(KEYS.tenantQueue("a"))).isEqualTo(1);
+        assertThat(sync.zcard(KEYS.store())).isZero();
+        assertThat(sync.hlen(KEYS.inFlightTenants())).isZero();
+        assertThat(sync.zcard(KEYS.prepare())).isZero();
+    }
+
+    @Test
+    void tenantNamesAreEncodedForTheKeys() {
+        assertThat(TenantName.encode("a{b}%c\n")).isEqualTo("a%7Bb%7D%25c%0A");
+        await(scripts.send(SLOT, List.of(send("m", "x{1}"))));
+
+        assertThat(sync.zcard("tq:x%7B1%7D{" + KEYS.store() + "}")).isEqualTo(1);
+        assertThat(members(await(scripts.pop(SLOT, 5, 30_000, 0, null, false, false,
+                new FairShare(true, Map.of("x{1}", 2.0), 1))))).containsExactly("m");
+    }
+
+    private void send(String prefix, int n, String tenant) {
+        List<TopicScripts.Send> sends = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            sends.add(send(prefix + i, tenant));
+        }
+        await(scripts.send(SLOT, sends));
+    }
+
+    private TopicScripts.Send send(String member, String tenant) {
+        return new TopicScripts.Send(Long.toString(past), utf8(member), null, null, 0, tenant);
+    }
+
+    private static List<String> members(TopicScripts.PopReply reply) {
+        return reply.members().stream().map(m -> new String(m.content(), StandardCharsets.UTF_8)).toList();
+    }
+}
