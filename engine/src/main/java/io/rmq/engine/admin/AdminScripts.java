@@ -44,7 +44,7 @@ final class AdminScripts {
     CompletionStage<List<Object>> stats(int slot) {
         SlotKeys k = keys.slot(slot);
         return scripts.run(RedisScript.STATS, keys(k.store(), k.prepare(), k.dead(), k.owner(), k.paused(),
-                k.counters()), type);
+                k.counters(), k.tenants()), type);
     }
 
     /** {@code dead_page.lua}. */

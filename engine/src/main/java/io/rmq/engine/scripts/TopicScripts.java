@@ -317,9 +317,14 @@ public final class TopicScripts {
      * markers to look for (see {@code lib/split_depth.lua}), none to look for none.
      */
     public CompletionStage<CancelReply> cancel(int slot, byte[] member, List<String> markers) {
+        return cancel(slot, member, markers, null);
+    }
+
+    /** {@link #cancel(int, byte[], List)} in the queue of {@code tenant} (fair share; {@code null}: the store queue). */
+    public CompletionStage<CancelReply> cancel(int slot, byte[] member, List<String> markers, String tenant) {
         byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.CANCEL,
-                withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
+                withMarkers(markers, queueOf(slot, tenant), k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
                         k[TRACE]), member)
                 .thenApply(r -> new CancelReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
     }
@@ -340,9 +345,14 @@ public final class TopicScripts {
 
     /** {@code find.lua}: what {@code slot} holds about {@code member}. */
     public CompletionStage<FindReply> find(int slot, byte[] member, List<String> markers) {
+        return find(slot, member, markers, null);
+    }
+
+    /** {@link #find(int, byte[], List)} in the queue of {@code tenant} (fair share; {@code null}: the store queue). */
+    public CompletionStage<FindReply> find(int slot, byte[] member, List<String> markers, String tenant) {
         byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.FIND,
-                withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY]), member)
+                withMarkers(markers, queueOf(slot, tenant), k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY]), member)
                 .thenApply(r -> {
                     Double pending = decimal(r.get(0));
                     Double deadline = decimal(r.get(1));
@@ -367,10 +377,26 @@ public final class TopicScripts {
      * time in ms, or a priority), publishing a wake notice when that may end a consumer's sleep.
      */
     public CompletionStage<RescheduleReply> reschedule(int slot, byte[] member, String score, List<String> markers) {
+        return reschedule(slot, member, score, markers, null);
+    }
+
+    /**
+     * {@link #reschedule(int, byte[], String, List)} in the queue of {@code tenant} (fair share; {@code null}: the
+     * store queue).
+     */
+    public CompletionStage<RescheduleReply> reschedule(int slot, byte[] member, String score, List<String> markers,
+            String tenant) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.RESCHEDULE, withMarkers(markers, k[STORE], k[PREPARE], k[COUNTERS]),
+        return this.<List<Object>>run(RedisScript.RESCHEDULE,
+                withMarkers(markers, queueOf(slot, tenant), k[PREPARE], k[COUNTERS]),
                 type, bytes(score), member, wakeChannel(slot), k[SLOT])
                 .thenApply(r -> new RescheduleReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
+    }
+
+    /** The queue of {@code tenant} in {@code slot}: the store queue for {@code null} or the default tenant. */
+    private byte[] queueOf(int slot, String tenant) {
+        String encoded = TenantName.encode(tenant);
+        return encoded.isEmpty() ? slots.of(slot)[STORE] : bytes(keys.slot(slot).tenantQueue(encoded));
     }
 
     private static byte[][] withMarkers(List<String> markers, byte[]... slotKeys) {

@@ -55,9 +55,10 @@
   ARGV[7]  traces          1: return (and take out) the popped members' trace entries; 0 or absent: do not
   ARGV[8..] fair share     optional: 'FAIR', k (the index in KEYS of the tenants set, then the fair hash and the
                            in-flight tenant hash), the default weight, n, then n pairs tenant, weight (tenants
-                           encoded as lib/fair.lua says). The rounds then run once per tenant of the plan
-                           (lib/fair.lua: up to 16 tenants with the lowest passes, members shared by weight), each
-                           on that tenant's queue; order (by score, or by priority) holds within a tenant. A member
+                           encoded as lib/fair.lua says). The rounds then run per tenant of the plan (lib/fair.lua:
+                           up to 16 tenants with the lowest passes, `count` shared by stride over their weights), each
+                           on that tenant's queue, then once more for what tenants with too little due left over;
+                           order (by score, or by priority) holds within a tenant, not across tenants. A member
                            popped from a tenant queue is recorded in the in-flight tenant hash, so that its
                            settlement puts it back there. next also covers the visited tenants' queues. Without
                            'FAIR' the tenant keys are not read: the store queue alone is popped.
@@ -183,8 +184,8 @@ if fairAt then
   for i = fairAt + 4, fairAt + 3 + 2 * tonumber(ARGV[fairAt + 3]), 2 do weights[ARGV[i]] = tonumber(ARGV[i + 1]) end
   plan = fairPlan(fk, storeKey, weights, tonumber(ARGV[fairAt + 2]), count)
 end
-for s = 1, plan and #plan.steps or 1 do
-if plan then queueKey, upTo, skipped = plan.steps[s].queue, popped + plan.steps[s].quota, 0 end
+for s = 1, plan and 2 * #plan.steps or 1 do
+if plan then queueKey, upTo, skipped = fairStep(plan, s, popped, count) end
 -- Candidates blocked by an in-flight copy stay in the store queue and shift the window; a few
 -- rounds bound the script's run time when many are blocked. Each round moves its members with
 -- batch-wide commands.
@@ -252,7 +253,7 @@ for _ = 1, 4 do
       callAll('HDEL', traceKey, moving)
     end
     callAll('ZREM', queueKey, moving)
-    if plan then fairPopped(fk, plan.steps[s], moving) end
+    if plan then fairPopped(fk, plan.current, moving) end
     callAll('ZADD', prepareKey, deadlines)
     local last = #result
     for i, member in ipairs(moving) do
@@ -273,6 +274,7 @@ for _ = 1, 4 do
   end
   if popped >= upTo or #candidates < 2 * want then break end
 end
+if plan then fairStepDone(plan, popped, upTo, skipped) end
 end
 if plan then fairFinish(fk, plan) end
 

@@ -12,7 +12,9 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.topic.FairShare;
 import io.rmq.engine.topic.SlotKeys;
@@ -34,13 +36,15 @@ class FairShareScriptIT {
     private static final TopicScripts.RetryRule RETRY = new TopicScripts.RetryRule(16, 1, 1);
 
     private RedisCommands<String, String> sync;
+    private RedisAsyncCommands<byte[], byte[]> redisBinary;
     private TopicScripts scripts;
     private long past;
 
     @BeforeEach
     void setUp(RedisConnections redis) {
         this.sync = redis.sync();
-        ScriptRunner runner = new ScriptRunner(redis.binary().async());
+        this.redisBinary = redis.binary().async();
+        ScriptRunner runner = new ScriptRunner(redisBinary);
         this.scripts = new TopicScripts(() -> runner, TOPIC);
         this.scripts.settleByTenant(true);
         this.past = redis.redisTimeMillis() - 1_000;
@@ -128,6 +132,60 @@ class FairShareScriptIT {
         assertThat(sync.zcard("tq:x%7B1%7D{" + KEYS.store() + "}")).isEqualTo(1);
         assertThat(members(await(scripts.pop(SLOT, 5, 30_000, 0, null, false, false,
                 new FairShare(true, Map.of("x{1}", 2.0), 1))))).containsExactly("m");
+    }
+
+    @Test
+    void whatATenantLeavesGoesToTheOthers() {
+        send("a", 1, "a");
+        send("b", 20, "b");
+
+        TopicScripts.PopReply reply = await(scripts.pop(SLOT, 10, 30_000, 0, null, false, false, EQUAL));
+
+        assertThat(members(reply)).hasSize(10).contains("a0");
+        assertThat(reply.nextDelayMillis()).isZero();
+    }
+
+    @Test
+    void nextCoversTheTenantsQueues() {
+        await(scripts.send(SLOT, List.of(new TopicScripts.Send(Long.toString(past + 61_000), utf8("later"), null, null,
+                0, "a"))));
+
+        TopicScripts.PopReply reply = await(scripts.pop(SLOT, 10, 30_000, 0, null, false, false, EQUAL));
+
+        assertThat(reply.members()).isEmpty();
+        assertThat(reply.nextDelayMillis()).isBetween(55_000L, 60_000L);
+    }
+
+    @Test
+    void weightsHoldOverManyPops() {
+        send("a", 400, "a");
+        send("b", 400, "b");
+        FairShare weights = FairShare.of(true, "a:3,b:1");
+
+        List<String> popped = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            popped.addAll(members(await(scripts.pop(SLOT, 5, 30_000, 0, null, false, false, weights))));
+        }
+
+        assertThat(popped).hasSize(200);
+        assertThat(popped.stream().filter(m -> m.startsWith("b")).count()).isEqualTo(50);
+    }
+
+    @Test
+    void statsFindCancelAndRescheduleSeeTenantQueues() {
+        send("a", 3, "a");
+        sync.zadd(KEYS.store(), past, "plain");
+
+        List<Object> stats = await(new ScriptRunner(redisBinary).run(RedisScript.STATS,
+                new byte[][] { utf8(KEYS.store()), utf8(KEYS.prepare()), utf8(KEYS.dead()), utf8(KEYS.owner()),
+                        utf8(KEYS.paused()), utf8(KEYS.counters()), utf8(KEYS.tenants()) }, utf8("FIXED_TIME")));
+        assertThat(stats.subList(0, 2)).containsExactly(4L, 4L);
+
+        assertThat(await(scripts.find(SLOT, utf8("a1"), List.of(), "a")).pendingScore()).isEqualTo((double) past);
+        assertThat(await(scripts.find(SLOT, utf8("a1"), List.of())).pendingScore()).isNull();
+        assertThat(await(scripts.reschedule(SLOT, utf8("a2"), "5", List.of(), "a")).rescheduled()).isTrue();
+        assertThat(await(scripts.cancel(SLOT, utf8("a1"), List.of(), "a")).cancelled()).isTrue();
+        assertThat(sync.zrange(KEYS.tenantQueue("a"), 0, -1)).containsExactly("a2", "a0");
     }
 
     private void send(String prefix, int n, String tenant) {

@@ -91,7 +91,26 @@ local function fairPlan(fk, store, weights, defaultWeight, count)
   return plan
 end
 
--- After the rounds of one tenant: its members in flight are recorded under it.
+-- The queue the rounds of step s read, the count they stop at and the blocked candidates to skip. Steps 1..n visit
+-- the plan's tenants with their quotas; steps n+1..2n give what the first sweep left to the tenants that took their
+-- whole quota (they may hold more), in the same order.
+local function fairStep(plan, s, popped, count)
+  local n = #plan.steps
+  local step = plan.steps[(s - 1) % n + 1]
+  plan.current, plan.from = step, popped
+  if s <= n then return step.queue, popped + step.quota, 0 end
+  if step.full then return step.queue, count, step.skipped end
+  return step.queue, popped, 0
+end
+
+-- After the rounds of a step: whether the tenant took all it was offered, and the candidates it skipped.
+local function fairStepDone(plan, popped, upTo, skipped)
+  local step = plan.current
+  step.full = upTo > plan.from and popped >= upTo
+  step.skipped = skipped
+end
+
+-- After the moves of a round: the members in flight are recorded under their tenant.
 local function fairPopped(fk, step, members)
   step.got = step.got + #members
   if step.tenant ~= '' and #members > 0 then
@@ -109,7 +128,7 @@ end
 -- as passes move), else nil (the queues' own due times decide).
 local function fairWaitCap(plan)
   for _, step in ipairs(plan.steps) do
-    if step.quota > 0 and step.got >= step.quota then return 0 end
+    if step.full then return 0 end
   end
   if plan.more then return 10 end
   return nil
