@@ -353,6 +353,7 @@ final class ConsumerLoop implements WakeBus.Listener {
                 startPop(slot, permits.count(), permits);
             } else {
                 throttled = true;
+                scheduler.notPopped(slot);
             }
             gate.reserve(now); // right after the pop, in the same flush
             if (throttled) {
