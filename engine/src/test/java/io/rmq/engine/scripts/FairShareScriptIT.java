@@ -5,9 +5,12 @@ import static io.rmq.testing.Futures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+
+import org.awaitility.Awaitility;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,13 +41,14 @@ class FairShareScriptIT {
     private RedisCommands<String, String> sync;
     private RedisAsyncCommands<byte[], byte[]> redisBinary;
     private TopicScripts scripts;
+    private ScriptRunner runner;
     private long past;
 
     @BeforeEach
     void setUp(RedisConnections redis) {
         this.sync = redis.sync();
         this.redisBinary = redis.binary().async();
-        ScriptRunner runner = new ScriptRunner(redisBinary);
+        this.runner = new ScriptRunner(redisBinary);
         this.scripts = new TopicScripts(() -> runner, TOPIC);
         this.scripts.settleByTenant(true);
         this.past = redis.redisTimeMillis() - 1_000;
@@ -186,6 +190,38 @@ class FairShareScriptIT {
         assertThat(await(scripts.reschedule(SLOT, utf8("a2"), "5", List.of(), "a")).rescheduled()).isTrue();
         assertThat(await(scripts.cancel(SLOT, utf8("a1"), List.of(), "a")).cancelled()).isTrue();
         assertThat(sync.zrange(KEYS.tenantQueue("a"), 0, -1)).containsExactly("a2", "a0");
+    }
+
+    @Test
+    void theSweeperReturnsAnExpiredDeliveryToItsTenantsQueue() {
+        send("a", 1, "a");
+        assertThat(members(await(scripts.pop(SLOT, 5, 1, 0, null, false, false, EQUAL)))).containsExactly("a0");
+
+        Awaitility.await().atMost(Duration.ofSeconds(5))
+                .until(() -> await(scripts.rollbackExpired(SLOT, RETRY, "timed out", 10)).requeued() == 1);
+
+        assertThat(sync.zscore(KEYS.tenantQueue("a"), "a0")).isNotNull();
+        assertThat(sync.zrange(KEYS.tenants(), 0, -1)).containsExactly("a");
+        assertThat(sync.hlen(KEYS.inFlightTenants())).isZero();
+    }
+
+    @Test
+    void aPriorityRollbackGoesBehindItsOwnTenantsPendingMessages() {
+        TopicKeys topic = new TopicKeys(new TopicDefinition("fairprio", 4, TopicType.PRIORITY));
+        SlotKeys keys = topic.slot(SLOT);
+        TopicScripts priority = new TopicScripts(() -> runner, topic);
+        priority.settleByTenant(true);
+        await(priority.send(SLOT, List.of(new TopicScripts.Send("9", utf8("first"), null, null, 0, "a"),
+                new TopicScripts.Send("5", utf8("next"), null, null, 0, "a"))));
+        sync.zadd(keys.store(), 1, "plain");
+        List<String> popped = members(await(priority.pop(SLOT, 1, 30_000, 0, null, false, false,
+                new FairShare(true, Map.of("a", 100.0), 1))));
+        assertThat(popped).containsExactly("first");
+
+        await(priority.rollback(SLOT, RETRY, "failed", List.of(utf8("first"))));
+
+        assertThat(sync.zscore(keys.tenantQueue("a"), "first")).isEqualTo(4.0);
+        assertThat(sync.zscore(keys.store(), "plain")).isEqualTo(1.0);
     }
 
     private void send(String prefix, int n, String tenant) {

@@ -62,7 +62,7 @@ end
 
 -- The plan of one pop: up to 16 tenants with the lowest passes (the default tenant joins when its store queue has
 -- members), and how many members each may take, by stride over their weights: each member given to the tenant
--- whose pass, advanced by 1 / weight per member, is lowest.
+-- whose pass, advanced by 1 / weight per member, is lowest (the heavier one on equal passes).
 --   fk  { tenants, fair, inflight } keys; weights: tenant -> weight; defaultWeight for the others
 local function fairPlan(fk, store, weights, defaultWeight, count)
   if not redis.call('ZSCORE', fk.tenants, '') and redis.call('ZCARD', store) > 0 then
@@ -82,7 +82,11 @@ local function fairPlan(fk, store, weights, defaultWeight, count)
   for _ = 1, count do
     local best = nil
     for i = 1, #plan.steps do
-      if best == nil or virtual[i] < virtual[best] then best = i end
+      -- equal passes: the heavier tenant first
+      if best == nil or virtual[i] < virtual[best]
+          or (virtual[i] == virtual[best] and plan.steps[i].weight > plan.steps[best].weight) then
+        best = i
+      end
     end
     if best == nil then break end
     plan.steps[best].quota = plan.steps[best].quota + 1
