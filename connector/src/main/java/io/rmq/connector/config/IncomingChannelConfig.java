@@ -9,6 +9,7 @@ import org.eclipse.microprofile.config.Config;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.coordination.CoordinationOptions;
+import io.rmq.engine.topic.FairShare;
 
 /**
  * The checked configuration of one incoming channel: beside what every channel has ({@link ChannelConfig}),
@@ -71,6 +72,7 @@ public final class IncomingChannelConfig extends ChannelConfig {
         a.apply(RmqAttribute.DEAD_MAX_AGE, a.millis(RmqAttribute.DEAD_MAX_AGE), options::deadMaxAge);
         options.expiredToDead(a.flag(RmqAttribute.EXPIRED_TO_DEAD));
         options.rateLimit(rateLimit(a));
+        options.fairShare(fairShare(a));
         options.coordination(CoordinationAttributes.coordination(a));
         PayloadType payloadType = a.payloadType();
         FailureStrategy failureStrategy = a.failureStrategy();
@@ -80,6 +82,24 @@ public final class IncomingChannelConfig extends ChannelConfig {
             return null;
         }
         return new IncomingChannelConfig(withCodec, options.build(), payloadType, failureStrategy, batch);
+    }
+
+    /** The channel's fair-share settings; a problem recorded when they cannot be read. */
+    private static FairShare fairShare(ChannelAttributes a) {
+        boolean on = a.flag(RmqAttribute.FAIR_SHARE);
+        Optional<String> weights = a.raw(RmqAttribute.TENANT_WEIGHTS);
+        if (!on) {
+            weights.ifPresent(w -> a.problem(RmqAttribute.TENANT_WEIGHTS, w,
+                    "it applies only with " + RmqAttribute.FAIR_SHARE.attributeName() + "=true"));
+            return FairShare.OFF;
+        }
+        try {
+            return FairShare.of(true, weights.orElse(null));
+        } catch (IllegalArgumentException e) {
+            a.problem(RmqAttribute.TENANT_WEIGHTS, weights.orElse(""),
+                    "<tenant>:<weight>,... with weights above 0 is required, e.g. a:3,b:1 (" + e.getMessage() + ")");
+            return FairShare.OFF;
+        }
     }
 
     /** The channel's rate limit, {@code null} without one; a problem recorded when it cannot be read. */

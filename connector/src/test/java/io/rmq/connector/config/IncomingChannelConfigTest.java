@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.flow.FlowLimit;
+import io.rmq.engine.topic.FairShare;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
 
@@ -126,6 +127,32 @@ class IncomingChannelConfigTest {
         assertThat(zero).hasMessageContaining("'rate-limit' = '0/s' is invalid");
         assertThat(alone).hasMessage("RMQ-2001 Channel 'c' (incoming): attribute 'rate-limit-burst' = '10' is"
                 + " invalid: it applies only with rate-limit, which is not set");
+    }
+
+    @Test
+    void fairShareIsOffUnlessSetAndReadsTheTenantWeights() {
+        assertThat(IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY")).consumerOptions().fairShare())
+                .isEqualTo(FairShare.OFF);
+        FairShare fair = IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "fair-share", "true",
+                "tenant-weights", "a:3,b:1")).consumerOptions().fairShare();
+
+        assertThat(fair.on()).isTrue();
+        assertThat(fair.weights()).containsOnly(java.util.Map.entry("a", 3.0), java.util.Map.entry("b", 1.0));
+        assertThat(fair.defaultWeight()).isEqualTo(1.0);
+    }
+
+    @Test
+    void badTenantWeightsOrWeightsWithoutFairShareAreAProblem() {
+        RmqConfigurationException bad = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "fair-share", "true",
+                        "tenant-weights", "a:0")));
+        RmqConfigurationException alone = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "tenant-weights", "a:3")));
+
+        assertThat(bad).hasMessageContaining("attribute 'tenant-weights' = 'a:0' is invalid")
+                .hasMessageContaining("RMQ-0636");
+        assertThat(alone).hasMessage("RMQ-2001 Channel 'c' (incoming): attribute 'tenant-weights' = 'a:3' is"
+                + " invalid: it applies only with fair-share=true");
     }
 
     @Test
