@@ -383,7 +383,7 @@ final class ConsumerLoop implements WakeBus.Listener {
         }
         CompletionStage<Long> check;
         try {
-            check = scripts.countPending(slots);
+            check = scripts.countPending(slots, fairShare.on());
         } catch (RuntimeException e) { // thrown rather than returned: a failed check, retried like one
             check = CompletableFuture.failedFuture(e);
         }

@@ -723,9 +723,21 @@ public final class TopicScripts {
      * {@code EXISTS} on one server. The safety poll of slots that had nothing waiting.
      */
     public CompletionStage<Long> countPending(int[] parked) {
-        byte[][] k = new byte[parked.length][];
+        return countPending(parked, false);
+    }
+
+    /**
+     * {@link #countPending(int[])}, with {@code withTenants} also the slots' fair-share tenants sets (which exist while
+     * a tenant has pending members): a consumer with fair share finds messages waiting only in tenant queues.
+     */
+    public CompletionStage<Long> countPending(int[] parked, boolean withTenants) {
+        int per = withTenants ? 2 : 1;
+        byte[][] k = new byte[per * parked.length][];
         for (int i = 0; i < parked.length; i++) {
-            k[i] = slots.of(parked[i])[STORE];
+            k[per * i] = slots.of(parked[i])[STORE];
+            if (withTenants) {
+                k[per * i + 1] = slots.of(parked[i])[TENANTS];
+            }
         }
         return countExisting(k);
     }

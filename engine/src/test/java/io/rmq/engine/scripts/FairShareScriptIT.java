@@ -224,6 +224,14 @@ class FairShareScriptIT {
         assertThat(sync.zscore(keys.store(), "plain")).isEqualTo(1.0);
     }
 
+    @Test
+    void theSafetyPollFindsMessagesWaitingOnlyInTenantQueues() {
+        send("a", 1, "a");
+
+        assertThat(await(scripts.countPending(new int[] { SLOT }))).isZero();
+        assertThat(await(scripts.countPending(new int[] { SLOT }, true))).isEqualTo(1);
+    }
+
     private void send(String prefix, int n, String tenant) {
         List<TopicScripts.Send> sends = new ArrayList<>();
         for (int i = 0; i < n; i++) {
