@@ -245,12 +245,14 @@ public final class TopicScripts {
 
     /**
      * {@code merge_pending.lua} on old slot {@code slot} of a growth to {@code targetAmount}: merges each message
-     * into its pending pre-split copy there, if it has one.
+     * into its pending pre-split copy there, if it has one: in the queue of the first send's tenant (the producer
+     * merges one send per call).
      */
     public CompletionStage<MergeReply> mergePending(int slot, int targetAmount, List<Send> sends) {
         byte[][] k = slots.of(slot);
         byte[] presplit = bytes(keys.presplit(slot, targetAmount));
-        return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { k[STORE], presplit, k[COUNTERS] },
+        byte[] queue = sends.isEmpty() ? k[STORE] : queueOf(slot, sends.get(0).tenant());
+        return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { queue, presplit, k[COUNTERS] },
                 messageArgs(slot, k, sends, false, false))
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());

@@ -232,6 +232,27 @@ class FairShareScriptIT {
         assertThat(await(scripts.countPending(new int[] { SLOT }, true))).isEqualTo(1);
     }
 
+    @Test
+    void aGrowthHoldsTheNewSlotUntilTenantQueuesLeftTheOldOne() {
+        send("a", 2, "a");
+        sync.zadd(KEYS.store(), past, "plain");
+        String marker = TOPIC.splitMarker(SLOT, 8);
+        String presplit = TOPIC.presplit(SLOT, 8);
+        List<Long> split = await(runner.run(RedisScript.SPLIT_SLOT, new byte[][] { utf8(KEYS.store()),
+                utf8(KEYS.prepare()), utf8(marker), utf8(presplit), utf8(KEYS.tenants()) }, utf8("8")));
+        assertThat(split).containsExactly(1L, 3L);
+
+        TopicScripts.PopReply popped = await(scripts.pop(SLOT, 2, 30_000, 0, null, false, false, new FairShare(true,
+                Map.of(), 1)));
+        await(scripts.commit(SLOT, popped.members().stream().map(TopicScripts.PoppedMember::content).toList()));
+        List<Long> progress = await(runner.run(RedisScript.SPLIT_PROGRESS, new byte[][] { utf8(KEYS.store()),
+                utf8(KEYS.prepare()), utf8(presplit), utf8(marker), utf8(KEYS.tenants()) }, utf8("0"), utf8("100")));
+
+        assertThat(progress.get(0)).as("one member of tenant a still waits in the old slot").isEqualTo(1L);
+        assertThat(await(scripts.mergePending(SLOT, 8, List.of(send(sync.zrange(KEYS.tenantQueue("a"), 0, 0).get(0),
+                "a")))).results().get(0)).as("a send of tenant a merges into its pre-split copy").isNotNull();
+    }
+
     private void send(String prefix, int n, String tenant) {
         List<TopicScripts.Send> sends = new ArrayList<>();
         for (int i = 0; i < n; i++) {
