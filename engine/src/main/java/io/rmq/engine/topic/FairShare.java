@@ -26,13 +26,15 @@ public record FairShare(boolean on, Map<String, Double> weights, double defaultW
     }
 
     /**
-     * The settings in a topic's flow hash: {@code fair} ({@code on} turns it on; absent or anything else: off),
+     * The settings in a topic's flow hash: {@code fair} ({@code on}, or {@code draining} while fair share is being
+     * switched off and tenant queues may still hold messages, turns it on for consumers; absent or anything else: off),
      * {@code w:<tenant>} and {@code w.default} (absent: 1).
      *
      * @throws IllegalArgumentException (RMQ-0636) for a weight that is not a positive number
      */
     public static FairShare fromFlowFields(Map<String, String> fields) {
-        if (!"on".equals(fields.get("fair"))) {
+        String fair = fields.get("fair");
+        if (!"on".equals(fair) && !"draining".equals(fair)) {
             return OFF;
         }
         Map<String, Double> weights = new LinkedHashMap<>();

@@ -23,6 +23,7 @@ class FairShareTest {
         assertThat(fair.on()).isTrue();
         assertThat(fair.weights()).containsOnly(Map.entry("a", 3.0), Map.entry("b:c", 0.5));
         assertThat(fair.defaultWeight()).isEqualTo(2.0);
+        assertThat(FairShare.fromFlowFields(Map.of("fair", "draining")).on()).as("consumers drain tenant queues").isTrue();
     }
 
     @Test
