@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionStage;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.topic.SlotKeys;
+import io.rmq.engine.topic.TenantName;
 import io.rmq.engine.topic.TopicKeys;
 
 /**
@@ -74,10 +75,10 @@ final class AdminScripts {
     }
 
     /** {@code cancel.lua}, without following a growth: 1 when the message was pending and is removed. */
-    CompletionStage<Long> removePending(int slot, byte[] member) {
+    CompletionStage<Long> removePending(int slot, byte[] member, String tenant) {
         SlotKeys k = keys.slot(slot);
         return scripts.<List<Object>>run(RedisScript.CANCEL,
-                keys(k.store(), k.prepare(), k.dead(), k.attempts(), k.failures(), k.expiry(), k.counters(), k.trace()), member)
+                keys(k.tenantQueue(TenantName.encode(tenant)), k.prepare(), k.dead(), k.attempts(), k.failures(), k.expiry(), k.counters(), k.trace()), member)
                 .thenApply(reply -> (Long) reply.get(0));
     }
 

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.rmq.engine.EngineFixture;
 import io.rmq.engine.RmqEngine;
+import io.rmq.engine.admin.RmqAdmin;
 import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.produce.TopicProducer;
 import io.rmq.engine.settlement.Delivery;
@@ -83,6 +84,21 @@ class FairShareIT {
 
         System.out.printf("FairShareIT: weights a:3,b:1, both backlogged: B took %d of the first 2000 deliveries%n", b);
         assertThat(b / 2_000.0).isBetween(0.20, 0.30);
+    }
+
+    @Test
+    void theAdminCountsAndRemovesATenantsPendingMessages() {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("administered", 2, TopicType.FIXED_TIME));
+        TopicProducer producer = client.producer(keys);
+        send(producer, "a", 3, true);
+        producer.sendAt(bytes("plain"), Instant.now(), null).toCompletableFuture().join();
+
+        try (RmqAdmin admin = RmqAdmin.connect(fx.uri)) {
+            assertThat(admin.stats(keys.topic()).pending()).isEqualTo(4);
+            assertThat(admin.removePending(keys.topic(), bytes("a1"), null)).as("not in the store queue").isFalse();
+            assertThat(admin.removePending(keys.topic(), bytes("a1"), null, "a")).isTrue();
+            assertThat(admin.stats(keys.topic()).pending()).isEqualTo(3);
+        }
     }
 
     /** A floods, then B sends FEW; the p99 of B's waits, ms. */
