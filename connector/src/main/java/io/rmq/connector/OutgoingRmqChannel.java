@@ -318,8 +318,12 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
                     : RmqExceptions.ex.missingPriority(config.channel(), config.topic().name());
         }
         String traceparent = span == null ? null : span.traceparent();
+        String tenant = md == null ? null : md.getTenant().orElse(null);
+        if (tenant == null) {
+            tenant = config.tenantFromKey(parameters.slotBasis()).orElse(null);
+        }
         return SendRules.write(producer, type, content, traceparent == null ? parameters
-                : parameters.withTrace(new SendTrace(traceparent, config.tracing().maxLinks())));
+                : parameters.withTrace(new SendTrace(traceparent, config.tracing().maxLinks())), tenant);
     }
 
     /** The expiry the metadata gives, or {@code null}. */

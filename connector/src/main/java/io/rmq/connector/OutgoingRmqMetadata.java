@@ -50,6 +50,7 @@ public final class OutgoingRmqMetadata {
     private final String slotBasis;
     private final Instant expiresAt;
     private final Duration timeToLive;
+    private final String tenant;
 
     private OutgoingRmqMetadata(Builder builder) {
         this.priority = builder.priority;
@@ -59,6 +60,7 @@ public final class OutgoingRmqMetadata {
         this.slotBasis = builder.slotBasis;
         this.expiresAt = builder.expiresAt;
         this.timeToLive = builder.timeToLive;
+        this.tenant = builder.tenant;
     }
 
     /**
@@ -84,6 +86,7 @@ public final class OutgoingRmqMetadata {
         builder.slotBasis = slotBasis;
         builder.expiresAt = expiresAt;
         builder.timeToLive = timeToLive;
+        builder.tenant = tenant;
         return builder;
     }
 
@@ -152,6 +155,16 @@ public final class OutgoingRmqMetadata {
     }
 
     /** Equal when every field is equal. */
+    /**
+     * The tenant the message is sent for (fair share between tenants, see {@code docs/flow-control.md}): it waits in
+     * its tenant's queue of its slot, and consumers with fair share serve the tenants by weight.
+     *
+     * @return the tenant, or empty (the channel's {@code tenant-from-key} decides, else none)
+     */
+    public Optional<String> getTenant() {
+        return Optional.ofNullable(tenant);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof OutgoingRmqMetadata other
@@ -161,13 +174,14 @@ public final class OutgoingRmqMetadata {
                 && Objects.equals(timeRange, other.timeRange)
                 && Objects.equals(slotBasis, other.slotBasis)
                 && Objects.equals(expiresAt, other.expiresAt)
-                && Objects.equals(timeToLive, other.timeToLive);
+                && Objects.equals(timeToLive, other.timeToLive)
+                && Objects.equals(tenant, other.tenant);
     }
 
     /** Consistent with {@link #equals(Object)}. */
     @Override
     public int hashCode() {
-        return Objects.hash(priority, deliverAt, delay, timeRange, slotBasis, expiresAt, timeToLive);
+        return Objects.hash(priority, deliverAt, delay, timeRange, slotBasis, expiresAt, timeToLive, tenant);
     }
 
     /** The fields that are set, e.g. {@code OutgoingRmqMetadata[priority=5.0, slotBasis=sku-1]}. */
@@ -195,6 +209,9 @@ public final class OutgoingRmqMetadata {
         if (timeToLive != null) {
             fields.add("timeToLive=" + timeToLive);
         }
+        if (tenant != null) {
+            fields.add("tenant=" + tenant);
+        }
         return fields.toString();
     }
 
@@ -211,6 +228,7 @@ public final class OutgoingRmqMetadata {
         private String slotBasis;
         private Instant expiresAt;
         private Duration timeToLive;
+        private String tenant;
 
         private Builder() {
         }
@@ -298,6 +316,27 @@ public final class OutgoingRmqMetadata {
                                 + " route by the content");
             }
             this.slotBasis = slotBasis;
+            return this;
+        }
+
+        /**
+         * Sets the tenant the message is sent for (fair share between tenants, see {@code docs/flow-control.md}): it
+         * waits in its tenant's queue of its slot and merges only with that tenant's pending duplicate; consumers
+         * with {@code fair-share=true} serve each slot's tenants by weight. Not set by default (the channel's
+         * {@code tenant-from-key} applies, else none). A message with a tenant cannot carry an expiry.
+         *
+         * @param tenant a string of 1 to {@value #MAX_SLOT_BASIS_LENGTH} characters
+         * @return this builder
+         */
+        public Builder withTenant(String tenant) {
+            requireNonNull("tenant", tenant);
+            if (tenant.isEmpty() || tenant.length() > MAX_SLOT_BASIS_LENGTH) {
+                throw RmqExceptions.ex.invalidMetadataValue("tenant", tenant.length() > 64
+                        ? tenant.substring(0, 64) + "... (" + tenant.length() + " characters)" : tenant,
+                        "a string of 1 to " + MAX_SLOT_BASIS_LENGTH + " characters is required; leave it unset for"
+                                + " no tenant");
+            }
+            this.tenant = tenant;
             return this;
         }
 

@@ -23,7 +23,7 @@ class OutgoingRmqMetadataTest {
     /** Between them, these two set every field (delivery time and delay, expiry time and time to live exclude each other). */
     private static final OutgoingRmqMetadata WITH_DELIVER_AT = OutgoingRmqMetadata.builder()
             .withPriority(7.5).withDeliverAt(AT).withTimeRange(Duration.ofSeconds(30)).withSlotBasis("sku-1")
-            .withExpiresAt(AT.plusSeconds(60)).build();
+            .withExpiresAt(AT.plusSeconds(60)).withTenant("acme").build();
     private static final OutgoingRmqMetadata WITH_DELAY = OutgoingRmqMetadata.builder()
             .withPriority(-1).withDelay(Duration.ofMinutes(15)).withTimeRange(Duration.ofMillis(1))
             .withSlotBasis("s").withTimeToLive(Duration.ofHours(1)).build();
@@ -101,7 +101,7 @@ class OutgoingRmqMetadataTest {
     @Test
     void toStringNamesTheFieldsThatAreSet() {
         assertThat(WITH_DELIVER_AT).hasToString("OutgoingRmqMetadata[priority=7.5, deliverAt=2030-01-02T03:04:05.678Z, "
-                + "timeRange=PT30S, slotBasis=sku-1, expiresAt=2030-01-02T03:05:05.678Z]");
+                + "timeRange=PT30S, slotBasis=sku-1, expiresAt=2030-01-02T03:05:05.678Z, tenant=acme]");
         assertThat(WITH_DELAY).hasToString("OutgoingRmqMetadata[priority=-1.0, delay=PT15M, timeRange=PT0.001S, "
                 + "slotBasis=s, timeToLive=PT1H]");
     }
@@ -205,5 +205,13 @@ class OutgoingRmqMetadataTest {
                 .filter(f -> !Modifier.isStatic(f.getModifiers())).toList();
         fields.forEach(f -> f.setAccessible(true));
         return fields;
+    }
+
+    @Test
+    void aTenantIsOneTo1024Characters() {
+        assertThat(OutgoingRmqMetadata.builder().withTenant("acme").build().getTenant()).contains("acme");
+        assertThat(OutgoingRmqMetadata.builder().build().getTenant()).isEmpty();
+        assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withTenant("")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tenant");
     }
 }

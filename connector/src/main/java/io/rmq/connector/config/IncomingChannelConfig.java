@@ -11,6 +11,7 @@ import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.flow.AdaptiveSlowDown;
 import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.coordination.CoordinationOptions;
+import io.rmq.engine.topic.FairShare;
 
 /**
  * The checked configuration of one incoming channel: beside what every channel has ({@link ChannelConfig}),
@@ -75,6 +76,7 @@ public final class IncomingChannelConfig extends ChannelConfig {
         options.rateLimit(rateLimit(a));
         options.priorityAging(AgingAttributes.priorityAging(a, common.topic()));
         options.adaptiveSlowDown(adaptiveSlowDown(a));
+        options.fairShare(fairShare(a));
         options.coordination(CoordinationAttributes.coordination(a));
         PayloadType payloadType = a.payloadType();
         FailureStrategy failureStrategy = a.failureStrategy();
@@ -84,6 +86,24 @@ public final class IncomingChannelConfig extends ChannelConfig {
             return null;
         }
         return new IncomingChannelConfig(withCodec, options.build(), payloadType, failureStrategy, batch);
+    }
+
+    /** The channel's fair-share settings; a problem recorded when they cannot be read. */
+    private static FairShare fairShare(ChannelAttributes a) {
+        boolean on = a.flag(RmqAttribute.FAIR_SHARE);
+        Optional<String> weights = a.raw(RmqAttribute.TENANT_WEIGHTS);
+        if (!on) {
+            weights.ifPresent(w -> a.problem(RmqAttribute.TENANT_WEIGHTS, w,
+                    "it applies only with " + RmqAttribute.FAIR_SHARE.attributeName() + "=true"));
+            return FairShare.OFF;
+        }
+        try {
+            return FairShare.of(true, weights.orElse(null));
+        } catch (IllegalArgumentException e) {
+            a.problem(RmqAttribute.TENANT_WEIGHTS, weights.orElse(""),
+                    "<tenant>:<weight>,... with weights above 0 is required, e.g. a:3,b:1 (" + e.getMessage() + ")");
+            return FairShare.OFF;
+        }
     }
 
     /** The channel's rate limit, {@code null} without one; a problem recorded when it cannot be read. */

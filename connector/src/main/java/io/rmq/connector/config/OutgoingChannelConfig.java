@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 import org.eclipse.microprofile.config.Config;
 
@@ -33,11 +36,13 @@ public final class OutgoingChannelConfig extends ChannelConfig {
     private final ProducerOptions producerOptions;
     private final Optional<Duration> defaultTimeToLive;
     private final List<ScheduleDeclaration> schedules;
+    private final Pattern tenantFromKey;
 
     private OutgoingChannelConfig(Common common, Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority,
             int maxInflight, int maxMessageSize, ProducerOptions producerOptions, Optional<Duration> defaultTimeToLive,
-            List<ScheduleDeclaration> schedules) {
+            List<ScheduleDeclaration> schedules, Pattern tenantFromKey) {
         super(common);
+        this.tenantFromKey = tenantFromKey;
         this.defaultTimeToLive = defaultTimeToLive;
         this.defaultTimeRange = defaultTimeRange;
         this.defaultPriority = defaultPriority;
@@ -80,6 +85,7 @@ public final class OutgoingChannelConfig extends ChannelConfig {
         ProducerOptions producerOptions = DurabilityAttributes.producerOptions(a).toBuilder()
                 .priorityAging(AgingAttributes.priorityAging(a, common.topic())).build();
         List<ScheduleDeclaration> schedules = ScheduleAttributes.read(a);
+        Pattern tenantFromKey = tenantFromKey(a);
         if (common.topic() != null) {
             ScheduleAttributes.checkValues(a, schedules, common.topic().type(), priority, timeRange);
         }
@@ -87,7 +93,38 @@ public final class OutgoingChannelConfig extends ChannelConfig {
             return null;
         }
         return new OutgoingChannelConfig(withCodec, timeRange, priority, maxInflight, maxMessageSize, producerOptions,
-                timeToLive, schedules);
+                timeToLive, schedules, tenantFromKey);
+    }
+
+    /** The {@code tenant-from-key} expression, {@code null} without one; a problem recorded when it cannot be used. */
+    private static Pattern tenantFromKey(ChannelAttributes a) {
+        Optional<String> regex = a.raw(RmqAttribute.TENANT_FROM_KEY);
+        if (regex.isEmpty()) {
+            return null;
+        }
+        try {
+            Pattern pattern = Pattern.compile(regex.get());
+            if (pattern.matcher("").groupCount() == 1) {
+                return pattern;
+            }
+        } catch (PatternSyntaxException e) {
+            // reported below
+        }
+        a.problem(RmqAttribute.TENANT_FROM_KEY, regex.get(),
+                "a regular expression with exactly one group is required, e.g. ^([^:]+):");
+        return null;
+    }
+
+    /**
+     * The tenant of a message with slot basis {@code slotBasis} by {@code tenant-from-key}: the expression's group
+     * where it finds a match, else empty (also without the attribute or a slot basis).
+     */
+    public Optional<String> tenantFromKey(String slotBasis) {
+        if (tenantFromKey == null || slotBasis == null) {
+            return Optional.empty();
+        }
+        Matcher m = tenantFromKey.matcher(slotBasis);
+        return m.find() && m.group(1) != null && !m.group(1).isEmpty() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
     /** The time range of RANGE_MERGE messages whose metadata gives none ({@code time-range}); no default. */

@@ -106,6 +106,14 @@ public enum RmqAttribute {
     ADAPTIVE_FLOOR("adaptive-floor", INCOMING, ValueType.STRING, null, "a hundredth of the rate before the slow-down, at least 1/s",
             "The lowest rate the adaptive slow-down goes down to, `<amount>/s`, `/m` or `/h` (e.g. `5/s`). Only with"
                     + " `adaptive-slow-down=true`"),
+    FAIR_SHARE("fair-share", INCOMING, ValueType.STRING, "false",
+            "`true`: pops serve each slot's tenants by weight (fair share between tenants, see `docs/flow-control.md`);"
+                    + " messages sent with a tenant wait in their tenant's queue and are popped only by channels with"
+                    + " `true`: upgrade and configure consumers before producers send with tenants"),
+    TENANT_WEIGHTS("tenant-weights", INCOMING, ValueType.STRING, null, "none (every tenant weighs 1)",
+            "With `fair-share=true`: the weights of named tenants, `<tenant>:<weight>,...` (e.g. `a:3,b:1`), each > 0;"
+                    + " a tenant's share of a slot's pops while several are backlogged is its weight over their sum;"
+                    + " other tenants and the default tenant weigh 1. The starting value"),
     ZOOKEEPER_CONNECT("zookeeper-connect", INCOMING, ValueType.STRING, null, "none (no coordination)",
             "ZooKeeper ensemble `host:port[,host:port...][/chroot]`; when set, each slot of the topic is consumed by "
                     + "one consumer at a time across the cluster, so messages with the same slot basis are processed "
@@ -165,6 +173,10 @@ public enum RmqAttribute {
             String.valueOf(OutgoingChannelConfig.DEFAULT_MAX_MESSAGE_SIZE), 1, OutgoingChannelConfig.MAX_MAX_MESSAGE_SIZE,
             "Most bytes the content of one message may have (after the codec, if any), from 1 to 536870912 (Redis's"
                     + " limit); a larger message is nacked (RMQ-2100) and nothing is written"),
+    TENANT_FROM_KEY("tenant-from-key", OUTGOING, ValueType.STRING, null, "none",
+            "A regular expression with one group, applied to a message's slot basis: the group is its tenant (fair"
+                    + " share, see `docs/flow-control.md`), e.g. `^([^:]+):` for `acme:order-1`; no slot basis or no match:"
+                    + " no tenant. A tenant set in the metadata (`withTenant`) wins"),
     DURABILITY("durability", OUTGOING, ValueType.STRING, "none",
             "`none`: a message is acked once the master stored it; `replicas:<n>` (n from 1 to "
                     + ProducerOptions.MAX_DURABLE_REPLICAS + "): acked only once n replicas have it too (Redis `WAIT`), "

@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.flow.AdaptiveSlowDown;
 import io.rmq.engine.consume.flow.FlowLimit;
+import io.rmq.engine.topic.FairShare;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
 
@@ -166,6 +167,32 @@ class IncomingChannelConfigTest {
         assertThat(floor).hasMessageContaining("'adaptive-floor' = 'slow' is invalid");
         assertThat(alone).hasMessage("RMQ-2001 Channel 'c' (incoming): attribute 'adaptive-floor' = '5/s' is"
                 + " invalid: it applies only with adaptive-slow-down=true, which is not set");
+    }
+
+    @Test
+    void fairShareIsOffUnlessSetAndReadsTheTenantWeights() {
+        assertThat(IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY")).consumerOptions().fairShare())
+                .isEqualTo(FairShare.OFF);
+        FairShare fair = IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "fair-share", "true",
+                "tenant-weights", "a:3,b:1")).consumerOptions().fairShare();
+
+        assertThat(fair.on()).isTrue();
+        assertThat(fair.weights()).containsOnly(java.util.Map.entry("a", 3.0), java.util.Map.entry("b", 1.0));
+        assertThat(fair.defaultWeight()).isEqualTo(1.0);
+    }
+
+    @Test
+    void badTenantWeightsOrWeightsWithoutFairShareAreAProblem() {
+        RmqConfigurationException bad = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "fair-share", "true",
+                        "tenant-weights", "a:0")));
+        RmqConfigurationException alone = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "tenant-weights", "a:3")));
+
+        assertThat(bad).hasMessageContaining("attribute 'tenant-weights' = 'a:0' is invalid")
+                .hasMessageContaining("RMQ-0636");
+        assertThat(alone).hasMessage("RMQ-2001 Channel 'c' (incoming): attribute 'tenant-weights' = 'a:3' is"
+                + " invalid: it applies only with fair-share=true");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.rmq.connector.config;
 
 import static io.rmq.connector.config.TestConfigs.channel;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.time.Duration;
@@ -199,5 +200,25 @@ class OutgoingChannelConfigTest {
         List<ConfigProblem> problems = OutgoingChannelConfig.validate(config);
         assertThat(problems).hasSize(1);
         return problems.get(0);
+    }
+
+    @Test
+    void tenantFromKeyTakesTheGroupOfTheSlotBasis() {
+        OutgoingChannelConfig config = OutgoingChannelConfig.from(channel("c", "topic-type", "PRIORITY",
+                "tenant-from-key", "^([^:]+):"));
+
+        assertThat(config.tenantFromKey("acme:order-1")).contains("acme");
+        assertThat(config.tenantFromKey("no-colon")).isEmpty();
+        assertThat(config.tenantFromKey(null)).isEmpty();
+        assertThat(OutgoingChannelConfig.from(channel("c", "topic-type", "PRIORITY")).tenantFromKey("acme:1")).isEmpty();
+    }
+
+    @Test
+    void tenantFromKeyNeedsAnExpressionWithOneGroup() {
+        assertThatThrownBy(() -> OutgoingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "tenant-from-key",
+                "^[^:]+:"))).hasMessageContaining("attribute 'tenant-from-key' = '^[^:]+:' is invalid: a regular"
+                        + " expression with exactly one group is required");
+        assertThatThrownBy(() -> OutgoingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "tenant-from-key",
+                "(("))).hasMessageContaining("'tenant-from-key' = '((' is invalid");
     }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletionStage;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.topic.SlotKeys;
+import io.rmq.engine.topic.TenantName;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
 
@@ -46,7 +47,7 @@ final class AdminScripts {
     CompletionStage<List<Object>> stats(int slot) {
         SlotKeys k = keys.slot(slot);
         return scripts.run(RedisScript.STATS, keys(k.store(), k.prepare(), k.dead(), k.owner(), k.paused(),
-                k.counters()), type);
+                k.counters(), k.tenants()), type);
     }
 
     /** {@code dead_page.lua}. */
@@ -79,10 +80,10 @@ final class AdminScripts {
     }
 
     /** {@code cancel.lua}, without following a growth: 1 when the message was pending and is removed. */
-    CompletionStage<Long> removePending(int slot, byte[] member) {
+    CompletionStage<Long> removePending(int slot, byte[] member, String tenant) {
         SlotKeys k = keys.slot(slot);
         return scripts.<List<Object>>run(RedisScript.CANCEL,
-                keys(k.store(), k.prepare(), k.dead(), k.attempts(), k.failures(), k.expiry(), k.counters(), k.trace()), member)
+                keys(k.tenantQueue(TenantName.encode(tenant)), k.prepare(), k.dead(), k.attempts(), k.failures(), k.expiry(), k.counters(), k.trace()), member)
                 .thenApply(reply -> (Long) reply.get(0));
     }
 
@@ -125,14 +126,14 @@ final class AdminScripts {
     CompletionStage<List<Object>> splitSlot(int slot, int target) {
         SlotKeys k = keys.slot(slot);
         return scripts.run(RedisScript.SPLIT_SLOT, keys(k.store(), k.prepare(), keys.splitMarker(slot, target),
-                keys.presplit(slot, target)), number(target));
+                keys.presplit(slot, target), k.tenants()), number(target));
     }
 
     /** {@code split_progress.lua}: { members still held, next offset }, or { -1, 0 } when the split was lost. */
     CompletionStage<List<Object>> splitProgress(int slot, int target, long offset, int limit) {
         SlotKeys k = keys.slot(slot);
         return scripts.run(RedisScript.SPLIT_PROGRESS, keys(k.store(), k.prepare(), keys.presplit(slot, target),
-                keys.splitMarker(slot, target)),
+                keys.splitMarker(slot, target), k.tenants()),
                 number(offset), number(limit));
     }
 

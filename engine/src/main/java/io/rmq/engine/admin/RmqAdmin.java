@@ -293,9 +293,20 @@ public final class RmqAdmin implements AutoCloseable {
      * @return whether it was pending
      */
     public boolean removePending(TopicDefinition topic, byte[] content, String slotBasis) {
+        return removePending(topic, content, slotBasis, null);
+    }
+
+    /**
+     * Deletes one pending message sent with {@code tenant} (fair share: it waits in its tenant's queue; {@code null}:
+     * sent without one).
+     *
+     * @param slotBasis the slot basis it was sent with, or {@code null} when it was routed by its content
+     * @return whether it was pending
+     */
+    public boolean removePending(TopicDefinition topic, byte[] content, String slotBasis, String tenant) {
         int slot = SlotRouter.slotOf(slotBasis, content, topic.slotAmount());
         return await("Removing a pending message of topic '" + topic.name() + "'",
-                scripts(topic).removePending(slot, content)) == 1L;
+                scripts(topic).removePending(slot, content, tenant)) == 1L;
     }
 
     /**

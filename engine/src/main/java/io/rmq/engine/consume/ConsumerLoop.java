@@ -17,6 +17,7 @@ import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.WakeBus;
 import io.rmq.engine.scripts.TopicScripts;
+import io.rmq.engine.topic.FairShare;
 import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.settlement.HeldMessages;
 import io.rmq.engine.settlement.EngineEvents;
@@ -54,6 +55,8 @@ final class ConsumerLoop implements WakeBus.Listener {
     private final ScheduledExecutorService loop;
     private final boolean serial;
     private volatile Thread loopThread;
+    /** The fair-share settings the next pop uses. */
+    private volatile FairShare fairShare;
 
     // Confined to the loop thread.
     private final SlotScheduler scheduler;
@@ -95,6 +98,7 @@ final class ConsumerLoop implements WakeBus.Listener {
         this.loop = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("rmq-" + name, t -> loopThread = t));
         boolean coordinated = options.coordination().isPresent();
         this.serial = coordinated;
+        updateFairShare(options.fairShare());
         int slotAmount = scripts.keys().topic().slotAmount();
         this.timer = new WakeTimer(loop, this::popIfNeeded);
         this.flow = flow;
@@ -402,6 +406,7 @@ final class ConsumerLoop implements WakeBus.Listener {
                 if (throttledSince == 0) {
                     throttledSince = now;
                 }
+                scheduler.notPopped(slot);
             }
             gate.reserve(now); // right after the pop, in the same flush
             if (throttled) {
@@ -445,7 +450,7 @@ final class ConsumerLoop implements WakeBus.Listener {
         }
         CompletionStage<Long> check;
         try {
-            check = scripts.countPending(slots);
+            check = scripts.countPending(slots, fairShare.on());
         } catch (RuntimeException e) { // thrown rather than returned: a failed check, retried like one
             check = CompletableFuture.failedFuture(e);
         }
@@ -461,6 +466,12 @@ final class ConsumerLoop implements WakeBus.Listener {
         }, loop);
     }
 
+    /** Fair-share settings for the next pops; settlement puts members back into their tenants' queues while on. */
+    void updateFairShare(FairShare fair) {
+        scripts.settleByTenant(fair.on());
+        this.fairShare = fair;
+    }
+
     private void startPop(int slot, int count, FlowGate.Permits permits) {
         flow.active();
         long epoch = scheduler.epoch(slot);
@@ -469,7 +480,7 @@ final class ConsumerLoop implements WakeBus.Listener {
         CompletionStage<TopicScripts.PopReply> pop;
         try {
             pop = scripts.pop(slot, count, options.prepareTimeout().toMillis(), epoch, workerId, options.expiredToDead(),
-                    options.traced());
+                    options.traced(), fairShare);
         } catch (RuntimeException e) {
             // thrown rather than returned: still a failed pop, or the slot would count as popping for good
             pop = CompletableFuture.failedFuture(e);

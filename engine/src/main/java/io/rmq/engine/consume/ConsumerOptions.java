@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import io.rmq.engine.consume.flow.AdaptiveSlowDown;
 import io.rmq.engine.consume.flow.FlowLimit;
+import io.rmq.engine.topic.FairShare;
 import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.i18n.EngineArguments;
 import io.rmq.engine.scripts.TopicScripts.RetryRule;
@@ -59,6 +60,7 @@ public final class ConsumerOptions {
     private final FlowLimit rateLimit;
     private final PriorityAging priorityAging;
     private final AdaptiveSlowDown adaptiveSlowDown;
+    private final FairShare fairShare;
 
     private ConsumerOptions(Builder b) {
         this.maxRetries = b.maxRetries;
@@ -77,6 +79,7 @@ public final class ConsumerOptions {
         this.rateLimit = b.rateLimit;
         this.priorityAging = b.priorityAging;
         this.adaptiveSlowDown = b.adaptiveSlowDown;
+        this.fairShare = b.fairShare;
     }
 
     public static Builder builder() {
@@ -92,7 +95,7 @@ public final class ConsumerOptions {
                 .retryBackoff(retryBackoff).retryBackoffMax(retryBackoffMax).pollInterval(pollInterval)
                 .shutdownTimeout(shutdownTimeout).deadMaxCount(deadMaxCount).deadMaxAge(deadMaxAge)
                 .coordination(coordination).expiredToDead(expiredToDead).traced(traced).traceLinks(traceLinks)
-                .rateLimit(rateLimit).priorityAging(priorityAging).adaptiveSlowDown(adaptiveSlowDown);
+                .rateLimit(rateLimit).priorityAging(priorityAging).adaptiveSlowDown(adaptiveSlowDown).fairShare(fairShare);
     }
 
     public int maxRetries() {
@@ -191,6 +194,14 @@ public final class ConsumerOptions {
         return Optional.ofNullable(adaptiveSlowDown);
     }
 
+    /**
+     * The fair-share settings this consumer starts with ({@link FairShare#OFF} by default): on, its pops serve each
+     * slot's tenants by weight; {@code TopicConsumer.updateFairShare} changes them.
+     */
+    public FairShare fairShare() {
+        return fairShare;
+    }
+
     @Override
     public String toString() {
         return "ConsumerOptions[maxRetries=" + maxRetries + ", prepareTimeout=" + prepareTimeout + ", batchSize="
@@ -199,6 +210,7 @@ public final class ConsumerOptions {
                 + ", expiredToDead=" + expiredToDead + ", traced=" + traced + ", rateLimit=" + (rateLimit == null ? "none" : rateLimit)
                 + (priorityAging.on() ? ", priorityAging=" + priorityAging.pacePerMilli() + "/ms" : "")
                 + ", adaptiveSlowDown=" + (adaptiveSlowDown == null ? "none" : adaptiveSlowDown)
+                + ", fairShare=" + fairShare
                 + ", coordination="
                 + (coordination == null ? "none" : coordination) + "]";
     }
@@ -221,6 +233,7 @@ public final class ConsumerOptions {
         private FlowLimit rateLimit;
         private PriorityAging priorityAging = PriorityAging.OFF;
         private AdaptiveSlowDown adaptiveSlowDown;
+        private FairShare fairShare = FairShare.OFF;
 
         private Builder() {
         }
@@ -320,6 +333,12 @@ public final class ConsumerOptions {
                 throw EngineArguments.arg.negativeCount("traceLinks", traceLinks);
             }
             this.traceLinks = traceLinks;
+            return this;
+        }
+
+        /** The fair-share settings to start with; {@code null}: {@link FairShare#OFF}. */
+        public Builder fairShare(FairShare fairShare) {
+            this.fairShare = fairShare == null ? FairShare.OFF : fairShare;
             return this;
         }
 

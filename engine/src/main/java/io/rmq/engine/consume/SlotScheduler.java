@@ -206,6 +206,14 @@ final class SlotScheduler {
         return -1;
     }
 
+    /**
+     * The slot {@link #nextDueSlot} just returned was not popped (the rate limit gave no permits): it comes first
+     * again, so that a throttled consumer keeps serving its slots in turn rather than skipping every other one.
+     */
+    void notPopped(int slot) {
+        next = slot;
+    }
+
     /** The earliest due time of an assigned slot that is not being popped, or {@code Long.MAX_VALUE}. */
     long earliestDue() {
         if (paused) {

@@ -18,6 +18,7 @@ import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.WakeBus;
 import io.rmq.engine.scripts.TopicScripts;
+import io.rmq.engine.topic.FairShare;
 import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.settlement.HeldMessages;
 import io.rmq.engine.settlement.Settlement;
@@ -138,6 +139,15 @@ public final class TopicConsumer implements AutoCloseable {
                 }
             });
         }
+    }
+
+    /**
+     * Fair share between tenants for the next pops (see {@link FairShare}); the starting value is
+     * {@link ConsumerOptions#fairShare()}. Consumers of the topic must all read tenant queues before producers send
+     * with tenants (a consumer without fair share does not pop them).
+     */
+    public void updateFairShare(FairShare fair) {
+        loop.updateFairShare(java.util.Objects.requireNonNull(fair, "fair"));
     }
 
     public TopicDefinition topic() {

@@ -384,4 +384,24 @@ public final class EngineExceptions {
         return new IllegalArgumentException("RMQ-0680 The flow settings change of topic '" + topic
                 + "' names no setting");
     }
+
+    // ---- fair share between tenants: RMQ-0635..0649
+
+    /** RMQ-0635: a message sent with a tenant and an expiry, which tenant queues do not keep. */
+    public IllegalArgumentException tenantWithExpiry(String topic, String tenant) {
+        return new IllegalArgumentException("RMQ-0635 A message for topic '" + topic + "' was given tenant '" + tenant
+                + "' and an expiry; a tenant's queue keeps no expiries (fair share): send it without one of them");
+    }
+
+    /** RMQ-0636: a tenant weight that is not a positive number. */
+    public IllegalArgumentException badTenantWeight(String field, String value) {
+        return new IllegalArgumentException("RMQ-0636 The fair-share weight " + field + " must be a positive number, was '"
+                + value + "'");
+    }
+
+    /** RMQ-0637: an entry of tenant-weights without its weight. */
+    public IllegalArgumentException badTenantWeightEntry(String entry) {
+        return new IllegalArgumentException("RMQ-0637 The tenant-weights entry '" + entry
+                + "' is not <tenant>:<weight> (for example a:3,b:1)");
+    }
 }

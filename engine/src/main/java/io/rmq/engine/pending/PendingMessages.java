@@ -69,8 +69,16 @@ public final class PendingMessages {
      * ({@link CancelOutcome#IN_FLIGHT}, or {@link Cancellation#inFlight()} beside a cancelled pending copy).
      */
     public CompletionStage<Cancellation> cancel(byte[] content, String slotBasis) {
+        return cancel(content, slotBasis, null);
+    }
+
+    /**
+     * {@link #cancel(byte[], String)} for a message sent with {@code tenant} (fair share; it waits in its tenant's
+     * queue); {@code null}: sent without one.
+     */
+    public CompletionStage<Cancellation> cancel(byte[] content, String slotBasis, String tenant) {
         Objects.requireNonNull(content, "content");
-        return walk("cancel", content, slotBasis, (slot, markers) -> scripts.cancel(slot, content, markers),
+        return walk("cancel", content, slotBasis, (slot, markers) -> scripts.cancel(slot, content, markers, tenant),
                 TopicScripts.CancelReply::splits)
                 .thenApply(replies -> new Cancellation(replies.stream().anyMatch(TopicScripts.CancelReply::cancelled),
                         replies.stream().anyMatch(TopicScripts.CancelReply::inFlight)));
@@ -78,8 +86,16 @@ public final class PendingMessages {
 
     /** What Redis holds about the message: pending or in flight, its due time or priority, attempts, death, expiry. */
     public CompletionStage<MessageState> find(byte[] content, String slotBasis) {
+        return find(content, slotBasis, null);
+    }
+
+    /**
+     * {@link #find(byte[], String)} for a message sent with {@code tenant} (fair share; it waits in its tenant's queue);
+     * {@code null}: sent without one.
+     */
+    public CompletionStage<MessageState> find(byte[] content, String slotBasis, String tenant) {
         Objects.requireNonNull(content, "content");
-        return walk("find", content, slotBasis, (slot, markers) -> scripts.find(slot, content, markers),
+        return walk("find", content, slotBasis, (slot, markers) -> scripts.find(slot, content, markers, tenant),
                 TopicScripts.FindReply::splits).thenApply(this::state);
     }
 
@@ -90,6 +106,11 @@ public final class PendingMessages {
      * @throws IllegalArgumentException RMQ-0502 on a PRIORITY topic
      */
     public CompletionStage<Rescheduling> reschedule(byte[] content, String slotBasis, Instant dueAt) {
+        return reschedule(content, slotBasis, dueAt, null);
+    }
+
+    /** {@link #reschedule(byte[], String, Instant)} for a message sent with {@code tenant} ({@code null}: none). */
+    public CompletionStage<Rescheduling> reschedule(byte[] content, String slotBasis, Instant dueAt, String tenant) {
         if (topic.type() == TopicType.PRIORITY) {
             throw EngineExceptions.ex.wrongTypeForPendingChange(topic.name(), topic.type().name(), "reschedule",
                     "reprioritize");
@@ -97,7 +118,7 @@ public final class PendingMessages {
         if (dueAt == null) {
             return CompletableFuture.failedFuture(EngineExceptions.ex.missingDueTime(topic.name()));
         }
-        return change("reschedule", content, slotBasis, Long.toString(dueAt.toEpochMilli()));
+        return change("reschedule", content, slotBasis, Long.toString(dueAt.toEpochMilli()), tenant);
     }
 
     /**
@@ -107,6 +128,11 @@ public final class PendingMessages {
      * @throws IllegalArgumentException RMQ-0502 on a timed topic
      */
     public CompletionStage<Rescheduling> reprioritize(byte[] content, String slotBasis, double priority) {
+        return reprioritize(content, slotBasis, priority, null);
+    }
+
+    /** {@link #reprioritize(byte[], String, double)} for a message sent with {@code tenant} ({@code null}: none). */
+    public CompletionStage<Rescheduling> reprioritize(byte[] content, String slotBasis, double priority, String tenant) {
         if (topic.type() != TopicType.PRIORITY) {
             throw EngineExceptions.ex.wrongTypeForPendingChange(topic.name(), topic.type().name(), "reprioritize",
                     "reschedule");
@@ -114,12 +140,14 @@ public final class PendingMessages {
         if (!Double.isFinite(priority)) {
             return CompletableFuture.failedFuture(EngineExceptions.ex.badNewPriority(topic.name(), priority));
         }
-        return change("reprioritize", content, slotBasis, Double.toString(priority));
+        return change("reprioritize", content, slotBasis, Double.toString(priority), tenant);
     }
 
-    private CompletionStage<Rescheduling> change(String operation, byte[] content, String slotBasis, String score) {
+    private CompletionStage<Rescheduling> change(String operation, byte[] content, String slotBasis, String score,
+            String tenant) {
         Objects.requireNonNull(content, "content");
-        return walk(operation, content, slotBasis, (slot, markers) -> scripts.reschedule(slot, content, score, markers),
+        return walk(operation, content, slotBasis,
+                (slot, markers) -> scripts.reschedule(slot, content, score, markers, tenant),
                 TopicScripts.RescheduleReply::splits)
                 .thenApply(replies -> new Rescheduling(
                         replies.stream().anyMatch(TopicScripts.RescheduleReply::rescheduled),

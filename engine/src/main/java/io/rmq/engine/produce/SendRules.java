@@ -128,20 +128,30 @@ public final class SendRules {
      */
     public static Supplier<CompletionStage<SendResult>> write(TopicProducer producer, TopicType type, byte[] content,
             Parameters parameters) {
+        return write(producer, type, content, parameters, null);
+    }
+
+    /**
+     * {@link #write(TopicProducer, TopicType, byte[], Parameters)} for {@code tenant} (fair share; {@code null}: none),
+     * see {@link TopicProducer#sendAt(byte[], Instant, String, Expiry, SendTrace, String)}.
+     */
+    public static Supplier<CompletionStage<SendResult>> write(TopicProducer producer, TopicType type, byte[] content,
+            Parameters parameters, String tenant) {
         String basis = parameters.slotBasis();
         Expiry expiry = parameters.expiry();
         SendTrace trace = parameters.trace();
         return switch (type) {
             case RANGE_MERGE -> {
                 Duration range = parameters.timeRange().orElseThrow();
-                yield () -> producer.sendInRange(content, range, basis, expiry, trace);
+                yield () -> producer.sendInRange(content, range, basis, expiry, trace, tenant);
             }
             case PRIORITY -> {
                 double priority = parameters.priority().getAsDouble();
-                yield () -> producer.sendWithPriority(content, priority, basis, expiry, trace);
+                yield () -> producer.sendWithPriority(content, priority, basis, expiry, trace, tenant);
             }
             case FIXED_TIME -> () -> producer.sendAt(content, parameters.deliverAt()
-                    .orElseGet(() -> Instant.now().plus(parameters.delay().orElse(Duration.ZERO))), basis, expiry, trace);
+                    .orElseGet(() -> Instant.now().plus(parameters.delay().orElse(Duration.ZERO))), basis, expiry, trace,
+                    tenant);
         };
     }
 

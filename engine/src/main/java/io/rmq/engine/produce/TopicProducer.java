@@ -147,11 +147,21 @@ public final class TopicProducer {
     /** {@link #sendInRange(byte[], Duration, String, Expiry)} with the trace context of its send ({@code null}: none). */
     public CompletionStage<SendResult> sendInRange(byte[] content, Duration range, String slotBasis, Expiry expiry,
             SendTrace trace) {
+        return sendInRange(content, range, slotBasis, expiry, trace, null);
+    }
+
+    /**
+     * {@link #sendInRange(byte[], Duration, String, Expiry, SendTrace)} for {@code tenant} (fair share; {@code null}: none,
+     * {@code ""}: the default tenant): written to the tenant's queue of its slot, merged only with that tenant's
+     * pending duplicate. A tenant's queue keeps no expiry: a message with both fails (RMQ-0635).
+     */
+    public CompletionStage<SendResult> sendInRange(byte[] content, Duration range, String slotBasis, Expiry expiry,
+            SendTrace trace, String tenant) {
         requireType(TopicType.RANGE_MERGE);
         if (range == null || range.isNegative() || range.isZero()) {
             return failed(EngineExceptions.ex.badTimeRange(String.valueOf(range)));
         }
-        return send(content, Long.toString(range.toMillis()), slotBasis, expiry, trace);
+        return send(content, Long.toString(range.toMillis()), slotBasis, expiry, trace, tenant);
     }
 
     /** Sends a {@code PRIORITY} message; a higher priority is consumed first. */
@@ -170,11 +180,21 @@ public final class TopicProducer {
     /** {@link #sendWithPriority(byte[], double, String, Expiry)} with the trace context of its send ({@code null}: none). */
     public CompletionStage<SendResult> sendWithPriority(byte[] content, double priority, String slotBasis, Expiry expiry,
             SendTrace trace) {
+        return sendWithPriority(content, priority, slotBasis, expiry, trace, null);
+    }
+
+    /**
+     * {@link #sendWithPriority(byte[], double, String, Expiry, SendTrace)} for {@code tenant} (fair share; {@code null}: none,
+     * {@code ""}: the default tenant): written to the tenant's queue of its slot, merged only with that tenant's
+     * pending duplicate. A tenant's queue keeps no expiry: a message with both fails (RMQ-0635).
+     */
+    public CompletionStage<SendResult> sendWithPriority(byte[] content, double priority, String slotBasis, Expiry expiry,
+            SendTrace trace, String tenant) {
         requireType(TopicType.PRIORITY);
         if (!Double.isFinite(priority)) {
             return failed(EngineExceptions.ex.badPriority(priority));
         }
-        return send(content, Double.toString(priority), slotBasis, expiry, trace);
+        return send(content, Double.toString(priority), slotBasis, expiry, trace, tenant);
     }
 
     /** Sends a {@code FIXED_TIME} message due at {@code deliverAt} (a time in the past means due at once). */
@@ -193,19 +213,32 @@ public final class TopicProducer {
     /** {@link #sendAt(byte[], Instant, String, Expiry)} with the trace context of its send ({@code null}: none). */
     public CompletionStage<SendResult> sendAt(byte[] content, Instant deliverAt, String slotBasis, Expiry expiry,
             SendTrace trace) {
+        return sendAt(content, deliverAt, slotBasis, expiry, trace, null);
+    }
+
+    /**
+     * {@link #sendAt(byte[], Instant, String, Expiry, SendTrace)} for {@code tenant} (fair share; {@code null}: none,
+     * {@code ""}: the default tenant): written to the tenant's queue of its slot, merged only with that tenant's
+     * pending duplicate. A tenant's queue keeps no expiry: a message with both fails (RMQ-0635).
+     */
+    public CompletionStage<SendResult> sendAt(byte[] content, Instant deliverAt, String slotBasis, Expiry expiry,
+            SendTrace trace, String tenant) {
         requireType(TopicType.FIXED_TIME);
         if (deliverAt == null) {
             return failed(EngineExceptions.ex.missingDeliveryTime());
         }
-        return send(content, Long.toString(deliverAt.toEpochMilli()), slotBasis, expiry, trace);
+        return send(content, Long.toString(deliverAt.toEpochMilli()), slotBasis, expiry, trace, tenant);
     }
 
     private CompletionStage<SendResult> send(byte[] content, String value, String slotBasis, Expiry expiry,
-            SendTrace trace) {
+            SendTrace trace, String tenant) {
         Objects.requireNonNull(content, "content");
+        if (tenant != null && expiry != null) {
+            return failed(EngineExceptions.ex.tenantWithExpiry(topic.name(), tenant));
+        }
         long crc = SlotRouter.crc(slotBasis, content);
         TopicScripts.Send send = new TopicScripts.Send(value, content, expiry == null ? null : expiry.wireValue(),
-                trace == null ? null : trace.traceparent(), trace == null ? 0 : trace.maxLinks());
+                trace == null ? null : trace.traceparent(), trace == null ? 0 : trace.maxLinks(), tenant);
         PendingSend pending;
         if (durable == null) {
             pending = new PendingSend(send, crc, new CompletableFuture<>(), null);

@@ -29,6 +29,9 @@ final class SlotKeyBytes {
     static final int HELD_EXPIRY = 11;
     static final int TRACE = 12;
     static final int SINCE = 13;
+    static final int TENANTS = 14;
+    static final int FAIR = 15;
+    static final int IN_FLIGHT_TENANTS = 16;
 
     private final TopicKeys keys;
     private final byte[] wakeChannel;
@@ -100,7 +103,8 @@ final class SlotKeyBytes {
             k[s] = new byte[][] { bytes(sk.store()), bytes(sk.prepare()), bytes(sk.attempts()), bytes(sk.origin()),
                     bytes(sk.dead()), bytes(sk.owner()), bytes(sk.failures()), bytes(sk.paused()),
                     Long.toString(s).getBytes(StandardCharsets.US_ASCII), bytes(sk.counters()), bytes(sk.expiry()),
-                    bytes(sk.heldExpiry()), bytes(sk.trace()), bytes(sk.since()) };
+                    bytes(sk.heldExpiry()), bytes(sk.trace()), bytes(sk.since()), bytes(sk.tenants()), bytes(sk.fair()),
+                    bytes(sk.inFlightTenants()) };
         }
         shardedWakeChannels = channels;
         slotKeys = k;

@@ -5,7 +5,9 @@ import static io.rmq.engine.scripts.SlotKeyBytes.COUNTERS;
 import static io.rmq.engine.scripts.SlotKeyBytes.DEAD;
 import static io.rmq.engine.scripts.SlotKeyBytes.EXPIRY;
 import static io.rmq.engine.scripts.SlotKeyBytes.FAILURES;
+import static io.rmq.engine.scripts.SlotKeyBytes.FAIR;
 import static io.rmq.engine.scripts.SlotKeyBytes.HELD_EXPIRY;
+import static io.rmq.engine.scripts.SlotKeyBytes.IN_FLIGHT_TENANTS;
 import static io.rmq.engine.scripts.SlotKeyBytes.ORIGIN;
 import static io.rmq.engine.scripts.SlotKeyBytes.OWNER;
 import static io.rmq.engine.scripts.SlotKeyBytes.PAUSED;
@@ -13,6 +15,7 @@ import static io.rmq.engine.scripts.SlotKeyBytes.PREPARE;
 import static io.rmq.engine.scripts.SlotKeyBytes.SINCE;
 import static io.rmq.engine.scripts.SlotKeyBytes.SLOT;
 import static io.rmq.engine.scripts.SlotKeyBytes.STORE;
+import static io.rmq.engine.scripts.SlotKeyBytes.TENANTS;
 import static io.rmq.engine.scripts.SlotKeyBytes.TRACE;
 
 import java.math.BigDecimal;
@@ -33,6 +36,8 @@ import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.topic.PriorityAging;
+import io.rmq.engine.topic.FairShare;
+import io.rmq.engine.topic.TenantName;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicGrowthState;
 import io.rmq.engine.topic.TopicKeys;
@@ -58,6 +63,7 @@ public final class TopicScripts {
     private static final byte[] EXPIRES = RmqClient.bytes("EXPIRES");
     private static final byte[] TRACE_SECTION = RmqClient.bytes("TRACE");
     private static final byte[] AGING_SECTION = RmqClient.bytes("AGING");
+    private static final byte[] FAIR_SECTION = RmqClient.bytes("FAIR");
     private static final byte[] TRACED = RmqClient.bytes("traced");
     private static final byte[] NONE = new byte[0];
     private static final byte[] ONE = RmqClient.bytes("1");
@@ -73,6 +79,7 @@ public final class TopicScripts {
     private volatile PriorityAging aging = PriorityAging.OFF;
     /** The settings with the topic's epoch, once read ({@link #applyPriorityAging}). */
     private volatile CompletionStage<PriorityAging> agingReady = CompletableFuture.completedFuture(PriorityAging.OFF);
+    private volatile boolean settleByTenant;
 
     /** How a rolled-back member is retried: {@code rollback.lua}'s ARGV[2..4]. */
     public record RetryRule(int maxRetries, long backoffMillis, long backoffMaxMillis) {
@@ -237,9 +244,16 @@ public final class TopicScripts {
      * One message to send: the type's value (a time range in ms, a priority, or a delivery time in ms), the member,
      * and when it expires as {@code send.lua} takes it ({@code Expiry.wireValue()}: ms since the epoch on the Redis
      * clock, or {@code +<ms>} after the send), {@code null} for never; and the W3C traceparent of its send span
-     * ({@code null}: none), recorded in the slot's trace hash with at most {@code traceLinks} contexts per member.
+     * ({@code null}: none), recorded in the slot's trace hash with at most {@code traceLinks} contexts per member; and
+     * its tenant (fair share, {@code null}: none, the store queue as without fair share; {@code ""}: the default
+     * tenant), written to the tenant's queue, which then takes part in the slot's fair share.
      */
-    public record Send(String value, byte[] member, String expiry, String trace, int traceLinks) {
+    public record Send(String value, byte[] member, String expiry, String trace, int traceLinks, String tenant) {
+
+        /** A message without a tenant. */
+        public Send(String value, byte[] member, String expiry, String trace, int traceLinks) {
+            this(value, member, expiry, trace, traceLinks, null);
+        }
 
         /** A message without a trace context. */
         public Send(String value, byte[] member, String expiry) {
@@ -265,14 +279,43 @@ public final class TopicScripts {
      * once the slot was split by a growth to {@code 2 * routedBy}.
      */
     public CompletionStage<List<SendResult>> send(int slot, int routedBy, List<Send> sends) {
+        if (sends.stream().noneMatch(s -> s.tenant() != null)) {
+            return sendTo(slot, routedBy, sends, null);
+        }
+        // one call per tenant, each on its tenant's queue; the results in the order of the sends
+        Map<String, List<Integer>> byTenant = new LinkedHashMap<>();
+        for (int i = 0; i < sends.size(); i++) {
+            String tenant = sends.get(i).tenant();
+            byTenant.computeIfAbsent(tenant == null ? null : TenantName.encode(tenant), t -> new ArrayList<>()).add(i);
+        }
+        SendResult[] results = new SendResult[sends.size()];
+        CompletableFuture<?>[] calls = new CompletableFuture<?>[byTenant.size()];
+        int c = 0;
+        for (Map.Entry<String, List<Integer>> group : byTenant.entrySet()) {
+            List<Send> part = new ArrayList<>(group.getValue().size());
+            group.getValue().forEach(i -> part.add(sends.get(i)));
+            calls[c++] = sendTo(slot, routedBy, part, group.getKey()).thenAccept(partResults -> {
+                for (int j = 0; j < partResults.size(); j++) {
+                    results[group.getValue().get(j)] = partResults.get(j);
+                }
+            }).toCompletableFuture();
+        }
+        return CompletableFuture.allOf(calls).thenApply(done -> List.of(results));
+    }
+
+    /** {@code send.lua} on the queue of the tenant encoded as {@code tenant}; {@code null}: the store queue, no tenant. */
+    private CompletionStage<List<SendResult>> sendTo(int slot, int routedBy, List<Send> sends, String tenant) {
         byte[][] k = slots.of(slot);
         byte[][] args = messageArgs(slot, k, sends, sends.stream().anyMatch(s -> s.expiry() != null),
                 sends.stream().anyMatch(s -> s.trace() != null));
         byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
         PriorityAging aged = scoringAging();
-        byte[][] sendKeys = new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY], k[TRACE] };
+        byte[][] sendKeys = tenant == null
+                ? new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY], k[TRACE] }
+                : new byte[][] { bytes(keys.slot(slot).tenantQueue(tenant)), k[PREPARE], k[COUNTERS], marker, k[EXPIRY],
+                        k[TRACE], k[TENANTS], k[FAIR] };
         if (aged != null) {
-            sendKeys = withKey(sendKeys, k[SINCE]);
+            sendKeys = withKeys(sendKeys, k[SINCE]);
             args = withAging(args, aged, sends.stream().anyMatch(s -> s.expiry() != null),
                     sends.stream().anyMatch(s -> s.trace() != null));
         }
@@ -296,12 +339,14 @@ public final class TopicScripts {
 
     /**
      * {@code merge_pending.lua} on old slot {@code slot} of a growth to {@code targetAmount}: merges each message
-     * into its pending pre-split copy there, if it has one.
+     * into its pending pre-split copy there, if it has one: in the queue of the first send's tenant (the producer
+     * merges one send per call).
      */
     public CompletionStage<MergeReply> mergePending(int slot, int targetAmount, List<Send> sends) {
         byte[][] k = slots.of(slot);
         byte[] presplit = bytes(keys.presplit(slot, targetAmount));
-        return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { k[STORE], presplit, k[COUNTERS] },
+        byte[] queue = sends.isEmpty() ? k[STORE] : queueOf(slot, sends.get(0).tenant());
+        return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { queue, presplit, k[COUNTERS] },
                 messageArgs(slot, k, sends, false, false))
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
@@ -363,9 +408,9 @@ public final class TopicScripts {
     }
 
     /** {@code keys} and one more key after them. */
-    private static byte[][] withKey(byte[][] keys, byte[] key) {
-        byte[][] more = Arrays.copyOf(keys, keys.length + 1);
-        more[keys.length] = key;
+    private static byte[][] withKeys(byte[][] keys, byte[]... added) {
+        byte[][] more = Arrays.copyOf(keys, keys.length + added.length);
+        System.arraycopy(added, 0, more, keys.length, added.length);
         return more;
     }
 
@@ -390,12 +435,18 @@ public final class TopicScripts {
      * markers to look for (see {@code lib/split_depth.lua}), none to look for none.
      */
     public CompletionStage<CancelReply> cancel(int slot, byte[] member, List<String> markers) {
+        return cancel(slot, member, markers, null);
+    }
+
+    /** {@link #cancel(int, byte[], List)} in the queue of {@code tenant} (fair share; {@code null}: the store queue). */
+    public CompletionStage<CancelReply> cancel(int slot, byte[] member, List<String> markers, String tenant) {
         byte[][] k = slots.of(slot);
         boolean aged = forgetsSendTimes(); // priority aging: the cancelled message's send time goes too
+        byte[] queue = queueOf(slot, tenant);
         byte[][] cancelKeys = aged
-                ? withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
+                ? withMarkers(markers, queue, k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
                         k[TRACE], k[SINCE])
-                : withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
+                : withMarkers(markers, queue, k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
                         k[TRACE]);
         return this.<List<Object>>run(RedisScript.CANCEL, cancelKeys, aged ? new byte[][] { member, AGING_SECTION }
                 : new byte[][] { member })
@@ -426,11 +477,17 @@ public final class TopicScripts {
 
     /** {@code find.lua}: what {@code slot} holds about {@code member}. */
     public CompletionStage<FindReply> find(int slot, byte[] member, List<String> markers) {
+        return find(slot, member, markers, null);
+    }
+
+    /** {@link #find(int, byte[], List)} in the queue of {@code tenant} (fair share; {@code null}: the store queue). */
+    public CompletionStage<FindReply> find(int slot, byte[] member, List<String> markers, String tenant) {
         byte[][] k = slots.of(slot);
         boolean aged = scoringAging() != null; // priority aging: the pending copy's send time comes along
+        byte[] queue = queueOf(slot, tenant);
         byte[][] findKeys = aged
-                ? withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY], k[SINCE])
-                : withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY]);
+                ? withMarkers(markers, queue, k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY], k[SINCE])
+                : withMarkers(markers, queue, k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY]);
         return this.<List<Object>>run(RedisScript.FIND, findKeys, aged ? new byte[][] { member, AGING_SECTION }
                 : new byte[][] { member })
                 .thenApply(r -> {
@@ -460,17 +517,33 @@ public final class TopicScripts {
      * when that may end a consumer's sleep.
      */
     public CompletionStage<RescheduleReply> reschedule(int slot, byte[] member, String score, List<String> markers) {
+        return reschedule(slot, member, score, markers, null);
+    }
+
+    /**
+     * {@link #reschedule(int, byte[], String, List)} in the queue of {@code tenant} (fair share; {@code null}: the
+     * store queue).
+     */
+    public CompletionStage<RescheduleReply> reschedule(int slot, byte[] member, String score, List<String> markers,
+            String tenant) {
         byte[][] k = slots.of(slot);
+        byte[] queue = queueOf(slot, tenant);
         PriorityAging aged = scoringAging(); // priority aging: the new priority is aged from the first send
         if (aged != null) {
             return this.<List<Object>>run(RedisScript.RESCHEDULE,
-                    withMarkers(markers, k[STORE], k[PREPARE], k[COUNTERS], k[SINCE]), type, bytes(score), member,
+                    withMarkers(markers, queue, k[PREPARE], k[COUNTERS], k[SINCE]), type, bytes(score), member,
                     wakeChannel(slot), k[SLOT], AGING_SECTION, bytes(aged.paceText()), number(aged.epochMillis()))
                     .thenApply(r -> new RescheduleReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
         }
-        return this.<List<Object>>run(RedisScript.RESCHEDULE, withMarkers(markers, k[STORE], k[PREPARE], k[COUNTERS]),
+        return this.<List<Object>>run(RedisScript.RESCHEDULE, withMarkers(markers, queue, k[PREPARE], k[COUNTERS]),
                 type, bytes(score), member, wakeChannel(slot), k[SLOT])
                 .thenApply(r -> new RescheduleReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
+    }
+
+    /** The queue of {@code tenant} in {@code slot}: the store queue for {@code null} or the default tenant. */
+    private byte[] queueOf(int slot, String tenant) {
+        String encoded = TenantName.encode(tenant);
+        return encoded.isEmpty() ? slots.of(slot)[STORE] : bytes(keys.slot(slot).tenantQueue(encoded));
     }
 
     private static byte[][] withMarkers(List<String> markers, byte[]... slotKeys) {
@@ -532,7 +605,16 @@ public final class TopicScripts {
      */
     public CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
             boolean expiredToDead, boolean traced) {
-        CompletionStage<PopReply> popped = popOnly(slot, count, prepareTimeoutMillis, epoch, worker, expiredToDead, traced);
+        return pop(slot, count, prepareTimeoutMillis, epoch, worker, expiredToDead, traced, FairShare.OFF);
+    }
+
+    /**
+     * {@code pop.lua}; with {@code fair} on, the slot's tenants are served by their weights (each from its own queue)
+     * and the popped members' tenants are recorded, for their settlement (see {@link #settleByTenant}).
+     */
+    public CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
+            boolean expiredToDead, boolean traced, FairShare fair) {
+        CompletionStage<PopReply> popped = popOnly(slot, count, prepareTimeoutMillis, epoch, worker, expiredToDead, traced, fair);
         if (!forgetsSendTimes()) {
             return popped;
         }
@@ -583,13 +665,40 @@ public final class TopicScripts {
     }
 
     private CompletionStage<PopReply> popOnly(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
-            boolean expiredToDead, boolean traced) {
+            boolean expiredToDead, boolean traced, FairShare fair) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED],
-                k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[DEAD], k[FAILURES], k[TRACE] },
-                type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker),
-                expiredToDead ? ONE : ZERO, traced ? ONE : ZERO)
-                .thenApply(reply -> popReply(reply, traced));
+        byte[][] args = { type, number(count), number(prepareTimeoutMillis), number(epoch),
+                bytes(worker == null ? "" : worker), expiredToDead ? ONE : ZERO, traced ? ONE : ZERO };
+        byte[][] popKeys = { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED], k[COUNTERS], k[EXPIRY],
+                k[HELD_EXPIRY], k[DEAD], k[FAILURES], k[TRACE] };
+        if (fair.on()) {
+            int first = popKeys.length + 1;
+            popKeys = Arrays.copyOf(popKeys, popKeys.length + 3);
+            popKeys[first - 1] = k[TENANTS];
+            popKeys[first] = k[FAIR];
+            popKeys[first + 1] = k[IN_FLIGHT_TENANTS];
+            int base = args.length;
+            args = Arrays.copyOf(args, base + 4 + 2 * fair.weights().size());
+            args[base] = FAIR_SECTION;
+            args[base + 1] = number(first);
+            args[base + 2] = bytes(Double.toString(fair.defaultWeight()));
+            args[base + 3] = number(fair.weights().size());
+            int i = base + 4;
+            for (Map.Entry<String, Double> w : fair.weights().entrySet()) {
+                args[i++] = bytes(TenantName.encode(w.getKey()));
+                args[i++] = bytes(Double.toString(w.getValue()));
+            }
+        }
+        return this.<List<Object>>run(RedisScript.POP, popKeys, args).thenApply(reply -> popReply(reply, traced));
+    }
+
+    /**
+     * Whether settlement (commit, rollback, release, the sweeper's rollback) puts members popped from a tenant's
+     * queue back into it: on for a consumer with fair share. Off, such members return to the store queue (the default
+     * tenant), and their in-flight tenant entries stay.
+     */
+    public void settleByTenant(boolean on) {
+        this.settleByTenant = on;
     }
 
     /** Reads a pop reply made without trace entries; public for its benchmark. */
@@ -634,12 +743,16 @@ public final class TopicScripts {
         for (int i = 0; i < members.size(); i++) {
             args[2 + i] = members.get(i);
         }
-        byte[][] commitKeys = heldExpiry || forgetsSendTimes()
+        // the optional keys after KEYS[8] are recognised by their names (lib/optional_keys.lua)
+        byte[][] commitKeys = heldExpiry
                 ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE],
                         k[HELD_EXPIRY] }
                 : new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE] };
+        if (settleByTenant) {
+            commitKeys = withKeys(commitKeys, k[IN_FLIGHT_TENANTS]); // fair share: members go back by their tenant
+        }
         if (forgetsSendTimes()) {
-            commitKeys = withKey(commitKeys, k[SINCE]); // priority aging: the committed members' send times go
+            commitKeys = withKeys(commitKeys, k[SINCE]); // priority aging: the committed members' send times go
         }
         return run(RedisScript.COMMIT, commitKeys, args);
     }
@@ -693,10 +806,15 @@ public final class TopicScripts {
 
     private CompletionStage<RollbackReply> runRollback(int slot, byte[][] args) {
         byte[][] k = slots.of(slot);
+        // the optional keys after KEYS[11] are recognised by their names (lib/optional_keys.lua)
         byte[][] rollbackKeys = new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER],
                 k[FAILURES], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] };
+        if (settleByTenant) {
+            // fair share: members go back to their tenant's queue
+            rollbackKeys = withKeys(rollbackKeys, k[IN_FLIGHT_TENANTS], k[TENANTS], k[FAIR]);
+        }
         if (forgetsSendTimes()) {
-            rollbackKeys = withKey(rollbackKeys, k[SINCE]); // priority aging: the dead members' send times go
+            rollbackKeys = withKeys(rollbackKeys, k[SINCE]); // priority aging: the dead members' send times go
         }
         return this.<List<Object>>run(RedisScript.ROLLBACK, rollbackKeys, args)
                 .thenApply(r -> new RollbackReply((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
@@ -732,7 +850,10 @@ public final class TopicScripts {
                 args[first + 2 + per * i] = m.trace() == null ? NONE : bytes(m.trace());
             }
         }
-        byte[][] releaseKeys = traced
+        byte[][] releaseKeys = settleByTenant
+                ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE],
+                        k[IN_FLIGHT_TENANTS], k[TENANTS], k[FAIR] }
+                : traced
                 ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] }
                 : members.stream().anyMatch(PoppedMember::heldExpiry)
                 ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY] }
@@ -750,7 +871,7 @@ public final class TopicScripts {
         byte[][] expireKeys = new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[FAILURES], k[DEAD], k[EXPIRY],
                 k[COUNTERS], k[TRACE] };
         if (forgetsSendTimes()) {
-            expireKeys = withKey(expireKeys, k[SINCE]); // priority aging: the expired members' send times go
+            expireKeys = withKeys(expireKeys, k[SINCE]); // priority aging: the expired members' send times go
         }
         return this.<List<Object>>run(RedisScript.EXPIRE, expireKeys, type, number(limit), expiredToDead ? ONE : ZERO)
                 .thenApply(r -> new ExpireReply((Long) r.get(0), (Long) r.get(1) == 1L));
@@ -814,9 +935,21 @@ public final class TopicScripts {
      * {@code EXISTS} on one server. The safety poll of slots that had nothing waiting.
      */
     public CompletionStage<Long> countPending(int[] parked) {
-        byte[][] k = new byte[parked.length][];
+        return countPending(parked, false);
+    }
+
+    /**
+     * {@link #countPending(int[])}, with {@code withTenants} also the slots' fair-share tenants sets (which exist while
+     * a tenant has pending members): a consumer with fair share finds messages waiting only in tenant queues.
+     */
+    public CompletionStage<Long> countPending(int[] parked, boolean withTenants) {
+        int per = withTenants ? 2 : 1;
+        byte[][] k = new byte[per * parked.length][];
         for (int i = 0; i < parked.length; i++) {
-            k[i] = slots.of(parked[i])[STORE];
+            k[per * i] = slots.of(parked[i])[STORE];
+            if (withTenants) {
+                k[per * i + 1] = slots.of(parked[i])[TENANTS];
+            }
         }
         return countExisting(k);
     }

@@ -28,11 +28,35 @@ import java.nio.charset.StandardCharsets;
  * members sent with a trace context, see {@code lib/trace.lua}): {@code trace{<prefix><topic>_<slot>}}</li>
  * <li>since hash (priority aging of a {@code PRIORITY} topic: a member to its first send time, ms on the Redis
  * clock; see {@link PriorityAging} and {@code lib/aging.lua}): {@code since{<prefix><topic>_<slot>}}</li>
+ * <li>fair share ({@code lib/fair.lua}): tenant queues {@code tq:<tenant>{<prefix><topic>_<slot>}} ({@link TenantName}),
+ * the tenants set {@code tenants{<prefix><topic>_<slot>}} (tenant with pending members to its pass), the fair hash
+ * {@code fair{<prefix><topic>_<slot>}} (field {@code vt}) and the in-flight tenant hash
+ * {@code tenant{<prefix><topic>_<slot>}} (member in flight to its tenant)</li>
  * </ul>
  */
 public record SlotKeys(int slot, String store, String prepare, String dead, String attempts, String origin,
         String owner, String failures, String paused, String counters, String expiry, String heldExpiry, String trace,
         String since) {
+
+    /** The fair-share tenants set: each tenant with pending members to its pass. */
+    public String tenants() {
+        return "tenants{" + store + "}";
+    }
+
+    /** The fair-share hash: field {@code vt}, the slot's virtual time. */
+    public String fair() {
+        return "fair{" + store + "}";
+    }
+
+    /** The fair-share in-flight tenant hash: a member in flight to its tenant (not the default one). */
+    public String inFlightTenants() {
+        return "tenant{" + store + "}";
+    }
+
+    /** The queue of a tenant given by its encoded name ({@link TenantName#encode}); the store queue for {@code ""}. */
+    public String tenantQueue(String encodedTenant) {
+        return TenantName.queue(store, encodedTenant);
+    }
 
     static SlotKeys of(TopicDefinition topic, int slot) {
         String base = topic.keyPrefix() + topic.name() + "_" + slot;

@@ -17,11 +17,15 @@
   KEYS[7]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
                            field acked (members committed)
   KEYS[8]  trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry
-  KEYS[9]  held expiry     held-expiry{<prefix><topic>_<slot>} (optional: given when a committed member was
-                           popped with an expiry; its entry is removed)
-  KEYS[10] since hash      since{<prefix><topic>_<slot>} (optional, priority aging: lib/aging.lua): the committed
-                           members' first send times are removed, but not that of a member with a pending copy
-                           (its entry is that copy's); without it the hash is not touched
+  KEYS[9..] optional keys, each recognised by its name before the hash tag (lib/optional_keys.lua), in any order:
+           held-expiry{<prefix><topic>_<slot>}: given when a committed member was popped with an expiry; its entry
+           is removed
+           since{<prefix><topic>_<slot>} (priority aging: lib/aging.lua): the committed members' first send times
+           are removed, but not that of a member with a pending copy (its entry is that copy's); without it the
+           hash is not touched
+           tenant{<prefix><topic>_<slot>} (in-flight tenants; fair share, lib/fair.lua): the committed members'
+           entries go, and a pending copy is looked for in each member's tenant queue (its commit wakes the
+           consumer it was blocked for)
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
@@ -38,13 +42,17 @@ local ownerKey    = KEYS[5]
 local failuresKey = KEYS[6]
 local countersKey = KEYS[7]
 local traceKey    = KEYS[8]
-local heldKey     = KEYS[9]
-local sinceKey    = KEYS[10]
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/fair.lua: fair share between tenants
+-- #include lib/optional_keys.lua: optionalKeys(first)
+local optional    = optionalKeys(9)
+local heldKey     = optional['held-expiry']
+local sinceKey    = optional.since
+local tenantKey   = optional.tenant
 
 -- The members as given. One given twice (two deliveries of it settled in one batch) is removed once by
 -- ZREM, whose count the common case below returns; the other case skips its repeats.
@@ -67,7 +75,13 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 local traced = traceKey ~= nil and redis.call('HLEN', traceKey) > 0
 
 local pending = {}
-if #members > 0 then
+-- fair share: each member's tenant (nil without the in-flight tenants hash)
+local fairTenants = nil
+if #members > 0 and tenantKey then
+  local fairQueues
+  fairTenants, fairQueues = fairQueuesOf(tenantKey, storeKey, members)
+  pending = fairScores(fairQueues, members)
+elseif #members > 0 then
   pending = callAll('ZMSCORE', storeKey, members)
 else
   redis.call('ZCARD', storeKey)
@@ -79,7 +93,7 @@ end
 
 local committedCount = 0
 local wake = false
-if not retried and not anyPending then
+if not retried and not anyPending and not fairTenants then
   if #members > 0 then
     -- ZREM first: it checks the prepare queue's type before anything is written
     committedCount = callAll('ZREM', prepareKey, members)
@@ -116,6 +130,13 @@ else
     end
   end
   committedCount = #committed
+  if fairTenants then
+    local named = {}
+    for i, member in ipairs(members) do
+      if fairTenants[i] ~= '' and seen[member] then named[#named + 1] = member end
+    end
+    callAll('HDEL', tenantKey, named)
+  end
 end
 if committedCount > 0 and not wake and handover and redis.call('ZCARD', prepareKey) == 0 then
   wake = true

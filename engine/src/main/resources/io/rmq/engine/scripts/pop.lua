@@ -53,6 +53,15 @@
   ARGV[5]  worker          the caller's worker id, recorded with a new epoch (for operators)
   ARGV[6]  expired to dead 1: keep expired members in the dead queue; 0 or absent: drop them
   ARGV[7]  traces          1: return (and take out) the popped members' trace entries; 0 or absent: do not
+  ARGV[8..] fair share     optional: 'FAIR', k (the index in KEYS of the tenants set, then the fair hash and the
+                           in-flight tenant hash), the default weight, n, then n pairs tenant, weight (tenants
+                           encoded as lib/fair.lua says). The rounds then run per tenant of the plan (lib/fair.lua:
+                           up to 16 tenants with the lowest passes, `count` shared by stride over their weights), each
+                           on that tenant's queue, then once more for what tenants with too little due left over;
+                           order (by score, or by priority) holds within a tenant, not across tenants. A member
+                           popped from a tenant queue is recorded in the in-flight tenant hash, so that its
+                           settlement puts it back there. next also covers the visited tenants' queues. Without
+                           'FAIR' the tenant keys are not read: the store queue alone is popped.
 
   Returns  { status, now, next, detail, expired, held, attempts, member1, score1, [attempt1,] [trace1,] member2, ... }
            each member is followed by its score, then by its attempt when attempts = 1, then by its trace entry
@@ -98,6 +107,10 @@ local traceKey    = KEYS[12]
 local traced      = traceKey ~= nil and ARGV[7] == '1'
 
 local POPPED, HANDOVER, FENCED, PAUSED = 0, 1, -1, 2
+local fairAt = nil
+for i = 8, #ARGV do
+  if ARGV[i] == 'FAIR' then fairAt = i break end
+end
 
 -- #include lib/clock.lua: redisNow()
 local now = redisNow()
@@ -144,6 +157,7 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/expiry.lua: expireMembers(keys, topicType, now, limit, toDead)
+-- #include lib/fair.lua: fair share between tenants
 
 local result = { POPPED, now, 0, epoch, 0, 0, 0 }
 local expiring = expiryKey and redis.call('ZCARD', expiryKey) > 0
@@ -161,16 +175,28 @@ local popped = 0
 local skipped = 0
 -- whether the attempts hash holds a count (read once, when the first member moves)
 local retried = nil
+-- fair share: the rounds below run once per step of the plan, on that tenant's queue, up to its quota
+local queueKey, upTo, plan, fk = storeKey, count, nil, nil
+if fairAt then
+  local k = tonumber(ARGV[fairAt + 1])
+  fk = { tenants = KEYS[k], fair = KEYS[k + 1], inflight = KEYS[k + 2] }
+  local weights = {}
+  for i = fairAt + 4, fairAt + 3 + 2 * tonumber(ARGV[fairAt + 3]), 2 do weights[ARGV[i]] = tonumber(ARGV[i + 1]) end
+  plan = fairPlan(fk, storeKey, weights, tonumber(ARGV[fairAt + 2]), count)
+end
+for s = 1, plan and 2 * #plan.steps or 1 do
+if plan then queueKey, upTo, skipped = fairStep(plan, s, popped, count) end
 -- Candidates blocked by an in-flight copy stay in the store queue and shift the window; a few
 -- rounds bound the script's run time when many are blocked. Each round moves its members with
 -- batch-wide commands.
 for _ = 1, 4 do
-  local want = count - popped
+  local want = upTo - popped
+  if want <= 0 then break end
   local candidates
   if timed then
-    candidates = redis.call('ZRANGEBYSCORE', storeKey, '-inf', now, 'WITHSCORES', 'LIMIT', skipped, want)
+    candidates = redis.call('ZRANGEBYSCORE', queueKey, '-inf', now, 'WITHSCORES', 'LIMIT', skipped, want)
   else
-    candidates = redis.call('ZREVRANGE', storeKey, skipped, skipped + want - 1, 'WITHSCORES')
+    candidates = redis.call('ZREVRANGE', queueKey, skipped, skipped + want - 1, 'WITHSCORES')
   end
   if #candidates == 0 then break end
   local members = {}
@@ -226,7 +252,8 @@ for _ = 1, 4 do
       traces = callAll('HMGET', traceKey, moving)
       callAll('HDEL', traceKey, moving)
     end
-    callAll('ZREM', storeKey, moving)
+    callAll('ZREM', queueKey, moving)
+    if plan then fairPopped(fk, plan.current, moving) end
     callAll('ZADD', prepareKey, deadlines)
     local last = #result
     for i, member in ipairs(moving) do
@@ -245,17 +272,32 @@ for _ = 1, 4 do
     end
     popped = popped + #moving
   end
-  if popped >= count or #candidates < 2 * want then break end
+  if popped >= upTo or #candidates < 2 * want then break end
 end
+if plan then fairStepDone(plan, popped, upTo, skipped) end
+end
+if plan then fairFinish(fk, plan) end
 
 if countersKey and popped > 0 then redis.call('HINCRBY', countersKey, 'delivered', popped) end
 
 if popped < count then
   local nextDelay = -1
   if timed then
-    local upcoming = redis.call('ZRANGEBYSCORE', storeKey, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-    if #upcoming > 0 then nextDelay = math.max(1, tonumber(upcoming[2]) - now) end
+    local queues = { storeKey }
+    if plan then
+      queues = {}
+      for i, step in ipairs(plan.steps) do queues[i] = step.queue end
+    end
+    for _, queue in ipairs(queues) do
+      local upcoming = redis.call('ZRANGEBYSCORE', queue, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+      if #upcoming > 0 then
+        local delay = math.max(1, tonumber(upcoming[2]) - now)
+        if nextDelay < 0 or delay < nextDelay then nextDelay = delay end
+      end
+    end
   end
+  local cap = plan and fairWaitCap(plan)
+  if cap and (nextDelay < 0 or cap < nextDelay) then nextDelay = cap end
   result[3] = nextDelay
 end
 return result

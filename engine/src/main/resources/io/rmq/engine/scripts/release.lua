@@ -21,6 +21,11 @@
                            popped with an expiry)
   KEYS[6]  held expiry     held-expiry{<prefix><topic>_<slot>}
   KEYS[7]  trace hash      trace{<prefix><topic>_<slot>} (optional, with KEYS[5], KEYS[6] and 'TRACE')
+  KEYS[8]  in-flight tenants tenant{<prefix><topic>_<slot>} (optional, with KEYS[5..7], 9 and 10; fair share,
+                           lib/fair.lua): a member popped from a tenant's queue goes back to that queue (merging with
+                           a pending copy there), the tenant takes part again, and the entry goes
+  KEYS[9]  tenants set     tenants{<prefix><topic>_<slot>}
+  KEYS[10] fair hash       fair{<prefix><topic>_<slot>}
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
@@ -43,6 +48,7 @@ local slot        = ARGV[2]
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
+-- #include lib/fair.lua: fair share between tenants
 
 -- the members given, once each (the first score given for a member stands)
 local members, scores, seen, seenAt, givenTrace = {}, {}, {}, {}, {}
@@ -63,20 +69,33 @@ end
 -- prepare queue (it is then rolled back at its deadline, once the key is repaired): the reads check
 -- the keys they read, the origin hash is the first written.
 local inPrepare, pending = {}, {}
+-- fair share: each member's tenant and queue (nil without KEYS[8]: the store queue)
+local fairTenants, fairQueues = nil, nil
 if #members > 0 then
   inPrepare = callAll('ZMSCORE', prepareKey, members)
-  pending = callAll('ZMSCORE', storeKey, members)
+  if KEYS[8] then
+    fairTenants, fairQueues = fairQueuesOf(KEYS[8], storeKey, members)
+    pending = fairScores(fairQueues, members)
+  else
+    pending = callAll('ZMSCORE', storeKey, members)
+  end
 else
   redis.call('ZCARD', storeKey)
 end
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 if traceKey then redis.call('HLEN', traceKey) end
 
-local released, toStore = {}, {}
+local released, toStore, toQueues, backToQueue = {}, {}, {}, {}
 for i, member in ipairs(members) do
   if inPrepare[i] then
     released[#released + 1] = member
-    if not pending[i] then
+    if not pending[i] and fairQueues then
+      local list = toQueues[fairQueues[i]] or {}
+      toQueues[fairQueues[i]] = list
+      list[#list + 1] = scores[i]
+      list[#list + 1] = member
+      backToQueue[member] = true
+    elseif not pending[i] then
       toStore[#toStore + 1] = scores[i]
       toStore[#toStore + 1] = member
     end
@@ -114,9 +133,11 @@ if #released > 0 then
   end
   callAll('ZREM', prepareKey, released)
   if #toStore > 0 then callAll('ZADD', storeKey, toStore) end
+  for queue, list in pairs(toQueues) do callAll('ZADD', queue, list) end
 else
   redis.call('HEXISTS', originKey, '')
 end
+if fairQueues then fairSettled({ inflight = KEYS[8], tenants = KEYS[9], fair = KEYS[10] }, members, fairTenants, backToQueue) end
 if #released > 0 then publishWake(wakeChannel, slot, 0) end
 if countersKey and #released > 0 then redis.call('HINCRBY', countersKey, 'released', #released) end
 return #released

@@ -42,10 +42,14 @@
   KEYS[9]  expiry set      expiry{<prefix><topic>_<slot>} (optional, with KEYS[10])
   KEYS[10] held expiry     held-expiry{<prefix><topic>_<slot>}
   KEYS[11] trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry (optional)
-  KEYS[12] since hash      since{<prefix><topic>_<slot>} (optional, priority aging: lib/aging.lua): a member moved to
-                           the dead queue loses its first send time (unless a pending copy owns it); a requeued
-                           member keeps it, so it keeps aging from its first send (its score is lowered by the rule
-                           above, and the priority it reports, score + pace * (since - epoch), with it)
+  KEYS[12..] optional keys, each recognised by its name before the hash tag (lib/optional_keys.lua), in any order:
+           since{<prefix><topic>_<slot>} (priority aging: lib/aging.lua): a member moved to the dead queue loses its
+           first send time (unless a pending copy owns it); a requeued member keeps it, so it keeps aging from its
+           first send (its score is lowered by the rule above, and the priority it reports,
+           score + pace * (since - epoch), with it)
+           tenant{<prefix><topic>_<slot>} (member in flight -> its tenant), with tenants{<prefix><topic>_<slot>} and
+           fair{<prefix><topic>_<slot>} (fair share, lib/fair.lua): a member popped from a tenant's queue goes back
+           to that queue (merging with a pending copy there), the tenant takes part again, and the entry goes
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  max retries     deliveries after the first before the dead queue (>= 0)
@@ -86,7 +90,6 @@ local limit       = tonumber(ARGV[8])
 local failure     = ARGV[9]
 local traceKey    = KEYS[11]
 local traced      = selection == 'traced' and traceKey ~= nil
-local sinceKey    = KEYS[12]
 -- #include lib/clock.lua: redisNow()
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 
@@ -94,6 +97,10 @@ local now = redisNow()
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
+-- #include lib/fair.lua: fair share between tenants
+-- #include lib/optional_keys.lua: optionalKeys(first)
+local optional    = optionalKeys(12)
+local sinceKey    = optional.since
 
 -- the selected members still in the prepare queue, once each, and the trace entries given back
 local members, givenTrace = {}, {}
@@ -120,10 +127,17 @@ end
 -- prepare queue, or the member would be in no queue at all. Rollbacks are rare: check every key
 -- (the reads of the members' state check the keys they read).
 local attempts, origins, pending, held = {}, {}, {}, {}
+-- fair share: each member's tenant and queue (nil without the in-flight tenants hash: the store queue)
+local fairTenants, fairQueues = nil, nil
 if #members > 0 then
   attempts = callAll('HMGET', attemptsKey, members)
   origins = callAll('HMGET', originKey, members)
-  pending = callAll('ZMSCORE', storeKey, members)
+  if optional.tenant then
+    fairTenants, fairQueues = fairQueuesOf(optional.tenant, storeKey, members)
+    pending = fairScores(fairQueues, members)
+  else
+    pending = callAll('ZMSCORE', storeKey, members)
+  end
   if heldKey then
     held = callAll('HMGET', heldKey, members)
     redis.call('ZCARD', expiryKey)
@@ -157,7 +171,8 @@ local function push(list, a, b)
   list[#list + 1] = a
   if b ~= nil then list[#list + 1] = b end
 end
-local lowest -- PRIORITY: the lowest score in the store queue, as the requeues so far leave it
+local lowestOf = {} -- PRIORITY: per queue, the lowest score in it as the requeues so far leave it (false: empty)
+local toQueues, backToQueue = {}, {} -- fair share: queue -> { score, member, ... } requeued there; member -> true
 for i, member in ipairs(members) do
   -- not HINCRBY: a count that is not a number (written by hand) would fail the call for good and
   -- leave the member in the prepare queue; it counts as 0 and is replaced
@@ -189,17 +204,25 @@ for i, member in ipairs(members) do
     if topicType == 'PRIORITY' then
       -- a priority that is not a number (written by hand) counts as 0: the member must land somewhere
       score = tonumber(priority or '0') or 0
+      local queue = fairQueues and fairQueues[i] or storeKey
+      local lowest = lowestOf[queue]
       if lowest == nil then
-        local read = redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES')
+        local read = redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES')
         lowest = #read > 0 and tonumber(read[2]) or false
       end
       if lowest then score = math.min(score, lowest - 1) end
-      if not lowest or score < lowest then lowest = score end
+      if not lowest or score < lowest then lowestOf[queue] = score end
     else
       delay = math.min(backoffBase * math.pow(2, failures - 1), backoffMax)
       score = now + delay
     end
-    push(toStore, score, member)
+    if fairQueues then
+      toQueues[fairQueues[i]] = toQueues[fairQueues[i]] or {}
+      push(toQueues[fairQueues[i]], score, member)
+      backToQueue[member] = true
+    else
+      push(toStore, score, member)
+    end
     if held[i] then push(toExpiry, held[i], member) end
     push(countsKept, member, failures)
     push(failuresKept, member, failureText)
@@ -217,6 +240,15 @@ if #members > 0 then
   if #failuresDropped > 0 then callAll('HDEL', failuresKey, failuresDropped) end
   if #toDead > 0 then callAll('ZADD', deadKey, toDead) end
   if #toStore > 0 then callAll('ZADD', storeKey, toStore) end
+  if fairQueues then
+    for _, queue in ipairs(fairQueues) do
+      if toQueues[queue] then
+        callAll('ZADD', queue, toQueues[queue])
+        toQueues[queue] = nil
+      end
+    end
+    fairSettled({ inflight = optional.tenant, tenants = optional.tenants, fair = optional.fair }, members, fairTenants, backToQueue)
+  end
   if #heldDropped > 0 then callAll('HDEL', heldKey, heldDropped) end
   if #toExpiry > 0 then callAll('ZADD', expiryKey, toExpiry) end
   if traceKey and #tracesDropped > 0 then callAll('HDEL', traceKey, tracesDropped) end

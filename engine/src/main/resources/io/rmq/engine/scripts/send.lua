@@ -42,8 +42,12 @@
   KEYS[5]  expiry set      expiry{<prefix><topic>_<slot>}: member -> expiresAt (optional; without it expiries
                            are neither written nor cleared)
   KEYS[6]  trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry (optional; needed with TRACE)
-  KEYS[7]  since hash      since{<prefix><topic>_<slot>}: member -> its first send time, ms (optional; needed with
-                           AGING)
+  KEYS[7..] optional keys, each recognised by its name before the hash tag (lib/optional_keys.lua), in any order:
+           since{<prefix><topic>_<slot>}: member -> its first send time, ms (priority aging; needed with AGING)
+           tenants{<prefix><topic>_<slot>} and fair{<prefix><topic>_<slot>} (field vt, the slot's virtual time):
+           fair share, lib/fair.lua. KEYS[1] is then a tenant's queue tq:<tenant>{<prefix><topic>_<slot>}, or the
+           store queue for the default tenant; the tenant takes part in the slot's fair share with
+           pass = max(its pass, vt), so merges are per (slot, tenant) and an idle tenant banks no credit
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
@@ -58,7 +62,7 @@
            (for example 'EXPIRES', 'TRACE', 32, then value, member, expiry, traceparent, ...)
            then, with priority aging (PRIORITY only, lib/aging.lua): 'AGING', the pace (priority points per ms, a
            decimal > 0) and the topic's aging epoch (ms): each score becomes p - pace * (e - epoch), e the
-           member's first send time (a pending duplicate keeps its entry in KEYS[7], or the epoch without one)
+           member's first send time (a pending duplicate keeps its entry in since{...}, or the epoch without one)
            value           RANGE_MERGE: time range in ms (> 0); PRIORITY: the priority;
                            FIXED_TIME: delivery time in ms since the epoch (Redis clock)
            member          the message content
@@ -102,6 +106,9 @@ end
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
 -- #include lib/aging.lua: ageScores(sinceKey, pace, epoch, now, members, scores, current)
+-- #include lib/fair.lua: fair share between tenants
+-- #include lib/optional_keys.lua: optionalKeys(first)
+local optional = optionalKeys(7)
 
 local members, scores, expiries, traces = {}, {}, nil, nil
 local withExpiries = ARGV[4] == 'EXPIRES'
@@ -120,7 +127,7 @@ if ARGV[first] == 'AGING' then
   aging = { pace = tonumber(ARGV[first + 1]), epoch = tonumber(ARGV[first + 2]) }
   if aging.pace == nil or aging.pace <= 0 then return fail(ERRORS.BAD_VALUE, ARGV[first + 1]) end
   if aging.epoch == nil then return fail(ERRORS.BAD_VALUE, ARGV[first + 2]) end
-  if topicType ~= 'PRIORITY' or KEYS[7] == nil then aging = nil end
+  if topicType ~= 'PRIORITY' or optional.since == nil then aging = nil end
   first = first + 3
 end
 -- n counts the messages and indexes their tables (cheaper than #t per element)
@@ -153,7 +160,7 @@ end
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 if withExpiries and expiryKey then redis.call('ZCARD', expiryKey) end
 if withTraces then redis.call('HLEN', traceKey) end
-if aging then ageScores(KEYS[7], aging.pace, aging.epoch, now, members, scores, current) end
+if aging then ageScores(optional.since, aging.pace, aging.epoch, now, members, scores, current) end
 
 local prepareRead = false
 local function checkPrepare()
@@ -457,6 +464,7 @@ if withTraces then
   end
   callAll('HSET', traceKey, fields)
 end
+if optional.fair then fairRegister(optional.tenants, optional.fair, string.match(storeKey, '^tq:([^{]*){') or '') end
 if wakeDelay ~= nil then
   publishWake(wakeChannel, slot, wakeDelay)
 end

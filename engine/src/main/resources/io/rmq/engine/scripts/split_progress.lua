@@ -7,6 +7,8 @@
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<s>}
   KEYS[3]  pre-split set   presplit:<2m>{<prefix><topic>_<s>}
   KEYS[4]  split marker    split:<2m>{<prefix><topic>_<s>}
+  KEYS[5]  tenants set     tenants{<prefix><topic>_<s>} (optional, fair share, lib/fair.lua): a member pending in a
+                           tenant's queue tq:<tenant>{<prefix><topic>_<s>} has not left either
 
   ARGV[1]  offset          rank to start at (0 for the first call)
   ARGV[2]  limit           most members to look at (> 0)
@@ -20,6 +22,20 @@ local prepareKey  = KEYS[2]
 local presplitKey = KEYS[3]
 local offset      = tonumber(ARGV[1])
 local limit       = tonumber(ARGV[2])
+-- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/fair.lua: fair share between tenants
+local tenantQueues = {}
+if KEYS[5] then
+  for _, tenant in ipairs(redis.call('ZRANGE', KEYS[5], 0, -1)) do
+    if tenant ~= '' then tenantQueues[#tenantQueues + 1] = fairQueue(storeKey, tenant) end
+  end
+end
+local function inTenantQueue(member)
+  for _, queue in ipairs(tenantQueues) do
+    if redis.call('ZSCORE', queue, member) then return true end
+  end
+  return false
+end
 
 if redis.call('EXISTS', KEYS[4]) == 0 then
   return { -1, 0 }
@@ -28,7 +44,8 @@ end
 local members = redis.call('ZRANGE', presplitKey, offset, offset + limit - 1)
 local gone = {}
 for _, member in ipairs(members) do
-  if not redis.call('ZSCORE', storeKey, member) and not redis.call('ZSCORE', prepareKey, member) then
+  if not redis.call('ZSCORE', storeKey, member) and not redis.call('ZSCORE', prepareKey, member)
+      and not inTenantQueue(member) then
     gone[#gone + 1] = member
   end
 end

@@ -12,6 +12,8 @@
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<s>}
   KEYS[3]  split marker    split:<2m>{<prefix><topic>_<s>} (string: 2m)
   KEYS[4]  pre-split set   presplit:<2m>{<prefix><topic>_<s>} (sorted set, scores 0)
+  KEYS[5]  tenants set     tenants{<prefix><topic>_<s>} (optional, fair share, lib/fair.lua): the members of the
+                           tenants' queues tq:<tenant>{<prefix><topic>_<s>} are pre-split members too
 
   ARGV[1]  target amount   2m
 
@@ -22,6 +24,8 @@ local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
 local markerKey   = KEYS[3]
 local presplitKey = KEYS[4]
+-- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/fair.lua: fair share between tenants
 
 if redis.call('EXISTS', markerKey) == 1 then
   return { 0, redis.call('ZCARD', presplitKey) }
@@ -31,4 +35,9 @@ redis.call('ZCARD', storeKey)
 redis.call('ZCARD', prepareKey)
 redis.call('SET', markerKey, ARGV[1])
 redis.call('ZUNIONSTORE', presplitKey, 2, storeKey, prepareKey, 'WEIGHTS', 0, 0)
+if KEYS[5] then
+  for _, tenant in ipairs(redis.call('ZRANGE', KEYS[5], 0, -1)) do
+    if tenant ~= '' then redis.call('ZUNIONSTORE', presplitKey, 2, presplitKey, fairQueue(storeKey, tenant), 'WEIGHTS', 0, 0) end
+  end
+end
 return { 1, redis.call('ZCARD', presplitKey) }

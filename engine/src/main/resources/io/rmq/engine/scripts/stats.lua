@@ -7,6 +7,8 @@
   KEYS[4]  owner hash      owner{<prefix><topic>_<slot>}
   KEYS[5]  pause flag      paused{<prefix><topic>_<slot>}
   KEYS[6]  counters hash   counters{<prefix><topic>_<slot>} (optional; without it the counters are 0)
+  KEYS[7]  tenants set     tenants{<prefix><topic>_<slot>} (optional, fair share, lib/fair.lua): pending, due and
+                           oldestDueAge also count the queues of the tenants in it, tq:<tenant>{<prefix><topic>_<slot>}
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
 
@@ -32,15 +34,29 @@ local countersKey = KEYS[6]
 local topicType  = ARGV[1]
 
 -- #include lib/clock.lua: redisNow()
+-- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/fair.lua: fair share between tenants
 local now = redisNow()
 
-local pending = redis.call('ZCARD', storeKey)
-local due, oldestDueAge = pending, 0
-if topicType ~= 'PRIORITY' then
-  due = redis.call('ZCOUNT', storeKey, '-inf', now)
-  if due > 0 then
-    local oldest = redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES')
-    oldestDueAge = math.max(0, now - math.floor(tonumber(oldest[2])))
+local queues = { storeKey }
+if KEYS[7] then
+  for _, tenant in ipairs(redis.call('ZRANGE', KEYS[7], 0, -1)) do
+    if tenant ~= '' then queues[#queues + 1] = fairQueue(storeKey, tenant) end
+  end
+end
+local pending, due, oldestDueAge = 0, 0, 0
+for _, queue in ipairs(queues) do
+  local size = redis.call('ZCARD', queue)
+  pending = pending + size
+  if topicType == 'PRIORITY' then
+    due = due + size
+  else
+    local dueHere = redis.call('ZCOUNT', queue, '-inf', now)
+    due = due + dueHere
+    if dueHere > 0 then
+      local oldest = redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES')
+      oldestDueAge = math.max(oldestDueAge, now - math.floor(tonumber(oldest[2])))
+    end
   end
 end
 local owner = redis.call('HMGET', ownerKey, 'worker', 'epoch', 'since')

@@ -32,6 +32,19 @@ class SlotSchedulerTest {
     }
 
     @Test
+    void aSlotNotPoppedComesFirstAgain() {
+        SlotScheduler s = new SlotScheduler(4, POLL, true);
+        long now = System.nanoTime();
+
+        assertThat(s.nextDueSlot(now)).isZero();
+        int throttled = s.nextDueSlot(now);
+        s.notPopped(throttled);
+
+        assertThat(throttled).isEqualTo(1);
+        assertThat(s.nextDueSlot(now)).isEqualTo(1);
+    }
+
+    @Test
     void withoutCoordinationAGrownTopicsNewSlotsAreAssignedAndDueAtOnce() {
         SlotScheduler s = new SlotScheduler(2, POLL, true);
         long now = System.nanoTime();
