@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 import io.rmq.engine.consume.flow.FlowLimit;
+import io.rmq.engine.topic.KeyLimits;
 import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.i18n.EngineArguments;
 import io.rmq.engine.scripts.TopicScripts.RetryRule;
@@ -55,6 +56,7 @@ public final class ConsumerOptions {
     private final boolean traced;
     private final int traceLinks;
     private final FlowLimit rateLimit;
+    private final KeyLimits keyLimits;
 
     private ConsumerOptions(Builder b) {
         this.maxRetries = b.maxRetries;
@@ -71,6 +73,7 @@ public final class ConsumerOptions {
         this.traced = b.traced;
         this.traceLinks = b.traceLinks;
         this.rateLimit = b.rateLimit;
+        this.keyLimits = b.keyLimits;
     }
 
     public static Builder builder() {
@@ -86,7 +89,7 @@ public final class ConsumerOptions {
                 .retryBackoff(retryBackoff).retryBackoffMax(retryBackoffMax).pollInterval(pollInterval)
                 .shutdownTimeout(shutdownTimeout).deadMaxCount(deadMaxCount).deadMaxAge(deadMaxAge)
                 .coordination(coordination).expiredToDead(expiredToDead).traced(traced).traceLinks(traceLinks)
-                .rateLimit(rateLimit);
+                .rateLimit(rateLimit).keyLimits(keyLimits);
     }
 
     public int maxRetries() {
@@ -167,12 +170,21 @@ public final class ConsumerOptions {
         return Optional.ofNullable(rateLimit);
     }
 
+    /**
+     * The limits per key this consumer starts with ({@link KeyLimits#NONE}: none): with a limit it pops with
+     * {@code pop_flow.lua}, holding back the messages of keys at their limit; without, it pays nothing for it.
+     */
+    public KeyLimits keyLimits() {
+        return keyLimits;
+    }
+
     @Override
     public String toString() {
         return "ConsumerOptions[maxRetries=" + maxRetries + ", prepareTimeout=" + prepareTimeout + ", batchSize="
                 + batchSize + ", retryBackoff=" + retryBackoff + ", retryBackoffMax=" + retryBackoffMax
                 + ", pollInterval=" + pollInterval + ", shutdownTimeout=" + shutdownTimeout + ", deadMaxCount=" + deadMaxCount + ", deadMaxAge=" + deadMaxAge
                 + ", expiredToDead=" + expiredToDead + ", traced=" + traced + ", rateLimit=" + (rateLimit == null ? "none" : rateLimit)
+                + ", keyLimits=" + keyLimits
                 + ", coordination="
                 + (coordination == null ? "none" : coordination) + "]";
     }
@@ -193,6 +205,7 @@ public final class ConsumerOptions {
         private boolean traced;
         private int traceLinks = DEFAULT_TRACE_LINKS;
         private FlowLimit rateLimit;
+        private KeyLimits keyLimits = KeyLimits.NONE;
 
         private Builder() {
         }
@@ -298,6 +311,12 @@ public final class ConsumerOptions {
         /** Holds the consumer's pops to the topic's rate limit, starting with {@code rateLimit}; {@code null}: none. */
         public Builder rateLimit(FlowLimit rateLimit) {
             this.rateLimit = rateLimit;
+            return this;
+        }
+
+        /** Limits the consumer's messages per key, starting with {@code keyLimits}; {@code null}: none. */
+        public Builder keyLimits(KeyLimits keyLimits) {
+            this.keyLimits = keyLimits == null ? KeyLimits.NONE : keyLimits;
             return this;
         }
 

@@ -16,6 +16,7 @@ import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.WakeBus;
 import io.rmq.engine.scripts.TopicScripts;
+import io.rmq.engine.topic.KeyLimits;
 import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.settlement.HeldMessages;
 import io.rmq.engine.settlement.Settlement;
@@ -116,6 +117,7 @@ public final class TopicConsumer implements AutoCloseable {
         this.name = name;
         this.scripts = scripts;
         this.options = options;
+        scripts.keyLimits(options.keyLimits());
         this.redis = redis;
         this.wakeBus = wakeBus;
         this.housekeeping = housekeeping;
@@ -125,6 +127,14 @@ public final class TopicConsumer implements AutoCloseable {
         this.held = new HeldMessages();
         this.settlement = new Settlement(scripts, held, retries, options.settlementPolicy(), events);
         this.loop = new ConsumerLoop(name, scripts, options, redis, held, settlement, events, clock);
+    }
+
+    /**
+     * Applies new limits per key ({@link KeyLimits#NONE}: none) from the next pop and settlement on. Members popped
+     * before limits were switched on hold no place: a key may briefly have more in flight than its new limit.
+     */
+    public void updateKeyLimits(KeyLimits limits) {
+        scripts.keyLimits(limits);
     }
 
     public TopicDefinition topic() {

@@ -28,6 +28,9 @@ final class SlotKeyBytes {
     static final int EXPIRY = 10;
     static final int HELD_EXPIRY = 11;
     static final int TRACE = 12;
+    static final int FLOW_KEYS = 13;
+    static final int KEY_COUNTS = 14;
+    static final int PARKED_KEYS = 15;
 
     private final TopicKeys keys;
     private final byte[] wakeChannel;
@@ -99,7 +102,8 @@ final class SlotKeyBytes {
             k[s] = new byte[][] { bytes(sk.store()), bytes(sk.prepare()), bytes(sk.attempts()), bytes(sk.origin()),
                     bytes(sk.dead()), bytes(sk.owner()), bytes(sk.failures()), bytes(sk.paused()),
                     Long.toString(s).getBytes(StandardCharsets.US_ASCII), bytes(sk.counters()), bytes(sk.expiry()),
-                    bytes(sk.heldExpiry()), bytes(sk.trace()) };
+                    bytes(sk.heldExpiry()), bytes(sk.trace()), bytes(sk.flowKeys()), bytes(sk.keyCounts()),
+                    bytes(sk.parkedKeys()) };
         }
         shardedWakeChannels = channels;
         slotKeys = k;

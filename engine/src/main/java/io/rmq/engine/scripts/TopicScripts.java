@@ -5,9 +5,12 @@ import static io.rmq.engine.scripts.SlotKeyBytes.COUNTERS;
 import static io.rmq.engine.scripts.SlotKeyBytes.DEAD;
 import static io.rmq.engine.scripts.SlotKeyBytes.EXPIRY;
 import static io.rmq.engine.scripts.SlotKeyBytes.FAILURES;
+import static io.rmq.engine.scripts.SlotKeyBytes.FLOW_KEYS;
 import static io.rmq.engine.scripts.SlotKeyBytes.HELD_EXPIRY;
+import static io.rmq.engine.scripts.SlotKeyBytes.KEY_COUNTS;
 import static io.rmq.engine.scripts.SlotKeyBytes.ORIGIN;
 import static io.rmq.engine.scripts.SlotKeyBytes.OWNER;
+import static io.rmq.engine.scripts.SlotKeyBytes.PARKED_KEYS;
 import static io.rmq.engine.scripts.SlotKeyBytes.PAUSED;
 import static io.rmq.engine.scripts.SlotKeyBytes.PREPARE;
 import static io.rmq.engine.scripts.SlotKeyBytes.SLOT;
@@ -25,6 +28,7 @@ import io.rmq.engine.redis.KeyTypes;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.ScriptRunner;
+import io.rmq.engine.topic.KeyLimits;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicGrowthState;
 import io.rmq.engine.topic.TopicKeys;
@@ -49,6 +53,7 @@ public final class TopicScripts {
     private static final byte[] EXPIRES = RmqClient.bytes("EXPIRES");
     private static final byte[] TRACE_SECTION = RmqClient.bytes("TRACE");
     private static final byte[] TRACED = RmqClient.bytes("traced");
+    private static final byte[] FLOWKEY_SECTION = RmqClient.bytes("FLOWKEY");
     private static final byte[] NONE = new byte[0];
     private static final byte[] ONE = RmqClient.bytes("1");
     private static final byte[] ZERO = RmqClient.bytes("0");
@@ -59,6 +64,8 @@ public final class TopicScripts {
     private final TopicKeys keys;
     private final byte[] type;
     private final SlotKeyBytes slots;
+    /** The consumer's limits per key: with a limit, pops park and settlements free places ({@link #keyLimits}). */
+    private volatile KeyLimits keyLimits = KeyLimits.NONE;
 
     /** How a rolled-back member is retried: {@code rollback.lua}'s ARGV[2..4]. */
     public record RetryRule(int maxRetries, long backoffMillis, long backoffMaxMillis) {
@@ -124,6 +131,20 @@ public final class TopicScripts {
         return keys;
     }
 
+    /**
+     * The limits per key the calls that follow apply: with a limit, {@link #pop} calls {@code pop_flow.lua} and the
+     * settlements ({@link #commit}, {@link #rollback}, {@link #release}) free the members' places; {@link KeyLimits#NONE}
+     * pops as {@code pop.lua} does. Set by the consumer owning these scripts; takes effect on the next call.
+     */
+    public void keyLimits(KeyLimits limits) {
+        this.keyLimits = limits == null ? KeyLimits.NONE : limits;
+    }
+
+    /** The limits per key applied, {@link KeyLimits#NONE} without any. */
+    public KeyLimits keyLimits() {
+        return keyLimits;
+    }
+
     /** The slots consumed: the topic definition's amount, or the amount it grew to since ({@link #grow}). */
     public int slotAmount() {
         return slots.slotAmount();
@@ -146,9 +167,15 @@ public final class TopicScripts {
      * One message to send: the type's value (a time range in ms, a priority, or a delivery time in ms), the member,
      * and when it expires as {@code send.lua} takes it ({@code Expiry.wireValue()}: ms since the epoch on the Redis
      * clock, or {@code +<ms>} after the send), {@code null} for never; and the W3C traceparent of its send span
-     * ({@code null}: none), recorded in the slot's trace hash with at most {@code traceLinks} contexts per member.
+     * ({@code null}: none), recorded in the slot's trace hash with at most {@code traceLinks} contexts per member; and its
+     * key for limits per key ({@code null}: none recorded; {@code ""}: a message without a key, not limited).
      */
-    public record Send(String value, byte[] member, String expiry, String trace, int traceLinks) {
+    public record Send(String value, byte[] member, String expiry, String trace, int traceLinks, String flowKey) {
+
+        /** A message without a key recorded. */
+        public Send(String value, byte[] member, String expiry, String trace, int traceLinks) {
+            this(value, member, expiry, trace, traceLinks, null);
+        }
 
         /** A message without a trace context. */
         public Send(String value, byte[] member, String expiry) {
@@ -175,11 +202,14 @@ public final class TopicScripts {
      */
     public CompletionStage<List<SendResult>> send(int slot, int routedBy, List<Send> sends) {
         byte[][] k = slots.of(slot);
+        boolean keyed = sends.stream().anyMatch(s -> s.flowKey() != null);
         byte[][] args = messageArgs(slot, k, sends, sends.stream().anyMatch(s -> s.expiry() != null),
-                sends.stream().anyMatch(s -> s.trace() != null));
+                sends.stream().anyMatch(s -> s.trace() != null), keyed);
         byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
-        return this.<List<Object>>run(RedisScript.SEND,
-                new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY], k[TRACE] }, args)
+        byte[][] sendKeys = keyed
+                ? new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY], k[TRACE], k[FLOW_KEYS] }
+                : new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY], k[TRACE] };
+        return this.<List<Object>>run(RedisScript.SEND, sendKeys, args)
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 0; i + 1 < reply.size(); i += 2) {
@@ -205,7 +235,7 @@ public final class TopicScripts {
         byte[][] k = slots.of(slot);
         byte[] presplit = bytes(keys.presplit(slot, targetAmount));
         return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { k[STORE], presplit, k[COUNTERS] },
-                messageArgs(slot, k, sends, false, false))
+                messageArgs(slot, k, sends, false, false, false))
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 1; i + 1 < reply.size(); i += 2) {
@@ -220,11 +250,13 @@ public final class TopicScripts {
     /**
      * The ARGV of {@code send.lua} and {@code merge_pending.lua}: type, wake channel, slot, then value and member per
      * message; with expiries ({@code send.lua} only) {@code EXPIRES} and value, member and expiry per message; with
-     * trace contexts ({@code send.lua} only) {@code TRACE}, the bound, and one more element per message, its context.
+     * trace contexts ({@code send.lua} only) {@code TRACE}, the bound, and one more element per message, its context;
+     * with keys ({@code send.lua} only) {@code FLOWKEY} and one more element per message, its key.
      */
-    private byte[][] messageArgs(int slot, byte[][] k, List<Send> sends, boolean withExpiries, boolean withTraces) {
-        int per = 2 + (withExpiries ? 1 : 0) + (withTraces ? 1 : 0);
-        int first = 3 + (withExpiries ? 1 : 0) + (withTraces ? 2 : 0);
+    private byte[][] messageArgs(int slot, byte[][] k, List<Send> sends, boolean withExpiries, boolean withTraces,
+            boolean withKeys) {
+        int per = 2 + (withExpiries ? 1 : 0) + (withTraces ? 1 : 0) + (withKeys ? 1 : 0);
+        int first = 3 + (withExpiries ? 1 : 0) + (withTraces ? 2 : 0) + (withKeys ? 1 : 0);
         byte[][] args = new byte[first + per * sends.size()][];
         args[0] = type;
         args[1] = wakeChannel(slot);
@@ -233,9 +265,13 @@ public final class TopicScripts {
             args[3] = EXPIRES;
         }
         if (withTraces) {
-            args[first - 2] = TRACE_SECTION;
-            args[first - 1] = number(sends.stream().mapToInt(Send::traceLinks).max().orElse(0));
+            args[3 + (withExpiries ? 1 : 0)] = TRACE_SECTION;
+            args[4 + (withExpiries ? 1 : 0)] = number(sends.stream().mapToInt(Send::traceLinks).max().orElse(0));
         }
+        if (withKeys) {
+            args[first - 1] = FLOWKEY_SECTION;
+        }
+        int traceAt = 2 + (withExpiries ? 1 : 0);
         for (int i = 0; i < sends.size(); i++) {
             Send send = sends.get(i);
             args[first + per * i] = bytes(send.value());
@@ -244,7 +280,10 @@ public final class TopicScripts {
                 args[first + 2 + per * i] = send.expiry() == null ? ZERO : bytes(send.expiry());
             }
             if (withTraces) {
-                args[first + per * i + per - 1] = send.trace() == null ? NONE : bytes(send.trace());
+                args[first + traceAt + per * i] = send.trace() == null ? NONE : bytes(send.trace());
+            }
+            if (withKeys) {
+                args[first + per * i + per - 1] = send.flowKey() == null ? NONE : bytes(send.flowKey());
             }
         }
         return args;
@@ -387,6 +426,16 @@ public final class TopicScripts {
     public CompletionStage<PopReply> pop(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
             boolean expiredToDead, boolean traced) {
         byte[][] k = slots.of(slot);
+        KeyLimits limits = keyLimits;
+        if (limits.on()) {
+            return this.<List<Object>>run(RedisScript.POP_FLOW, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN],
+                    k[OWNER], k[PAUSED], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[DEAD], k[FAILURES], k[TRACE],
+                    k[FLOW_KEYS], k[KEY_COUNTS], k[PARKED_KEYS] },
+                    type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker),
+                    expiredToDead ? ONE : ZERO, traced ? ONE : ZERO, number(limits.concurrency()),
+                    bytes(Double.toString(limits.permitMillis())), number(limits.effectiveBurst()))
+                    .thenApply(reply -> popReply(reply, traced));
+        }
         return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED],
                 k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[DEAD], k[FAILURES], k[TRACE] },
                 type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker),
@@ -436,7 +485,10 @@ public final class TopicScripts {
         for (int i = 0; i < members.size(); i++) {
             args[2 + i] = members.get(i);
         }
-        byte[][] commitKeys = heldExpiry
+        byte[][] commitKeys = keyLimits.on()
+                ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE],
+                        k[HELD_EXPIRY], k[FLOW_KEYS], k[KEY_COUNTS], k[PARKED_KEYS] }
+                : heldExpiry
                 ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE],
                         k[HELD_EXPIRY] }
                 : new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE] };
@@ -492,9 +544,12 @@ public final class TopicScripts {
 
     private CompletionStage<RollbackReply> runRollback(int slot, byte[][] args) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.ROLLBACK,
-                new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES],
-                        k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] }, args)
+        byte[][] rollbackKeys = keyLimits.on()
+                ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES],
+                        k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE], k[FLOW_KEYS], k[KEY_COUNTS], k[PARKED_KEYS] }
+                : new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[DEAD], k[OWNER], k[FAILURES],
+                        k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] };
+        return this.<List<Object>>run(RedisScript.ROLLBACK, rollbackKeys, args)
                 .thenApply(r -> new RollbackReply((Long) r.get(0), (Long) r.get(1), (Long) r.get(2)));
     }
 
@@ -528,7 +583,10 @@ public final class TopicScripts {
                 args[first + 2 + per * i] = m.trace() == null ? NONE : bytes(m.trace());
             }
         }
-        byte[][] releaseKeys = traced
+        byte[][] releaseKeys = keyLimits.on()
+                ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE],
+                        k[FLOW_KEYS], k[KEY_COUNTS], k[PARKED_KEYS] }
+                : traced
                 ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] }
                 : members.stream().anyMatch(PoppedMember::heldExpiry)
                 ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY] }

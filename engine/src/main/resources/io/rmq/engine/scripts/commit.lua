@@ -18,7 +18,13 @@
                            field acked (members committed)
   KEYS[8]  trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry
   KEYS[9]  held expiry     held-expiry{<prefix><topic>_<slot>} (optional: given when a committed member was
-                           popped with an expiry; its entry is removed)
+                           popped with an expiry, or with KEYS[10..12]; its entry is removed)
+  KEYS[10] flow keys       flowkey{<prefix><topic>_<slot>}: member -> key
+                           (optional, with KEYS[9], KEYS[11] and KEYS[12]: the consumer limits keys, see pop_flow.lua): the members leaving the prepare queue free
+                           their keys' places, and the committed members' entries go (not that of a member with a pending or parked copy)
+  KEYS[11] key counts      keyflow{<prefix><topic>_<slot>}
+  KEYS[12] parked keys     parkedkeys{<prefix><topic>_<slot>}: a key parked until a place frees is marked ready,
+                           and a wake notice "<slot>:0" is published
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
@@ -36,11 +42,14 @@ local failuresKey = KEYS[6]
 local countersKey = KEYS[7]
 local traceKey    = KEYS[8]
 local heldKey     = KEYS[9]
+local flow        = KEYS[10] and { keys = KEYS[10], counts = KEYS[11], parked = KEYS[12] } or nil
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/clock.lua: redisNow()
+-- #include lib/keys.lua: SLOT_KEY, parkedKey, keysOf, zaddWith, freePlaces, forgetKeys, stillPrepared
 
 -- The members as given. One given twice (two deliveries of it settled in one batch) is removed once by
 -- ZREM, whose count the common case below returns; the other case skips its repeats.
@@ -72,6 +81,9 @@ local anyPending = false
 for i = 1, #members do
   if pending[i] then anyPending = true break end
 end
+
+-- limits per key: the members leaving the prepare queue, read before they leave
+local leaving = flow and stillPrepared(prepareKey, members) or nil
 
 local committedCount = 0
 local wake = false
@@ -109,6 +121,16 @@ else
     end
   end
   committedCount = #committed
+end
+if flow and #leaving > 0 then
+  local pendingOf, forget = {}, {}
+  for i, member in ipairs(members) do
+    if pending[i] then pendingOf[member] = true end
+  end
+  for i, member in ipairs(leaving) do forget[i] = not pendingOf[member] end
+  local freed, keys, parkedKeys = freePlaces(flow, leaving, redisNow())
+  if freed then wake = true end
+  forgetKeys(flow, leaving, keys, parkedKeys, forget)
 end
 if committedCount > 0 and not wake and handover and redis.call('ZCARD', prepareKey) == 0 then
   wake = true

@@ -21,6 +21,12 @@
                            popped with an expiry)
   KEYS[6]  held expiry     held-expiry{<prefix><topic>_<slot>}
   KEYS[7]  trace hash      trace{<prefix><topic>_<slot>} (optional, with KEYS[5], KEYS[6] and 'TRACE')
+  KEYS[8]  flow keys       flowkey{<prefix><topic>_<slot>}: member -> key
+                           (optional, with KEYS[5..7], KEYS[9] and KEYS[10]: the consumer limits keys, see pop_flow.lua): the members leaving the prepare queue free
+                           their keys' places
+  KEYS[9]  key counts      keyflow{<prefix><topic>_<slot>}
+  KEYS[10] parked keys     parkedkeys{<prefix><topic>_<slot>}: a key parked until a place frees is marked ready,
+                           and a wake notice "<slot>:0" is published
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
@@ -37,12 +43,15 @@ local originKey   = KEYS[3]
 local countersKey = KEYS[4]
 local expiryKey   = KEYS[5]
 local heldKey     = KEYS[6]
+local flow        = KEYS[8] and { keys = KEYS[8], counts = KEYS[9], parked = KEYS[10] } or nil
 local wakeChannel = ARGV[1]
 local slot        = ARGV[2]
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
+-- #include lib/clock.lua: redisNow()
+-- #include lib/keys.lua: SLOT_KEY, parkedKey, keysOf, zaddWith, freePlaces, forgetKeys, stillPrepared
 
 -- the members given, once each (the first score given for a member stands)
 local members, scores, seen, seenAt, givenTrace = {}, {}, {}, {}, {}
@@ -117,6 +126,8 @@ if #released > 0 then
 else
   redis.call('HEXISTS', originKey, '')
 end
+-- limits per key: the released members free their places (the wake notice below tells of them too)
+if flow then freePlaces(flow, released, redisNow()) end
 if #released > 0 then publishWake(wakeChannel, slot, 0) end
 if countersKey and #released > 0 then redis.call('HINCRBY', countersKey, 'released', #released) end
 return #released

@@ -42,6 +42,12 @@
   KEYS[9]  expiry set      expiry{<prefix><topic>_<slot>} (optional, with KEYS[10])
   KEYS[10] held expiry     held-expiry{<prefix><topic>_<slot>}
   KEYS[11] trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry (optional)
+  KEYS[12] flow keys       flowkey{<prefix><topic>_<slot>}: member -> key
+                           (optional, with KEYS[9..11], KEYS[13] and KEYS[14]: the consumer limits keys, see pop_flow.lua): the members leaving the prepare queue free
+                           their keys' places, and the entries of members moved to the dead queue go (unless a copy is pending or parked)
+  KEYS[13] key counts      keyflow{<prefix><topic>_<slot>}
+  KEYS[14] parked keys     parkedkeys{<prefix><topic>_<slot>}: a key parked until a place frees is marked ready,
+                           and a wake notice "<slot>:0" is published
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  max retries     deliveries after the first before the dead queue (>= 0)
@@ -82,6 +88,7 @@ local limit       = tonumber(ARGV[8])
 local failure     = ARGV[9]
 local traceKey    = KEYS[11]
 local traced      = selection == 'traced' and traceKey ~= nil
+local flow        = KEYS[12] and { keys = KEYS[12], counts = KEYS[13], parked = KEYS[14] } or nil
 -- #include lib/clock.lua: redisNow()
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 
@@ -89,6 +96,7 @@ local now = redisNow()
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
+-- #include lib/keys.lua: SLOT_KEY, parkedKey, keysOf, zaddWith, freePlaces, forgetKeys, stillPrepared
 
 -- the selected members still in the prepare queue, once each, and the trace entries given back
 local members, givenTrace = {}, {}
@@ -151,6 +159,7 @@ local function push(list, a, b)
   list[#list + 1] = a
   if b ~= nil then list[#list + 1] = b end
 end
+local deadAlone = {} -- limits per key: members moved to the dead queue without a pending copy
 local lowest -- PRIORITY: the lowest score in the store queue, as the requeues so far leave it
 for i, member in ipairs(members) do
   -- not HINCRBY: a count that is not a number (written by hand) would fail the call for good and
@@ -170,6 +179,7 @@ for i, member in ipairs(members) do
     push(countsDropped, member)
     push(failuresKept, member, failureText)
     if not pendingScore then push(tracesDropped, member) end
+    if flow and not pendingScore then deadAlone[member] = true end
     dead = dead + 1
   elseif pendingScore then
     push(countsDropped, member)
@@ -215,6 +225,13 @@ if #members > 0 then
   if #toExpiry > 0 then callAll('ZADD', expiryKey, toExpiry) end
   if traceKey and #tracesDropped > 0 then callAll('HDEL', traceKey, tracesDropped) end
   if #tracesKept > 0 then callAll('HSET', traceKey, tracesKept) end
+end
+if flow and #members > 0 then
+  local freed, keys, parkedKeys = freePlaces(flow, members, now)
+  if freed then wakeIn(0) end
+  local forget = {}
+  for i, member in ipairs(members) do forget[i] = deadAlone[member] == true end
+  forgetKeys(flow, members, keys, parkedKeys, forget)
 end
 if requeued + merged + dead > 0 and handover and redis.call('ZCARD', prepareKey) == 0 then
   wakeIn(0)
