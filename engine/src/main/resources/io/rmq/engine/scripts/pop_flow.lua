@@ -10,7 +10,8 @@
   2. Candidates are taken in pop order as pop.lua takes them; a member whose key has no room (concurrency: the
      key has ARGV[8] members in the prepare queue; rate: the key's next permit is not due) is parked: moved out
      of the store queue into its key's parked set (merged by the same rule with a copy parked before), so it
-     never holds back the keys behind it. Up to 8 rounds of max(count, 128) candidates are looked at per call.
+     never holds back the keys behind it. Up to 8 rounds of max(count, 128) candidates are looked at per call;
+     when due members were left unseen, `next` is 0 (pop again at once).
   3. Members moved to the prepare queue take a place of their key (c:<key> + 1) and a permit of its rate (GCRA:
      t:<key> = max(t:<key>, now) + ARGV[9]; a key may run ARGV[10] permits ahead of now).
   4. When fewer than count members were popped, `next` is also at most the time until the first parked key may go
@@ -199,12 +200,14 @@ end
 
 local popped = 0
 local skipped = 0
+-- whether the rounds ended with due members not looked at (the caller then pops again at once)
+local unseen = false
 -- whether the attempts hash holds a count (read once, when the first member moves)
 local retried = nil
 -- Candidates blocked by an in-flight copy stay in the store queue and shift the window; a few
 -- rounds bound the script's run time when many are blocked. Each round moves its members with
 -- batch-wide commands.
-for _ = 1, 8 do
+for round = 1, 8 do
   local want = count - popped
   local fetch = math.max(want, 128)
   local candidates
@@ -321,6 +324,7 @@ for _ = 1, 8 do
     popped = popped + #moving
   end
   if full or popped >= count or #candidates < 2 * fetch then break end
+  if round == 8 then unseen = true end
 end
 
 if #changedList > 0 then
@@ -345,6 +349,7 @@ if popped < count then
     local upcoming = redis.call('ZRANGEBYSCORE', storeKey, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
     if #upcoming > 0 then nextDelay = math.max(1, tonumber(upcoming[2]) - now) end
   end
+  if unseen then nextDelay = 0 end
   local firstParked = redis.call('ZRANGE', flow.parked, 0, 0, 'WITHSCORES')
   if #firstParked > 0 and firstParked[2] ~= 'inf' then
     local delay = math.max(0, math.ceil(tonumber(firstParked[2]) - now))
