@@ -71,6 +71,7 @@ public final class IncomingChannelConfig extends ChannelConfig {
         a.apply(RmqAttribute.DEAD_MAX_AGE, a.millis(RmqAttribute.DEAD_MAX_AGE), options::deadMaxAge);
         options.expiredToDead(a.flag(RmqAttribute.EXPIRED_TO_DEAD));
         options.rateLimit(rateLimit(a));
+        options.keyLimits(KeyLimitAttributes.keyLimits(a));
         options.coordination(CoordinationAttributes.coordination(a));
         PayloadType payloadType = a.payloadType();
         FailureStrategy failureStrategy = a.failureStrategy();

@@ -8,6 +8,7 @@ import java.util.OptionalDouble;
 import org.eclipse.microprofile.config.Config;
 
 import io.rmq.engine.produce.ProducerOptions;
+import io.rmq.engine.topic.KeyLimits;
 
 /**
  * The checked configuration of one outgoing channel: beside what every channel has ({@link ChannelConfig}),
@@ -33,10 +34,11 @@ public final class OutgoingChannelConfig extends ChannelConfig {
     private final ProducerOptions producerOptions;
     private final Optional<Duration> defaultTimeToLive;
     private final List<ScheduleDeclaration> schedules;
+    private final KeyLimits keyLimits;
 
     private OutgoingChannelConfig(Common common, Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority,
             int maxInflight, int maxMessageSize, ProducerOptions producerOptions, Optional<Duration> defaultTimeToLive,
-            List<ScheduleDeclaration> schedules) {
+            List<ScheduleDeclaration> schedules, KeyLimits keyLimits) {
         super(common);
         this.defaultTimeToLive = defaultTimeToLive;
         this.defaultTimeRange = defaultTimeRange;
@@ -45,6 +47,7 @@ public final class OutgoingChannelConfig extends ChannelConfig {
         this.maxMessageSize = maxMessageSize;
         this.producerOptions = producerOptions;
         this.schedules = List.copyOf(schedules);
+        this.keyLimits = keyLimits;
     }
 
     /**
@@ -79,6 +82,7 @@ public final class OutgoingChannelConfig extends ChannelConfig {
         Common withCodec = common.withCodec(a);
         ProducerOptions producerOptions = DurabilityAttributes.producerOptions(a);
         List<ScheduleDeclaration> schedules = ScheduleAttributes.read(a);
+        KeyLimits keyLimits = KeyLimitAttributes.keyLimits(a);
         if (common.topic() != null) {
             ScheduleAttributes.checkValues(a, schedules, common.topic().type(), priority, timeRange);
         }
@@ -86,7 +90,7 @@ public final class OutgoingChannelConfig extends ChannelConfig {
             return null;
         }
         return new OutgoingChannelConfig(withCodec, timeRange, priority, maxInflight, maxMessageSize, producerOptions,
-                timeToLive, schedules);
+                timeToLive, schedules, keyLimits);
     }
 
     /** The time range of RANGE_MERGE messages whose metadata gives none ({@code time-range}); no default. */
@@ -131,6 +135,14 @@ public final class OutgoingChannelConfig extends ChannelConfig {
      */
     public List<ScheduleDeclaration> schedules() {
         return schedules;
+    }
+
+    /**
+     * The limits per key the channel names ({@code key-concurrency}, {@code key-rate-limit}); with any, each message
+     * sent records its key (its flow key or slot basis) for the consumers' limits. {@link KeyLimits#NONE}: none.
+     */
+    public KeyLimits keyLimits() {
+        return keyLimits;
     }
 
     /** The configuration with the Redis credentials masked. */
