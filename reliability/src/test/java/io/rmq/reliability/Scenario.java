@@ -19,6 +19,7 @@ import io.rmq.engine.RmqEngine;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.topic.KeyLimits;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
@@ -70,6 +71,11 @@ final class Scenario implements AutoCloseable {
     static CoordinationOptions.Builder coordination(String zooKeeper) {
         return CoordinationOptions.builder(zooKeeper).sessionTimeout(Duration.ofMillis(3_000))
                 .connectionTimeout(Duration.ofMillis(1_000)).rebalanceDelay(Duration.ofMillis(100));
+    }
+
+    /** From now on each message sent records its key for the consumers' limits per key (or not, with none). */
+    void recordKeys(KeyLimits limits) {
+        producer.updateKeyLimits(limits);
     }
 
     /** Starts sending {@code count} messages over {@code keyCount} keys at about {@code perSecond}. */

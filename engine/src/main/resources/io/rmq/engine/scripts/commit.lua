@@ -20,8 +20,9 @@
   KEYS[9]  held expiry     held-expiry{<prefix><topic>_<slot>} (optional: given when a committed member was
                            popped with an expiry, or with KEYS[10..12]; its entry is removed)
   KEYS[10] flow keys       flowkey{<prefix><topic>_<slot>}: member -> key
-                           (optional, with KEYS[9], KEYS[11] and KEYS[12]: the consumer limits keys, see pop_flow.lua): the members leaving the prepare queue free
-                           their keys' places, and the committed members' entries go (not that of a member with a pending or parked copy)
+                           (optional, with KEYS[9], KEYS[11] and KEYS[12]: the consumer limits keys, see
+                           pop_flow.lua): the members leaving the prepare queue free their keys' places, and the
+                           committed members' entries go (not that of a member with a pending or parked copy)
   KEYS[11] key counts      keyflow{<prefix><topic>_<slot>}
   KEYS[12] parked keys     parkedkeys{<prefix><topic>_<slot>}: a key parked until a place frees is marked ready,
                            and a wake notice "<slot>:0" is published

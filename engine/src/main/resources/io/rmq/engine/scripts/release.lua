@@ -22,8 +22,8 @@
   KEYS[6]  held expiry     held-expiry{<prefix><topic>_<slot>}
   KEYS[7]  trace hash      trace{<prefix><topic>_<slot>} (optional, with KEYS[5], KEYS[6] and 'TRACE')
   KEYS[8]  flow keys       flowkey{<prefix><topic>_<slot>}: member -> key
-                           (optional, with KEYS[5..7], KEYS[9] and KEYS[10]: the consumer limits keys, see pop_flow.lua): the members leaving the prepare queue free
-                           their keys' places
+                           (optional, with KEYS[5..7], KEYS[9] and KEYS[10]: the consumer limits keys, see
+                           pop_flow.lua): the members leaving the prepare queue free their keys' places
   KEYS[9]  key counts      keyflow{<prefix><topic>_<slot>}
   KEYS[10] parked keys     parkedkeys{<prefix><topic>_<slot>}: a key parked until a place frees is marked ready,
                            and a wake notice "<slot>:0" is published

@@ -43,8 +43,9 @@
   KEYS[10] held expiry     held-expiry{<prefix><topic>_<slot>}
   KEYS[11] trace hash      trace{<prefix><topic>_<slot>}: member -> trace entry (optional)
   KEYS[12] flow keys       flowkey{<prefix><topic>_<slot>}: member -> key
-                           (optional, with KEYS[9..11], KEYS[13] and KEYS[14]: the consumer limits keys, see pop_flow.lua): the members leaving the prepare queue free
-                           their keys' places, and the entries of members moved to the dead queue go (unless a copy is pending or parked)
+                           (optional, with KEYS[9..11], KEYS[13] and KEYS[14]: the consumer limits keys, see
+                           pop_flow.lua): the members leaving the prepare queue free their keys' places, and the
+                           entries of members moved to the dead queue go (unless a copy is pending or parked)
   KEYS[13] key counts      keyflow{<prefix><topic>_<slot>}
   KEYS[14] parked keys     parkedkeys{<prefix><topic>_<slot>}: a key parked until a place frees is marked ready,
                            and a wake notice "<slot>:0" is published
