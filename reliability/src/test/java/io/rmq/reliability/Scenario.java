@@ -83,12 +83,13 @@ final class Scenario implements AutoCloseable {
         return Load.start(producer, history, count, keyCount, perSecond);
     }
 
-    /** Messages still in the store and prepare queues. */
+    /** Messages still in the store and prepare queues, and keys with messages held back by limits per key. */
     long backlog() {
         RedisCommands<byte[], byte[]> redis = plain.sync();
         long n = 0;
         for (int s = 0; s < SLOTS; s++) {
-            n += redis.zcard(bytes(keys.slot(s).store())) + redis.zcard(bytes(keys.slot(s).prepare()));
+            n += redis.zcard(bytes(keys.slot(s).store())) + redis.zcard(bytes(keys.slot(s).prepare()))
+                    + redis.zcard(bytes(keys.slot(s).parkedKeys()));
         }
         return n;
     }

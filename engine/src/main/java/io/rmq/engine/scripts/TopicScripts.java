@@ -601,8 +601,11 @@ public final class TopicScripts {
      */
     public CompletionStage<ExpireReply> expire(int slot, int limit, boolean expiredToDead) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.EXPIRE, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[FAILURES], k[DEAD],
-                k[EXPIRY], k[COUNTERS], k[TRACE] }, type, number(limit), expiredToDead ? ONE : ZERO)
+        byte[][] expireKeys = keyLimits.on()
+                ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[FAILURES], k[DEAD], k[EXPIRY], k[COUNTERS], k[TRACE],
+                        k[FLOW_KEYS], k[PARKED_KEYS] }
+                : new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[FAILURES], k[DEAD], k[EXPIRY], k[COUNTERS], k[TRACE] };
+        return this.<List<Object>>run(RedisScript.EXPIRE, expireKeys, type, number(limit), expiredToDead ? ONE : ZERO)
                 .thenApply(r -> new ExpireReply((Long) r.get(0), (Long) r.get(1) == 1L));
     }
 
@@ -684,6 +687,26 @@ public final class TopicScripts {
             k[2 * slot + 1] = expiring[slot];
         }
         return countExisting(k);
+    }
+
+    /**
+     * How many of the topic's slots hold members parked by limits per key ({@code parkedkeys} exists): whether
+     * {@link #unpark} has anything to bring back.
+     */
+    public CompletionStage<Long> countParked() {
+        return countExisting(slots.everySlot(PARKED_KEYS));
+    }
+
+    /** What {@code unpark.lua} did: members brought back, and whether parked keys remain (call again). */
+    public record UnparkReply(long unparked, boolean more) {
+    }
+
+    /** {@code unpark.lua}: brings the members of up to {@code limit} parked keys back into the slot's store queue. */
+    public CompletionStage<UnparkReply> unpark(int slot, int limit) {
+        byte[][] k = slots.of(slot);
+        return this.<List<Object>>run(RedisScript.UNPARK, new byte[][] { k[STORE], k[PARKED_KEYS], k[COUNTERS] },
+                type, wakeChannel(slot), k[SLOT], number(limit))
+                .thenApply(r -> new UnparkReply((Long) r.get(0), (Long) r.get(1) == 1L));
     }
 
     /** How many of the topic's dead queues hold members: whether the retention has anything to trim. */

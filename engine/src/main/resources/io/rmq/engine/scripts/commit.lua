@@ -50,7 +50,7 @@ local slot        = ARGV[2]
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/clock.lua: redisNow()
--- #include lib/keys.lua: SLOT_KEY, parkedKey, keysOf, zaddWith, freePlaces, forgetKeys, stillPrepared
+-- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 
 -- The members as given. One given twice (two deliveries of it settled in one batch) is removed once by
 -- ZREM, whose count the common case below returns; the other case skips its repeats.

@@ -14,6 +14,9 @@
   KEYS[7]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
                            fields expired (members expired) and dead (of those, kept in the dead queue)
   KEYS[8]  trace hash      trace{<prefix><topic>_<slot>}: the expired members' trace entries are removed
+  KEYS[9]  flow keys       flowkey{<prefix><topic>_<slot>} (optional, with KEYS[10]: the consumer limits keys, see
+                           pop_flow.lua): members held back by their key expire in their parked sets too
+  KEYS[10] parked keys     parkedkeys{<prefix><topic>_<slot>}
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  limit           most members to expire (> 0)
@@ -30,11 +33,13 @@ local limit       = tonumber(ARGV[2])
 local toDead      = ARGV[3] == '1'
 -- #include lib/clock.lua: redisNow()
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 -- #include lib/expiry.lua: expireMembers(keys, topicType, now, limit, toDead)
 
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 local expired, more = expireMembers({ store = KEYS[1], prepare = KEYS[2], attempts = KEYS[3], failures = KEYS[4],
-  dead = KEYS[5], expiry = KEYS[6], trace = KEYS[8] }, topicType, redisNow(), limit, toDead)
+  dead = KEYS[5], expiry = KEYS[6], trace = KEYS[8],
+  parked = KEYS[9] and parkedOf({ keys = KEYS[9], parked = KEYS[10] }) or nil }, topicType, redisNow(), limit, toDead)
 if countersKey and expired > 0 then
   redis.call('HINCRBY', countersKey, 'expired', expired)
   if toDead then redis.call('HINCRBY', countersKey, 'dead', expired) end

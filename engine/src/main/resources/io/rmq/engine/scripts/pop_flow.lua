@@ -101,8 +101,8 @@ end
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 -- #include lib/expiry.lua: expireMembers(keys, topicType, now, limit, toDead)
--- #include lib/keys.lua: SLOT_KEY, parkedKey, keysOf, zaddWith, freePlaces, forgetKeys, stillPrepared
 
 -- The keys' state as this call leaves it: key -> { c = members in the prepare queue, t = tat }
 local state, changed, changedList = {}, {}, {}
@@ -157,7 +157,8 @@ local result = { POPPED, now, 0, epoch, 0, 0, 0 }
 local expiring = expiryKey and redis.call('ZCARD', expiryKey) > 0
 if expiring then
   local expired, more = expireMembers({ store = storeKey, prepare = prepareKey, attempts = attemptsKey,
-    failures = KEYS[11], dead = KEYS[10], expiry = expiryKey, trace = traceKey }, topicType, now, 2 * count, toDead)
+    failures = KEYS[11], dead = KEYS[10], expiry = expiryKey, trace = traceKey, parked = parkedOf(flow) }, topicType, now,
+    2 * count, toDead)
   if expired > 0 and countersKey then
     redis.call('HINCRBY', countersKey, 'expired', expired)
     if toDead then redis.call('HINCRBY', countersKey, 'dead', expired) end

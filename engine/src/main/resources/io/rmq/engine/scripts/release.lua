@@ -51,7 +51,7 @@ local slot        = ARGV[2]
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
 -- #include lib/clock.lua: redisNow()
--- #include lib/keys.lua: SLOT_KEY, parkedKey, keysOf, zaddWith, freePlaces, forgetKeys, stillPrepared
+-- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 
 -- the members given, once each (the first score given for a member stands)
 local members, scores, seen, seenAt, givenTrace = {}, {}, {}, {}, {}

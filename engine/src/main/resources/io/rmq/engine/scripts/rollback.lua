@@ -97,7 +97,7 @@ local now = redisNow()
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
--- #include lib/keys.lua: SLOT_KEY, parkedKey, keysOf, zaddWith, freePlaces, forgetKeys, stillPrepared
+-- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 
 -- the selected members still in the prepare queue, once each, and the trace entries given back
 local members, givenTrace = {}, {}

@@ -217,6 +217,50 @@ class KeyLimitScriptsIT {
         assertThat(contents(pop(10))).as("one permit later").containsExactly("a2");
     }
 
+    @Test
+    void whenLimitsAreOffUnparkBringsEveryParkedMemberBack(RedisConnections redis) {
+        start(redis, TopicType.FIXED_TIME, ONE_AT_A_TIME);
+        ChannelRecorder wakes = redis.record(topic.wakeChannel());
+        long due = redis.redisTimeMillis() - 100;
+        await(scripts.send(SLOT, List.of(keyed(due, "a1", "A"), keyed(due + 1, "a2", "A"), keyed(due + 2, "a3", "A"),
+                keyed(due + 3, "b1", "B"), keyed(due + 4, "b2", "B"))));
+        pop(10);
+        scripts.keyLimits(KeyLimits.NONE);
+
+        assertThat(await(scripts.countParked())).isEqualTo(1);
+        TopicScripts.UnparkReply first = await(scripts.unpark(SLOT, 1));
+        TopicScripts.UnparkReply second = await(scripts.unpark(SLOT, 64));
+
+        assertThat(first).isEqualTo(new TopicScripts.UnparkReply(2, true));
+        assertThat(second).isEqualTo(new TopicScripts.UnparkReply(1, false));
+        assertThat(sync.zrangeWithScores(keys.store(), 0, -1)).extracting(v -> v.getValue() + "@" + (long) v.getScore())
+                .containsExactly("a2@" + (due + 1), "a3@" + (due + 2), "b2@" + (due + 4));
+        assertThat(await(scripts.countParked())).isZero();
+        assertThat(wakes.drain()).contains(SLOT + ":0");
+        assertThat(contents(pop(10))).as("a plain pop").containsExactly("a2", "a3", "b2");
+    }
+
+    @Test
+    void aParkedMemberExpiresInItsParkedSet(RedisConnections redis) {
+        start(redis, TopicType.FIXED_TIME, ONE_AT_A_TIME);
+        long now = redis.redisTimeMillis();
+        await(scripts.send(SLOT, List.of(
+                new TopicScripts.Send(Long.toString(now - 100), utf8("a1"), null, null, 0, "A"),
+                new TopicScripts.Send(Long.toString(now - 90), utf8("a2"), "+50", null, 0, "A"),
+                new TopicScripts.Send(Long.toString(now - 80), utf8("a3"), null, null, 0, "A"))));
+        pop(10);
+        assertThat(sync.zrange(keys.parked("A"), 0, -1)).containsExactly("a2", "a3");
+        clockPast(now + 60);
+
+        assertThat(await(scripts.expire(SLOT, 100, true)).expired()).isEqualTo(1);
+
+        assertThat(sync.zrange(keys.parked("A"), 0, -1)).as("the expired copy left its parked set").containsExactly("a3");
+        assertThat(sync.zrange(keys.dead(), 0, -1)).containsExactly("a2");
+        assertThat(sync.hexists(keys.flowKeys(), "a2")).as("its key is forgotten").isFalse();
+        await(scripts.commit(SLOT, List.of(utf8("a1"))));
+        assertThat(contents(pop(10))).as("never delivered").containsExactly("a3");
+    }
+
     /** Waits, on events, until the Redis clock is past {@code millis}. */
     private void clockPast(long millis) {
         Awaitility.await().until(() -> redis.redisTimeMillis() > millis);

@@ -113,6 +113,68 @@ local function forgetKeys(flow, members, keys, parkedKeys, forget)
   if #drop > 0 then callAll('HDEL', flow.keys, drop) end
 end
 
+--[[ Which of `members` wait in their key's parked set: member -> { set = the set's name, key = the key, score = its
+  score there }. Commands: EXISTS parkedkeys; when it exists, HMGET flowkey, ZMSCORE parkedkeys, and one ZMSCORE per
+  parked key among the members'. ]]
+local function parkedCopies(flow, members)
+  local found = {}
+  if #members == 0 or redis.call('EXISTS', flow.parked) == 0 then return found end
+  local keys = keysOf(flow.keys, members)
+  local byKey, distinct = {}, {}
+  for i, key in ipairs(keys) do
+    if key ~= '' then
+      if byKey[key] == nil then
+        byKey[key] = {}
+        distinct[#distinct + 1] = key
+      end
+      byKey[key][#byKey[key] + 1] = members[i]
+    end
+  end
+  local parked = callAll('ZMSCORE', flow.parked, distinct)
+  for i, key in ipairs(distinct) do
+    if parked[i] then
+      local set = parkedKey(flow.parked, key)
+      local scores = callAll('ZMSCORE', set, byKey[key])
+      for j, member in ipairs(byKey[key]) do
+        if scores[j] then found[member] = { set = set, key = key, score = scores[j] } end
+      end
+    end
+  end
+  return found
+end
+
+-- Removes members from their parked sets (copies as parkedCopies found them); a key whose set empties leaves
+-- parkedkeys.
+local function unparkCopies(flow, copies, members)
+  local bySet, sets = {}, {}
+  for _, member in ipairs(members) do
+    local copy = copies[member]
+    if copy then
+      if bySet[copy.set] == nil then
+        bySet[copy.set] = {}
+        sets[#sets + 1] = copy
+      end
+      bySet[copy.set][#bySet[copy.set] + 1] = member
+    end
+  end
+  for _, copy in ipairs(sets) do
+    callAll('ZREM', copy.set, bySet[copy.set])
+    if redis.call('EXISTS', copy.set) == 0 then redis.call('ZREM', flow.parked, copy.key) end
+  end
+end
+
+-- What lib/expiry.lua's expireMembers takes as `parked`: the slot's parked copies, and the keys of the members
+-- gone from the slot.
+local function parkedOf(flow)
+  return {
+    find = function(members) return parkedCopies(flow, members) end,
+    remove = function(found, members, gone)
+      unparkCopies(flow, found, members)
+      callAll('HDEL', flow.keys, gone)
+    end,
+  }
+end
+
 -- The members of `members` that are still in the slot's prepare queue (one ZMSCORE), once each.
 local function stillPrepared(prepareKey, members)
   if #members == 0 then return {} end
