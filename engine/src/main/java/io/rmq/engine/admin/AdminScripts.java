@@ -77,7 +77,8 @@ final class AdminScripts {
     CompletionStage<Long> removePending(int slot, byte[] member) {
         SlotKeys k = keys.slot(slot);
         return scripts.<List<Object>>run(RedisScript.CANCEL,
-                keys(k.store(), k.prepare(), k.dead(), k.attempts(), k.failures(), k.expiry(), k.counters(), k.trace()), member)
+                keys(k.store(), k.prepare(), k.dead(), k.attempts(), k.failures(), k.expiry(), k.counters(), k.trace(),
+                        k.flowKeys(), k.parkedKeys()), member)
                 .thenApply(reply -> (Long) reply.get(0));
     }
 

@@ -313,7 +313,7 @@ public final class TopicScripts {
         byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.CANCEL,
                 withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
-                        k[TRACE]), member)
+                        k[TRACE], k[FLOW_KEYS], k[PARKED_KEYS]), member)
                 .thenApply(r -> new CancelReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
     }
 

@@ -8,6 +8,10 @@
   else is recorded about the member (its attempt count, its last failure) is forgotten with the pending copy
   when no other copy of it remains in the slot (in flight or dead): a remaining copy keeps them.
 
+  Limits per key (KEYS[9], KEYS[10]): a copy held back by its key (parked, see pop_flow.lua) is pending too, and is
+  removed like one; the member's key is forgotten unless a copy is in flight. Without parked keys this costs one
+  EXISTS.
+
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
   KEYS[3]  dead queue      dead{<prefix><topic>_<slot>}
@@ -16,7 +20,9 @@
   KEYS[6]  expiry zset     expiry{<prefix><topic>_<slot>}: pending member -> expiresAt (ms since the epoch)
   KEYS[7]  counters hash   counters{<prefix><topic>_<slot>}: field cancelled (1 when this call removed the message)
   KEYS[8]  trace hash      trace{<prefix><topic>_<slot>}: the cancelled message's trace entry is removed
-  KEYS[9..] split markers  split:<2a>{<prefix><topic>_<slot>}, split:<4a>{...}, ... (optional, see lib/split_depth.lua):
+  KEYS[9]  flow keys       flowkey{<prefix><topic>_<slot>}: member -> its key
+  KEYS[10] parked keys     parkedkeys{<prefix><topic>_<slot>}
+  KEYS[11..] split markers split:<2a>{<prefix><topic>_<slot>}, split:<4a>{...}, ... (optional, see lib/split_depth.lua):
                            the markers of the doublings after which the member would still route to this slot
 
   ARGV[1]  member          the message content
@@ -37,10 +43,14 @@ local countersKey = KEYS[7]
 local traceKey    = KEYS[8]
 local member      = ARGV[1]
 -- #include lib/split_depth.lua: splitDepth(first)
+-- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
+local flow = { keys = KEYS[9], parked = KEYS[10] }
 
 local inFlight = redis.call('ZSCORE', prepareKey, member) and 1 or 0
 local cancelled = 0
-if redis.call('ZSCORE', storeKey, member) then
+local parked = parkedCopies(flow, { member })
+if redis.call('ZSCORE', storeKey, member) or parked[member] then
   -- a key of the wrong type (written by another client) fails the call before anything is removed
   local dead = redis.call('ZSCORE', deadKey, member)
   redis.call('HEXISTS', attemptsKey, '')
@@ -49,6 +59,8 @@ if redis.call('ZSCORE', storeKey, member) then
   redis.call('HEXISTS', countersKey, '')
   redis.call('HEXISTS', traceKey, '')
   redis.call('ZREM', storeKey, member)
+  unparkCopies(flow, parked, { member })
+  if inFlight == 0 then redis.call('HDEL', flow.keys, member) end
   redis.call('HDEL', traceKey, member)
   redis.call('ZREM', expiryKey, member)
   if inFlight == 0 and not dead then
@@ -58,4 +70,4 @@ if redis.call('ZSCORE', storeKey, member) then
   redis.call('HINCRBY', countersKey, 'cancelled', 1)
   cancelled = 1
 end
-return { cancelled, inFlight, splitDepth(9) }
+return { cancelled, inFlight, splitDepth(11) }

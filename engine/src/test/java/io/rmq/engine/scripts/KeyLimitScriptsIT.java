@@ -261,6 +261,22 @@ class KeyLimitScriptsIT {
         assertThat(contents(pop(10))).as("never delivered").containsExactly("a3");
     }
 
+    @Test
+    void aParkedMessageIsCancelledLikeAPendingOne(RedisConnections redis) {
+        start(redis, TopicType.FIXED_TIME, ONE_AT_A_TIME);
+        long due = redis.redisTimeMillis() - 100;
+        await(scripts.send(SLOT, List.of(keyed(due, "a1", "A"), keyed(due + 1, "a2", "A"))));
+        pop(10);
+
+        TopicScripts.CancelReply cancelled = await(scripts.cancel(SLOT, utf8("a2"), List.of()));
+
+        assertThat(cancelled.cancelled()).isTrue();
+        assertThat(sync.exists(keys.parked("A"))).isZero();
+        assertThat(sync.zscore(keys.parkedKeys(), "A")).as("no parked member left").isNull();
+        assertThat(sync.hexists(keys.flowKeys(), "a2")).as("its key is forgotten").isFalse();
+        assertThat(sync.hget(keys.flowKeys(), "a1")).as("the copy in flight keeps its key").isEqualTo("A");
+    }
+
     /** Waits, on events, until the Redis clock is past {@code millis}. */
     private void clockPast(long millis) {
         Awaitility.await().until(() -> redis.redisTimeMillis() > millis);
