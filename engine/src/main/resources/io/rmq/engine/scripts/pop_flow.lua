@@ -3,8 +3,9 @@
   statuses and reply, for a consumer whose topic limits its keys. pop.lua documents the steps they share; these
   are added (lib/keys.lua describes the keys):
 
-  1. Keys that may go again (parkedkeys score <= now; at most 16 per call) bring back as many of their parked
-     members as they have room for, in pop order, into the store queue. A copy sent meanwhile is merged by the
+  1. Keys that may go again (parkedkeys score <= now; at most max(16, count) per call) bring back as many of their
+     parked members as they have room for, in pop order, into the store queue (one ZPOPMIN per key; a key whose set
+     turns out empty leaves parkedkeys, at the latest on its next turn). A copy sent meanwhile is merged by the
      topic type's rule, the parked copy being the older: RANGE_MERGE keeps the parked score (the first due time
      stands), PRIORITY and FIXED_TIME keep the score sent last.
   2. Candidates are taken in pop order as pop.lua takes them; a member whose key has no room (concurrency: the
@@ -167,7 +168,7 @@ if expiring then
   if more then return result end
 end
 local unparked, parked = 0, 0
-local readyKeys = redis.call('ZRANGEBYSCORE', flow.parked, '-inf', now, 'LIMIT', 0, 16)
+local readyKeys = redis.call('ZRANGEBYSCORE', flow.parked, '-inf', now, 'LIMIT', 0, math.max(16, count))
 if #readyKeys > 0 then
   loadKeys(readyKeys)
   local back, rescore, gone = {}, {}, {}
@@ -184,7 +185,8 @@ if #readyKeys > 0 then
       moved = #popped / 2
     end
     unparked = unparked + moved
-    if redis.call('EXISTS', set) == 0 then
+    -- fewer than asked for: the set is empty. As many: it may be, and a later call finds out (no look-up per key)
+    if r > 0 and moved < r then
       gone[#gone + 1] = key
     else
       rescore[#rescore + 1] = readyAt(key, moved)
