@@ -15,6 +15,8 @@
      when due members were left unseen, `next` is 0 (pop again at once).
   3. Members moved to the prepare queue take a place of their key (c:<key> + 1) and a permit of its rate (GCRA:
      t:<key> = max(t:<key>, now) + ARGV[9]; a key may run ARGV[10] permits ahead of now).
+  With the prepare queue empty, every key's count is taken as 0 (a count left behind heals) and the keys parked
+  until a place frees go again too.
   4. When fewer than count members were popped, `next` is also at most the time until the first parked key may go
      again (a place freed by a settlement arrives as a wake notice instead: commit.lua, rollback.lua, release.lua
      given the flow keys free places and mark the key ready).
@@ -107,6 +109,9 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 
 -- The keys' state as this call leaves it: key -> { c = members in the prepare queue, t = tat }
 local state, changed, changedList = {}, {}, {}
+-- With nothing in flight every count is 0, whatever the hash says: a count left behind (by a consumer that stopped
+-- limiting keys while it held messages) heals here, and keys parked until a place frees may all go.
+local nothingInFlight = redis.call('ZCARD', prepareKey) == 0
 local function loadKeys(keys)
   local wanted, fields = {}, {}
   for _, key in ipairs(keys) do
@@ -120,7 +125,7 @@ local function loadKeys(keys)
   local values = callAll('HMGET', flow.counts, fields)
   for i, key in ipairs(wanted) do
     -- a value that is not a number (written by hand) counts as none
-    state[key].c = tonumber(values[2 * i - 1] or '0') or 0
+    state[key].c = nothingInFlight and 0 or tonumber(values[2 * i - 1] or '0') or 0
     state[key].t = tonumber(values[2 * i] or '0') or 0
   end
 end
@@ -168,7 +173,8 @@ if expiring then
   if more then return result end
 end
 local unparked, parked = 0, 0
-local readyKeys = redis.call('ZRANGEBYSCORE', flow.parked, '-inf', now, 'LIMIT', 0, math.max(16, count))
+local readyKeys = redis.call('ZRANGEBYSCORE', flow.parked, '-inf', nothingInFlight and '+inf' or now, 'LIMIT', 0,
+  math.max(16, count))
 if #readyKeys > 0 then
   loadKeys(readyKeys)
   local back, rescore, gone = {}, {}, {}

@@ -152,10 +152,19 @@ class KeyLimitsIT {
         r.consumer.request(Long.MAX_VALUE);
         // the old messages have no key: the whole slot is one key, so they come one at a time, and all of them
         for (int i = 0; i < 5; i++) {
-            Delivery d = r.next(WAIT);
+            Delivery d = r.received.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(d).as("delivery %d; Redis holds %s", i, state(keys)).isNotNull();
             assertThat(r.received).as("one at a time").isEmpty();
             d.commit();
         }
+    }
+
+    /** The slot's queues and key state, for a failure's message. */
+    private String state(TopicKeys keys) {
+        var slot = keys.slot(0);
+        return "store " + fx.redis().zrange(slot.store(), 0, -1) + ", prepare " + fx.redis().zrange(slot.prepare(), 0, -1)
+                + ", parked keys " + fx.redis().zrangeWithScores(slot.parkedKeys(), 0, -1) + ", key counts "
+                + fx.redis().hgetall(slot.keyCounts()) + ", parked " + fx.redis().zrange(slot.parked("~slot"), 0, -1);
     }
 
     private static void forward(EngineFixture.Recorder from, BlockingQueue<Delivery> to) {

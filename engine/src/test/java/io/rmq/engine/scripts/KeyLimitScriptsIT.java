@@ -277,6 +277,22 @@ class KeyLimitScriptsIT {
         assertThat(sync.hget(keys.flowKeys(), "a1")).as("the copy in flight keeps its key").isEqualTo("A");
     }
 
+    @Test
+    void aCountLeftBehindHealsWhenNothingIsInFlight(RedisConnections redis) {
+        start(redis, TopicType.FIXED_TIME, ONE_AT_A_TIME);
+        long due = redis.redisTimeMillis() - 100;
+        await(scripts.send(SLOT, List.of(keyed(due, "a1", "A"), keyed(due + 1, "a2", "A"))));
+        pop(10);
+        // the consumer stopped limiting keys and committed a1 without freeing its place
+        scripts.keyLimits(KeyLimits.NONE);
+        await(scripts.commit(SLOT, List.of(utf8("a1"))));
+        scripts.keyLimits(ONE_AT_A_TIME);
+        assertThat(sync.hget(keys.keyCounts(), "c:A")).isEqualTo("1");
+
+        assertThat(contents(pop(10))).as("nothing in flight: A has room").containsExactly("a2");
+        assertThat(sync.hget(keys.keyCounts(), "c:A")).isEqualTo("1");
+    }
+
     /** Waits, on events, until the Redis clock is past {@code millis}. */
     private void clockPast(long millis) {
         Awaitility.await().until(() -> redis.redisTimeMillis() > millis);
