@@ -56,6 +56,8 @@ class KeyLimitsChannelIT {
         await().atMost(WAIT).until(() -> receiver.payloads().size() == 4);
         assertThat(receiver.payloads()).containsExactlyInAnyOrder("order-7 created", "order-7 paid", "order-7 shipped",
                 "order-8 created");
+        assertThat(receiver.metadata()).extracting(m -> m.getFlowKey().orElse(null))
+                .containsExactlyInAnyOrder("order-7", "order-7", "order-7", "order-8");
         try (PlainRedis plain = PlainRedis.connect(redis.uri(), false)) {
             await().atMost(WAIT).until(() -> plain.commands().zcard("prepare{keyed_0}") == 0);
             assertThat(plain.commands().hlen("flowkey{keyed_0}")).as("keys forgotten with their messages").isZero();

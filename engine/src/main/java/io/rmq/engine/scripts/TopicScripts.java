@@ -75,10 +75,18 @@ public final class TopicScripts {
      * One member moved to the prepare queue: its content, its store score as Redis wrote it, its delivery number,
      * whether the pop that moved it held an expiry for some member (its commit or release then clears it), and the
      * Redis clock when it was popped (ms since the epoch), and its trace entry when the pop was asked for it and the
-     * member had one ({@link TraceEntry#wire()}; {@code null} otherwise).
+     * member had one ({@link TraceEntry#wire()}; {@code null} otherwise), and its key when the pop limited keys
+     * ({@code pop_flow.lua}: {@code ~slot} for a member without one recorded; {@code null} otherwise or for a message
+     * without a key).
      */
     public record PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis,
-            String trace) {
+            String trace, String flowKey) {
+
+        /** A member popped without limits per key. */
+        public PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis,
+                String trace) {
+            this(content, rawScore, attempt, heldExpiry, poppedAtMillis, trace, null);
+        }
 
         /** A member popped without a trace entry. */
         public PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis) {
@@ -434,25 +442,26 @@ public final class TopicScripts {
                     type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker),
                     expiredToDead ? ONE : ZERO, traced ? ONE : ZERO, number(limits.concurrency()),
                     bytes(Double.toString(limits.permitMillis())), number(limits.effectiveBurst()))
-                    .thenApply(reply -> popReply(reply, traced));
+                    .thenApply(reply -> popReply(reply, traced, true));
         }
         return this.<List<Object>>run(RedisScript.POP, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED],
                 k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[DEAD], k[FAILURES], k[TRACE] },
                 type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker),
                 expiredToDead ? ONE : ZERO, traced ? ONE : ZERO)
-                .thenApply(reply -> popReply(reply, traced));
+                .thenApply(reply -> popReply(reply, traced, false));
     }
 
     /** Reads a pop reply made without trace entries; public for its benchmark. */
     public static PopReply popReply(List<Object> reply) {
-        return popReply(reply, false);
+        return popReply(reply, false, false);
     }
 
-    private static PopReply popReply(List<Object> reply, boolean traced) {
-        // each member: content, score, its attempt when some member of the slot has failed before (else 1), trace
+    private static PopReply popReply(List<Object> reply, boolean traced, boolean keyed) {
+        // each member: content, score, its attempt when some member of the slot has failed before (else 1), trace, key
         boolean attempts = (Long) reply.get(6) == 1L;
         int traceAt = attempts ? 3 : 2;
-        int per = traceAt + (traced ? 1 : 0);
+        int keyAt = traceAt + (traced ? 1 : 0);
+        int per = keyAt + (keyed ? 1 : 0);
         List<PoppedMember> members = new ArrayList<>((reply.size() - POP_HEADER) / per);
         boolean held = (Long) reply.get(5) == 1L;
         long now = (Long) reply.get(1);
@@ -462,7 +471,11 @@ public final class TopicScripts {
                 trace = new String(entry, StandardCharsets.US_ASCII);
             }
             int attempt = attempts ? ((Long) reply.get(i + 2)).intValue() : 1;
-            members.add(new PoppedMember((byte[]) reply.get(i), (byte[]) reply.get(i + 1), attempt, held, now, trace));
+            String key = null;
+            if (keyed && reply.get(i + keyAt) instanceof byte[] k && k.length > 0) {
+                key = new String(k, StandardCharsets.UTF_8);
+            }
+            members.add(new PoppedMember((byte[]) reply.get(i), (byte[]) reply.get(i + 1), attempt, held, now, trace, key));
         }
         return new PopReply(PopStatus.of((Long) reply.get(0)), (Long) reply.get(1), (Long) reply.get(2),
                 (Long) reply.get(3), (Long) reply.get(4), members);

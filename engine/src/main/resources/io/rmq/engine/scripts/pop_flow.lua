@@ -33,7 +33,7 @@
   ARGV[9]  permit ms       ms per permit of one key's rate (1000 / rate per second), or 0 for no rate limit
   ARGV[10] burst           permits a key may take at once after a quiet time (>= 1)
 
-  Returns  as pop.lua
+  Returns  as pop.lua, each member followed last by its key ('' for none, ~slot for a member without an entry)
 ]]
 if redis.replicate_commands then redis.replicate_commands() end
 
@@ -237,6 +237,7 @@ for round = 1, 8 do
   if redis.call('ZCARD', prepareKey) > 0 then inFlight = callAll('ZMSCORE', prepareKey, members) end
   -- n counts the members moving, and indexes the tables below (cheaper than #t per element)
   local moving, origins, deadlines, scores, n = {}, {}, {}, {}, 0
+  local movingKeys = {}
   local full = false
   for i, member in ipairs(members) do
     if popped + n >= count then
@@ -260,6 +261,7 @@ for round = 1, 8 do
       if key ~= '' then take(key) end
       n = n + 1
       moving[n] = member
+      movingKeys[n] = key
       scores[n] = candidates[2 * i]
       if not timed then
         origins[2 * n - 1] = member
@@ -329,6 +331,8 @@ for round = 1, 8 do
         last = last + 1
         result[last] = traces[i] or ''
       end
+      last = last + 1
+      result[last] = movingKeys[i]
     end
     popped = popped + #moving
   end
