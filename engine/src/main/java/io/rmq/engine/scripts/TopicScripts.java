@@ -343,7 +343,8 @@ public final class TopicScripts {
     public CompletionStage<FindReply> find(int slot, byte[] member, List<String> markers) {
         byte[][] k = slots.of(slot);
         return this.<List<Object>>run(RedisScript.FIND,
-                withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY]), member)
+                withMarkers(markers, k[STORE], k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY], k[FLOW_KEYS],
+                        k[PARKED_KEYS]), member)
                 .thenApply(r -> {
                     Double pending = decimal(r.get(0));
                     Double deadline = decimal(r.get(1));

@@ -1,7 +1,8 @@
 --[[
   find: what a slot holds about one message, read in one step: its pending copy's score, its in-flight copy's
   deadline, its failed deliveries so far, its time of death when it is dead, and its expiry when one is recorded.
-  Changes nothing.
+  Changes nothing. A copy held back by limits per key (parked, see pop_flow.lua) is pending too: its score there is
+  reported (one EXISTS of the parked keys when none is parked).
 
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
@@ -9,7 +10,9 @@
   KEYS[4]  attempts hash   attempts{<prefix><topic>_<slot>}
   KEYS[5]  expiry zset     expiry{<prefix><topic>_<slot>}: pending member -> expiresAt (ms since the epoch)
   KEYS[6]  held expiry     held-expiry{<prefix><topic>_<slot>}: member in flight -> the expiry it had when popped
-  KEYS[7..] split markers  as in cancel.lua (optional)
+  KEYS[7]  flow keys       flowkey{<prefix><topic>_<slot>}: member -> its key
+  KEYS[8]  parked keys     parkedkeys{<prefix><topic>_<slot>}
+  KEYS[9..] split markers  as in cancel.lua (optional)
 
   ARGV[1]  member          the message content
 
@@ -23,11 +26,17 @@
 ]]
 local member = ARGV[1]
 -- #include lib/split_depth.lua: splitDepth(first)
+-- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 
 local pending   = redis.call('ZSCORE', KEYS[1], member)
+if not pending then
+  local parked = parkedCopies({ keys = KEYS[7], parked = KEYS[8] }, { member })[member]
+  if parked then pending = parked.score end
+end
 local deadline  = redis.call('ZSCORE', KEYS[2], member)
 local deadAt    = redis.call('ZSCORE', KEYS[3], member)
 local attempts  = tonumber(redis.call('HGET', KEYS[4], member) or '0') or 0
 local expiresAt = redis.call('ZSCORE', KEYS[5], member)
 if not expiresAt and deadline then expiresAt = redis.call('HGET', KEYS[6], member) end
-return { pending, deadline, attempts, deadAt, expiresAt, splitDepth(7) }
+return { pending, deadline, attempts, deadAt, expiresAt, splitDepth(9) }

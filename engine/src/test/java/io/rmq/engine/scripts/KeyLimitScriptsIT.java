@@ -272,6 +272,8 @@ class KeyLimitScriptsIT {
         await(scripts.send(SLOT, List.of(keyed(due, "a1", "A"), keyed(due + 1, "a2", "A"))));
         pop(10);
 
+        assertThat(await(scripts.find(SLOT, utf8("a2"), List.of())).pendingScore()).as("a parked copy is pending")
+                .isEqualTo((double) due + 1);
         TopicScripts.CancelReply cancelled = await(scripts.cancel(SLOT, utf8("a2"), List.of()));
 
         assertThat(cancelled.cancelled()).isTrue();
