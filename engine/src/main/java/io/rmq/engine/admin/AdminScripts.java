@@ -84,7 +84,9 @@ final class AdminScripts {
 
     /** {@code due_now.lua}: 1 when the message was pending. */
     CompletionStage<Long> dueNow(int slot, byte[] member) {
-        return scripts.run(RedisScript.DUE_NOW, keys(keys.slot(slot).store()), type, member, wakeChannel(slot), number(slot));
+        SlotKeys k = keys.slot(slot);
+        return scripts.run(RedisScript.DUE_NOW, keys(k.store(), k.flowKeys(), k.parkedKeys()), type, member,
+                wakeChannel(slot), number(slot));
     }
 
     /**

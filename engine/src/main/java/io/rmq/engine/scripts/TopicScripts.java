@@ -370,7 +370,8 @@ public final class TopicScripts {
      */
     public CompletionStage<RescheduleReply> reschedule(int slot, byte[] member, String score, List<String> markers) {
         byte[][] k = slots.of(slot);
-        return this.<List<Object>>run(RedisScript.RESCHEDULE, withMarkers(markers, k[STORE], k[PREPARE], k[COUNTERS]),
+        return this.<List<Object>>run(RedisScript.RESCHEDULE, withMarkers(markers, k[STORE], k[PREPARE], k[COUNTERS],
+                k[FLOW_KEYS], k[PARKED_KEYS]),
                 type, bytes(score), member, wakeChannel(slot), k[SLOT])
                 .thenApply(r -> new RescheduleReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
     }

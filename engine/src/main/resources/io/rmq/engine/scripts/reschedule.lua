@@ -8,10 +8,16 @@
   this member may be that one), a wake notice "<slot>:<delay ms>" is published. A message moved later, and a
   new priority, wake nobody: a consumer then wakes at the time it slept for and finds what is due.
 
+  A copy held back by limits per key (parked, see pop_flow.lua) is pending too: its score in the parked set changes,
+  and it goes with that score once its key has room (no wake notice: its key's place or permit wakes it). One
+  EXISTS of the parked keys when the member is not in the store queue and no key is parked.
+
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
   KEYS[3]  counters hash   counters{<prefix><topic>_<slot>}: field rescheduled (1 when this call changed the message)
-  KEYS[4..] split markers  as in cancel.lua (optional)
+  KEYS[4]  flow keys       flowkey{<prefix><topic>_<slot>}: member -> its key
+  KEYS[5]  parked keys     parkedkeys{<prefix><topic>_<slot>}
+  KEYS[6..] split markers  as in cancel.lua (optional)
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  score           the due time in ms since the epoch (Redis clock), or the priority
@@ -40,6 +46,8 @@ local slot        = ARGV[5]
 -- #include lib/clock.lua: redisNow()
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 -- #include lib/split_depth.lua: splitDepth(first)
+-- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 
 if score == nil or score ~= score then return fail(ERRORS.BAD_VALUE, ARGV[2]) end
 
@@ -62,5 +70,13 @@ if existing then
   if wakeDelay ~= nil then publishWake(wakeChannel, slot, wakeDelay) end
   redis.call('HINCRBY', countersKey, 'rescheduled', 1)
   rescheduled = 1
+else
+  local parked = parkedCopies({ keys = KEYS[4], parked = KEYS[5] }, { member })[member]
+  if parked then
+    redis.call('HEXISTS', countersKey, '')
+    redis.call('ZADD', parked.set, 'XX', score, member)
+    redis.call('HINCRBY', countersKey, 'rescheduled', 1)
+    rescheduled = 1
+  end
 end
-return { rescheduled, inFlight, splitDepth(4) }
+return { rescheduled, inFlight, splitDepth(6) }

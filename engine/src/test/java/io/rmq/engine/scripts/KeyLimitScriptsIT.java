@@ -299,6 +299,20 @@ class KeyLimitScriptsIT {
         assertThat(sync.hget(keys.keyCounts(), "c:A")).isEqualTo("1");
     }
 
+    @Test
+    void aParkedMessageIsRescheduledInItsParkedSet(RedisConnections redis) {
+        start(redis, TopicType.FIXED_TIME, ONE_AT_A_TIME);
+        long due = redis.redisTimeMillis() - 100;
+        await(scripts.send(SLOT, List.of(keyed(due, "a1", "A"), keyed(due + 1, "a2", "A"))));
+        pop(10);
+
+        TopicScripts.RescheduleReply reply = await(scripts.reschedule(SLOT, utf8("a2"), Long.toString(due - 50), List.of()));
+
+        assertThat(reply.rescheduled()).isTrue();
+        assertThat(sync.zscore(keys.parked("A"), "a2")).isEqualTo((double) due - 50);
+        assertThat(sync.zscore(keys.store(), "a2")).as("still held back").isNull();
+    }
+
     /** Waits, on events, until the Redis clock is past {@code millis}. */
     private void clockPast(long millis) {
         Awaitility.await().until(() -> redis.redisTimeMillis() > millis);
