@@ -118,14 +118,14 @@ final class AdminScripts {
     CompletionStage<List<Object>> splitSlot(int slot, int target) {
         SlotKeys k = keys.slot(slot);
         return scripts.run(RedisScript.SPLIT_SLOT, keys(k.store(), k.prepare(), keys.splitMarker(slot, target),
-                keys.presplit(slot, target)), number(target));
+                keys.presplit(slot, target), k.parkedKeys()), number(target));
     }
 
     /** {@code split_progress.lua}: { members still held, next offset }, or { -1, 0 } when the split was lost. */
     CompletionStage<List<Object>> splitProgress(int slot, int target, long offset, int limit) {
         SlotKeys k = keys.slot(slot);
         return scripts.run(RedisScript.SPLIT_PROGRESS, keys(k.store(), k.prepare(), keys.presplit(slot, target),
-                keys.splitMarker(slot, target)),
+                keys.splitMarker(slot, target), k.flowKeys(), k.parkedKeys()),
                 number(offset), number(limit));
     }
 

@@ -6,12 +6,14 @@
   Sets the split marker (a send that routes by m is then refused, see send.lua) and records which members
   the slot holds now, pending or in flight (the pre-split set). The new slot s + m is held (paused, see
   growth_hold.lua) until every pre-split member has left s, so that no two workers hold one key's messages
-  at once. Idempotent: a slot already split is left as it is.
+  at once. Idempotent: a slot already split is left as it is. Members held back by limits per key (KEYS[5] given,
+  see pop_flow.lua) are in the pre-split set too: one ZUNIONSTORE per parked key.
 
   KEYS[1]  store queue     <prefix><topic>_<s>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<s>}
   KEYS[3]  split marker    split:<2m>{<prefix><topic>_<s>} (string: 2m)
   KEYS[4]  pre-split set   presplit:<2m>{<prefix><topic>_<s>} (sorted set, scores 0)
+  KEYS[5]  parked keys     parkedkeys{<prefix><topic>_<s>} (optional): each key's members in parked:<key>{...}
 
   ARGV[1]  target amount   2m
 
@@ -22,6 +24,8 @@ local storeKey    = KEYS[1]
 local prepareKey  = KEYS[2]
 local markerKey   = KEYS[3]
 local presplitKey = KEYS[4]
+-- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 
 if redis.call('EXISTS', markerKey) == 1 then
   return { 0, redis.call('ZCARD', presplitKey) }
@@ -31,4 +35,9 @@ redis.call('ZCARD', storeKey)
 redis.call('ZCARD', prepareKey)
 redis.call('SET', markerKey, ARGV[1])
 redis.call('ZUNIONSTORE', presplitKey, 2, storeKey, prepareKey, 'WEIGHTS', 0, 0)
+if KEYS[5] then
+  for _, key in ipairs(redis.call('ZRANGE', KEYS[5], 0, -1)) do
+    redis.call('ZUNIONSTORE', presplitKey, 2, presplitKey, parkedKey(KEYS[5], key), 'WEIGHTS', 0, 0)
+  end
+end
 return { 1, redis.call('ZCARD', presplitKey) }
