@@ -140,6 +140,39 @@ class KeyLimitsIT {
     }
 
     @Test
+    void aRateLimitPerKeySpacesOneKeysDeliveriesAndLetsTheOthersGo() throws Exception {
+        int rate = 20;
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("key-rate", 2, TopicType.PRIORITY));
+        TopicProducer producer = client.producer(keys);
+        KeyLimits limits = new KeyLimits(0, rate, 1);
+        producer.updateKeyLimits(limits);
+        for (int i = 0; i < 20; i++) {
+            producer.sendWithPriority(bytes("hot-" + i), 1, "hot").toCompletableFuture().join();
+        }
+        for (int i = 0; i < 20; i++) {
+            producer.sendWithPriority(bytes("cold-" + i), 1, "cold-" + i).toCompletableFuture().join();
+        }
+
+        EngineFixture.Recorder r = fx.consume(client, keys, options().toBuilder().keyLimits(limits).build());
+        long start = System.nanoTime();
+        r.consumer.request(Long.MAX_VALUE);
+        int hot = 0;
+        int cold = 0;
+        while (hot + cold < 40) {
+            Delivery d = r.next(WAIT);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (text(d).startsWith("hot-")) {
+                hot++;
+                assertThat((double) hot).as("hot deliveries by %.3f s", seconds).isLessThanOrEqualTo(1 + rate * seconds + 1);
+            } else {
+                cold++;
+            }
+            d.commit();
+        }
+        assertThat(cold).isEqualTo(20);
+    }
+
+    @Test
     void aConsumerWithoutLimitsPaysNothingAndOldMessagesAreDeliveredWhenLimitsComeOn() throws Exception {
         TopicKeys keys = EngineFixture.register(client, new TopicDefinition("switched-on", 1, TopicType.PRIORITY));
         TopicProducer producer = client.producer(keys);
