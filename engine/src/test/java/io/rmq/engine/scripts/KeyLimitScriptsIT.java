@@ -313,6 +313,64 @@ class KeyLimitScriptsIT {
         assertThat(sync.zscore(keys.store(), "a2")).as("still held back").isNull();
     }
 
+    /**
+     * pop_flow.lua is pop.lua's steps with the key steps added: with limits no key reaches, it pops what pop.lua pops,
+     * with the same scores and attempts, through sends, expiries, commits and rollbacks, for each type.
+     */
+    @ParameterizedTest
+    @EnumSource(TopicType.class)
+    void withLimitsNoKeyReachesPopFlowPopsWhatPopPops(TopicType type, RedisConnections redis) {
+        start(redis, type, KeyLimits.NONE);
+        TopicScripts plain = scripts;
+        TopicKeys plainTopic = topic;
+        ScriptRunner runner = new ScriptRunner(redis.binary().async());
+        TopicScripts flowed = new TopicScripts(() -> runner, new TopicKeys(new TopicDefinition("twin-" + type.name()
+                .toLowerCase(), 2, type)));
+        flowed.keyLimits(new KeyLimits(1_000_000, 0, 0));
+        java.util.Random random = new java.util.Random(type.ordinal() + 7);
+        long now = redis.redisTimeMillis();
+        for (int round = 0; round < 6; round++) {
+            List<TopicScripts.Send> sends = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                String value = switch (type) {
+                    case RANGE_MERGE -> Integer.toString(1 + random.nextInt(3));
+                    case PRIORITY -> Integer.toString(random.nextInt(5));
+                    case FIXED_TIME -> Long.toString(now - 1_000 + random.nextInt(1_200));
+                };
+                String expiry = random.nextInt(5) == 0 ? Long.toString(now - 10) : null;
+                sends.add(new TopicScripts.Send(value, utf8("m" + random.nextInt(120)), expiry, null, 0, "k" + random.nextInt(9)));
+            }
+            await(plain.send(SLOT, sends));
+            await(flowed.send(SLOT, sends));
+            clockPast(redis.redisTimeMillis() + 5);
+            TopicScripts.PopReply a = await(plain.pop(SLOT, 16, 60_000, 0, "w", true));
+            TopicScripts.PopReply b = await(flowed.pop(SLOT, 16, 60_000, 0, "w", true));
+            // RANGE_MERGE scores are "now + range" of each send: the twins' sends run a few ms apart
+            assertThat(summary(b, type)).as("round %d", round).isEqualTo(summary(a, type));
+            assertThat(b.expired()).isEqualTo(a.expired());
+            List<byte[]> popped = a.members().stream().map(TopicScripts.PoppedMember::content).toList();
+            List<byte[]> commit = popped.subList(0, popped.size() / 2);
+            List<byte[]> rollBack = popped.subList(popped.size() / 2, popped.size());
+            await(plain.commit(SLOT, commit));
+            await(flowed.commit(SLOT, commit));
+            await(plain.rollback(SLOT, RETRY, "x: failed", rollBack));
+            await(flowed.rollback(SLOT, RETRY, "x: failed", rollBack));
+        }
+        // the retried members' back-off counts from each rollback's own now: the same members wait, at about the same time
+        assertThat(redis.sync().zrange(flowedStore(flowed), 0, -1))
+                .containsExactlyInAnyOrderElementsOf(redis.sync().zrange(plainTopic.slot(SLOT).store(), 0, -1));
+    }
+
+    private static String flowedStore(TopicScripts flowed) {
+        return flowed.keys().slot(SLOT).store();
+    }
+
+    private static List<String> summary(TopicScripts.PopReply reply, TopicType type) {
+        return reply.members().stream().map(m -> new String(m.content(), StandardCharsets.UTF_8)
+                + (type == TopicType.RANGE_MERGE ? "" : "@" + new String(m.rawScore(), StandardCharsets.US_ASCII))
+                + "#" + m.attempt()).toList();
+    }
+
     /** Waits, on events, until the Redis clock is past {@code millis}. */
     private void clockPast(long millis) {
         Awaitility.await().until(() -> redis.redisTimeMillis() > millis);
