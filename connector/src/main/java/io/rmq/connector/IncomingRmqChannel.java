@@ -253,7 +253,7 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
             return;
         }
         IncomingRmqMetadata metadata = new IncomingRmqMetadata(config.channel(), delivery.topic(), delivery.slot(),
-                delivery.attempt(), delivery.score(), delivery.priority());
+                delivery.attempt(), delivery.score(), delivery.priority(), delivery.flowKey());
         DeliveryMeter meter = metrics.meter(delivery); // null without metrics: nothing more allocated
         IncomingRmqMessage message = new IncomingRmqMessage(payload, metadata, delivery, meter, failures, span);
         if (batches == null) {

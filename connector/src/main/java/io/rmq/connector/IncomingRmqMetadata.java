@@ -1,6 +1,7 @@
 package io.rmq.connector;
 
 import java.util.Objects;
+import java.util.Optional;
 
 import io.rmq.connector.i18n.RmqExceptions;
 
@@ -17,6 +18,7 @@ public final class IncomingRmqMetadata {
     private final int attempt;
     private final double score;
     private final double priority;
+    private final String flowKey;
 
     /**
      * Creates the metadata of one popped message.
@@ -30,7 +32,7 @@ public final class IncomingRmqMetadata {
      * @throws NullPointerException     when {@code channel} or {@code topic} is {@code null}
      */
     public IncomingRmqMetadata(String channel, String topic, int slot, int attempt, double score) {
-        this(channel, topic, slot, attempt, score, score);
+        this(channel, topic, slot, attempt, score, score, null);
     }
 
     /**
@@ -41,6 +43,27 @@ public final class IncomingRmqMetadata {
      * @see #IncomingRmqMetadata(String, String, int, int, double)
      */
     public IncomingRmqMetadata(String channel, String topic, int slot, int attempt, double score, double priority) {
+        this(channel, topic, slot, attempt, score, priority, null);
+    }
+
+    /**
+     * Creates the metadata of one message popped by a channel with limits per key.
+     *
+     * @param flowKey the message's key ({@code null}: none, or the channel does not limit keys)
+     * @see #IncomingRmqMetadata(String, String, int, int, double)
+     */
+    public IncomingRmqMetadata(String channel, String topic, int slot, int attempt, double score, String flowKey) {
+        this(channel, topic, slot, attempt, score, score, flowKey);
+    }
+
+    /**
+     * Creates the metadata of one popped message with its priority (see
+     * {@link #IncomingRmqMetadata(String, String, int, int, double, double)}) and its key (see
+     * {@link #IncomingRmqMetadata(String, String, int, int, double, String)}).
+     */
+    public IncomingRmqMetadata(String channel, String topic, int slot, int attempt, double score, double priority,
+            String flowKey) {
+        this.flowKey = flowKey;
         this.channel = Objects.requireNonNull(channel, "channel");
         this.topic = Objects.requireNonNull(topic, "topic");
         if (slot < 0) {
@@ -114,6 +137,17 @@ public final class IncomingRmqMetadata {
         return priority;
     }
 
+    /**
+     * The message's key for limits per key ({@code key-concurrency}, {@code key-rate-limit}), when the channel limits
+     * keys: the flow key or slot basis it was sent with, or {@code ~slot} for a message sent without one recorded
+     * (its whole slot counts as one key).
+     *
+     * @return the key, or empty (the channel does not limit keys, or the message has no key)
+     */
+    public Optional<String> getFlowKey() {
+        return Optional.ofNullable(flowKey);
+    }
+
     /** Equal when every field is equal. */
     @Override
     public boolean equals(Object o) {
@@ -123,18 +157,20 @@ public final class IncomingRmqMetadata {
                 && slot == other.slot
                 && attempt == other.attempt
                 && Double.compare(score, other.score) == 0
-                && Double.compare(priority, other.priority) == 0;
+                && Double.compare(priority, other.priority) == 0
+                && Objects.equals(flowKey, other.flowKey);
     }
 
     /** Consistent with {@link #equals(Object)}. */
     @Override
     public int hashCode() {
-        return Objects.hash(channel, topic, slot, attempt, score, priority);
+        return Objects.hash(channel, topic, slot, attempt, score, priority, flowKey);
     }
 
     @Override
     public String toString() {
         return "IncomingRmqMetadata[channel=" + channel + ", topic=" + topic + ", slot=" + slot + ", attempt="
-                + attempt + ", score=" + score + (priority != score ? ", priority=" + priority : "") + "]";
+                + attempt + ", score=" + score + (priority != score ? ", priority=" + priority : "")
+                + (flowKey == null ? "" : ", flowKey=" + flowKey) + "]";
     }
 }

@@ -102,6 +102,7 @@ final class OutgoingRmqChannel implements Subscriber<Message<?>> {
         this.registered = engine.registerTopic(config.topic());
         this.issueOrder = CompletableFuture.completedFuture(null);
         this.producer = engine.producer(new TopicKeys(config.topic()), config.producerOptions());
+        producer.updateKeyLimits(config.keyLimits());
         this.encoder = new PayloadEncoder(config.codec(), config.channel(), config.topic().name());
         this.status = ChannelStatus.outgoing(config.channel(), config.topic().name(), engine, registered);
         this.redisDisplayUri = engine.displayUri();

@@ -48,6 +48,7 @@ public final class OutgoingRmqMetadata {
     private final Duration delay;
     private final Duration timeRange;
     private final String slotBasis;
+    private final String flowKey;
     private final Instant expiresAt;
     private final Duration timeToLive;
     private final String tenant;
@@ -58,6 +59,7 @@ public final class OutgoingRmqMetadata {
         this.delay = builder.delay;
         this.timeRange = builder.timeRange;
         this.slotBasis = builder.slotBasis;
+        this.flowKey = builder.flowKey;
         this.expiresAt = builder.expiresAt;
         this.timeToLive = builder.timeToLive;
         this.tenant = builder.tenant;
@@ -84,6 +86,7 @@ public final class OutgoingRmqMetadata {
         builder.delay = delay;
         builder.timeRange = timeRange;
         builder.slotBasis = slotBasis;
+        builder.flowKey = flowKey;
         builder.expiresAt = expiresAt;
         builder.timeToLive = timeToLive;
         builder.tenant = tenant;
@@ -128,12 +131,23 @@ public final class OutgoingRmqMetadata {
     }
 
     /**
-     * The string whose CRC32 chooses the slot, instead of the content bytes.
+     * The string whose CRC32 chooses the slot, instead of the content bytes: the slot basis set, or else the
+     * {@linkplain #getFlowKey() flow key}.
      *
      * @return the slot basis, or empty
      */
     public Optional<String> getSlotBasis() {
-        return Optional.ofNullable(slotBasis);
+        return Optional.ofNullable(slotBasis != null ? slotBasis : flowKey);
+    }
+
+    /**
+     * The key the message counts against for the consumers' limits per key ({@code key-concurrency},
+     * {@code key-rate-limit}); it is also the message's slot basis, so all messages of a key are in one slot.
+     *
+     * @return the flow key, or empty (the slot basis, if any, is the key)
+     */
+    public Optional<String> getFlowKey() {
+        return Optional.ofNullable(flowKey);
     }
 
     /**
@@ -173,6 +187,7 @@ public final class OutgoingRmqMetadata {
                 && Objects.equals(delay, other.delay)
                 && Objects.equals(timeRange, other.timeRange)
                 && Objects.equals(slotBasis, other.slotBasis)
+                && Objects.equals(flowKey, other.flowKey)
                 && Objects.equals(expiresAt, other.expiresAt)
                 && Objects.equals(timeToLive, other.timeToLive)
                 && Objects.equals(tenant, other.tenant);
@@ -181,7 +196,7 @@ public final class OutgoingRmqMetadata {
     /** Consistent with {@link #equals(Object)}. */
     @Override
     public int hashCode() {
-        return Objects.hash(priority, deliverAt, delay, timeRange, slotBasis, expiresAt, timeToLive, tenant);
+        return Objects.hash(priority, deliverAt, delay, timeRange, slotBasis, flowKey, expiresAt, timeToLive, tenant);
     }
 
     /** The fields that are set, e.g. {@code OutgoingRmqMetadata[priority=5.0, slotBasis=sku-1]}. */
@@ -202,6 +217,9 @@ public final class OutgoingRmqMetadata {
         }
         if (slotBasis != null) {
             fields.add("slotBasis=" + slotBasis);
+        }
+        if (flowKey != null) {
+            fields.add("flowKey=" + flowKey);
         }
         if (expiresAt != null) {
             fields.add("expiresAt=" + expiresAt);
@@ -226,6 +244,7 @@ public final class OutgoingRmqMetadata {
         private Duration delay;
         private Duration timeRange;
         private String slotBasis;
+        private String flowKey;
         private Instant expiresAt;
         private Duration timeToLive;
         private String tenant;
@@ -341,6 +360,27 @@ public final class OutgoingRmqMetadata {
         }
 
         /**
+         * Sets the key the message counts against for the consuming channels' limits per key ({@code key-concurrency},
+         * {@code key-rate-limit}, see {@code docs/flow-control.md}). The flow key is the message's slot basis too (all
+         * messages of a key are in one slot, where their limit is kept): give either, or the same value to both; a
+         * different {@linkplain #withSlotBasis(String) slot basis} is refused by {@link #build()} (RMQ-2410). Not set by
+         * default: the slot basis, if any, is the key.
+         *
+         * @param flowKey a string of 1 to {@value #MAX_SLOT_BASIS_LENGTH} characters
+         * @return this builder
+         */
+        public Builder withFlowKey(String flowKey) {
+            requireNonNull("flowKey", flowKey);
+            if (flowKey.isEmpty() || flowKey.length() > MAX_SLOT_BASIS_LENGTH) {
+                throw RmqExceptions.ex.invalidMetadataValue("flowKey", flowKey.length() > 64
+                        ? flowKey.substring(0, 64) + "... (" + flowKey.length() + " characters)" : flowKey,
+                        "a string of 1 to " + MAX_SLOT_BASIS_LENGTH + " characters is required");
+            }
+            this.flowKey = flowKey;
+            return this;
+        }
+
+        /**
          * Sets when the message expires, for a topic of any type: a message not delivered by then (Redis clock) is
          * never delivered; it is removed and counted, or kept in the dead queue if the consuming channel says
          * {@code expired-to-dead=true}. A time already past expires it at once. Not set by default (the channel's
@@ -392,6 +432,9 @@ public final class OutgoingRmqMetadata {
             }
             if (expiresAt != null && timeToLive != null) {
                 throw RmqExceptions.ex.conflictingExpiry(expiresAt, timeToLive);
+            }
+            if (slotBasis != null && flowKey != null && !slotBasis.equals(flowKey)) {
+                throw RmqExceptions.ex.conflictingFlowKey(slotBasis, flowKey);
             }
             return new OutgoingRmqMetadata(this);
         }

@@ -31,7 +31,18 @@ class IncomingRmqMetadataTest {
                 .isNotEqualTo(new IncomingRmqMetadata("c", "t", 1, 2, -4.5))
                 .isNotEqualTo(new IncomingRmqMetadata("c", "t", 0, 3, -4.5))
                 .isNotEqualTo(new IncomingRmqMetadata("c", "t", 0, 2, -4.0))
+                .isNotEqualTo(new IncomingRmqMetadata("c", "t", 0, 2, -4.5, "k"))
                 .isNotEqualTo(null);
+    }
+
+    @Test
+    void theFlowKeyIsShownWhenTheChannelLimitsKeys() {
+        IncomingRmqMetadata keyed = new IncomingRmqMetadata("c", "t", 0, 1, 2, "order-7");
+
+        assertThat(keyed.getFlowKey()).contains("order-7");
+        assertThat(keyed).hasToString("IncomingRmqMetadata[channel=c, topic=t, slot=0, attempt=1, score=2.0, flowKey=order-7]")
+                .isEqualTo(new IncomingRmqMetadata("c", "t", 0, 1, 2, "order-7"));
+        assertThat(new IncomingRmqMetadata("c", "t", 0, 1, 2).getFlowKey()).isEmpty();
     }
 
     @Test

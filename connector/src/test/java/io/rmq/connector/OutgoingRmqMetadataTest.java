@@ -23,7 +23,7 @@ class OutgoingRmqMetadataTest {
     /** Between them, these two set every field (delivery time and delay, expiry time and time to live exclude each other). */
     private static final OutgoingRmqMetadata WITH_DELIVER_AT = OutgoingRmqMetadata.builder()
             .withPriority(7.5).withDeliverAt(AT).withTimeRange(Duration.ofSeconds(30)).withSlotBasis("sku-1")
-            .withExpiresAt(AT.plusSeconds(60)).withTenant("acme").build();
+            .withFlowKey("sku-1").withExpiresAt(AT.plusSeconds(60)).withTenant("acme").build();
     private static final OutgoingRmqMetadata WITH_DELAY = OutgoingRmqMetadata.builder()
             .withPriority(-1).withDelay(Duration.ofMinutes(15)).withTimeRange(Duration.ofMillis(1))
             .withSlotBasis("s").withTimeToLive(Duration.ofHours(1)).build();
@@ -83,16 +83,17 @@ class OutgoingRmqMetadataTest {
                 base.toBuilder().withPriority(8).build(),
                 base.toBuilder().withDeliverAt(AT.plusMillis(1)).build(),
                 base.toBuilder().withTimeRange(Duration.ofSeconds(31)).build(),
-                base.toBuilder().withSlotBasis("sku-2").build(),
+                base.toBuilder().withSlotBasis("sku-2").withFlowKey("sku-2").build(),
                 base.toBuilder().withExpiresAt(AT).build(),
                 WITH_DELAY.toBuilder().withDelay(Duration.ofMinutes(16)).build(),
-                WITH_DELAY.toBuilder().withTimeToLive(Duration.ofMinutes(61)).build());
+                WITH_DELAY.toBuilder().withTimeToLive(Duration.ofMinutes(61)).build(),
+                WITH_DELAY.toBuilder().withFlowKey("s").build());
 
         for (OutgoingRmqMetadata variant : variants.subList(0, 5)) {
             assertThat(variant).isNotEqualTo(base).doesNotHaveToString(base.toString());
             assertThat(variant.hashCode()).isNotEqualTo(base.hashCode());
         }
-        for (OutgoingRmqMetadata variant : variants.subList(5, 7)) {
+        for (OutgoingRmqMetadata variant : variants.subList(5, 8)) {
             assertThat(variant).isNotEqualTo(WITH_DELAY).doesNotHaveToString(WITH_DELAY.toString());
         }
         assertThat(base).isNotEqualTo(null).isNotEqualTo("x");
@@ -101,7 +102,7 @@ class OutgoingRmqMetadataTest {
     @Test
     void toStringNamesTheFieldsThatAreSet() {
         assertThat(WITH_DELIVER_AT).hasToString("OutgoingRmqMetadata[priority=7.5, deliverAt=2030-01-02T03:04:05.678Z, "
-                + "timeRange=PT30S, slotBasis=sku-1, expiresAt=2030-01-02T03:05:05.678Z, tenant=acme]");
+                + "timeRange=PT30S, slotBasis=sku-1, flowKey=sku-1, expiresAt=2030-01-02T03:05:05.678Z, tenant=acme]");
         assertThat(WITH_DELAY).hasToString("OutgoingRmqMetadata[priority=-1.0, delay=PT15M, timeRange=PT0.001S, "
                 + "slotBasis=s, timeToLive=PT1H]");
     }
@@ -187,6 +188,20 @@ class OutgoingRmqMetadataTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("epoch milliseconds");
         Instant past = Instant.EPOCH.minusSeconds(1);
         assertThat(OutgoingRmqMetadata.builder().withDeliverAt(past).build().getDeliverAt()).contains(past);
+    }
+
+    @Test
+    void aFlowKeyIsTheSlotBasisAndADifferentSlotBasisIsRefused() {
+        OutgoingRmqMetadata keyed = OutgoingRmqMetadata.builder().withFlowKey("order-7").build();
+
+        assertThat(keyed.getFlowKey()).contains("order-7");
+        assertThat(keyed.getSlotBasis()).as("routes by its key").contains("order-7");
+        assertThat(OutgoingRmqMetadata.builder().withSlotBasis("order-7").build().getFlowKey()).isEmpty();
+        assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withSlotBasis("customer-1").withFlowKey("order-7").build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("RMQ-2410 Metadata gives both slotBasis (customer-1) and flowKey (order-7)");
+        assertThatThrownBy(() -> OutgoingRmqMetadata.builder().withFlowKey(""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'flowKey'");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.rmq.reliability;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -76,6 +77,36 @@ public final class HistoryChecker {
                 Set.copyOf(dead), deliveredInDoubt, overlaps, checkOverlaps);
     }
 
+
+    /**
+     * The most deliveries of one key whose processing intervals were open at the same moment, over every key: 1 when
+     * each key's messages were processed one at a time, {@code n} when a limit of {@code n} per key was kept (0
+     * without deliveries). Intervals that touch (one ends in the microsecond the next starts) do not count as open
+     * together.
+     */
+    public static int maxConcurrentPerKey(History history) {
+        Map<String, List<History.Delivery>> byKey = new HashMap<>();
+        for (History.Delivery d : history.deliveries()) {
+            byKey.computeIfAbsent(d.key(), k -> new ArrayList<>()).add(d);
+        }
+        int most = 0;
+        for (List<History.Delivery> list : byKey.values()) {
+            // events: +1 at a start, -1 at an end; at the same instant the end comes first
+            long[][] events = new long[2 * list.size()][];
+            int i = 0;
+            for (History.Delivery d : list) {
+                events[i++] = new long[] {d.startMicros(), 1};
+                events[i++] = new long[] {d.endMicros(), -1};
+            }
+            Arrays.sort(events, Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[1]));
+            int open = 0;
+            for (long[] e : events) {
+                open += (int) e[1];
+                most = Math.max(most, open);
+            }
+        }
+        return most;
+    }
 
     private static List<Overlap> overlaps(List<History.Delivery> deliveries) {
         Map<String, List<History.Delivery>> byKey = new HashMap<>();

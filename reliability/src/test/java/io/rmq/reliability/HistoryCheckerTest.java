@@ -128,6 +128,21 @@ class HistoryCheckerTest {
     }
 
     @Test
+    void maxConcurrentPerKeyIsTheMostIntervalsOfOneKeyOpenAtOnce() {
+        History h = new History();
+        assertThat(HistoryChecker.maxConcurrentPerKey(h)).isZero();
+        h.add(delivery("1", "a", 1, "p1", 0, 100));
+        h.add(delivery("2", "a", 1, "p2", 100, 200)); // touches 1: serial
+        h.add(delivery("3", "b", 1, "p1", 0, 1_000));
+        assertThat(HistoryChecker.maxConcurrentPerKey(h)).isEqualTo(1);
+
+        h.add(delivery("4", "b", 1, "p2", 10, 500));
+        h.add(delivery("5", "b", 1, "p3", 400, 450));
+        h.add(delivery("6", "a", 1, "p3", 150, 160));
+        assertThat(HistoryChecker.maxConcurrentPerKey(h)).as("b: 3, 4 and 5 at 400").isEqualTo(3);
+    }
+
+    @Test
     void theTableRowMatchesTheHeader() {
         History h = new History();
         h.acked("1", "a", 0);

@@ -19,6 +19,7 @@ import io.rmq.engine.RmqEngine;
 import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.topic.KeyLimits;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
@@ -72,17 +73,23 @@ final class Scenario implements AutoCloseable {
                 .connectionTimeout(Duration.ofMillis(1_000)).rebalanceDelay(Duration.ofMillis(100));
     }
 
+    /** From now on each message sent records its key for the consumers' limits per key (or not, with none). */
+    void recordKeys(KeyLimits limits) {
+        producer.updateKeyLimits(limits);
+    }
+
     /** Starts sending {@code count} messages over {@code keyCount} keys at about {@code perSecond}. */
     Load send(int count, int keyCount, int perSecond) {
         return Load.start(producer, history, count, keyCount, perSecond);
     }
 
-    /** Messages still in the store and prepare queues. */
+    /** Messages still in the store and prepare queues, and keys with messages held back by limits per key. */
     long backlog() {
         RedisCommands<byte[], byte[]> redis = plain.sync();
         long n = 0;
         for (int s = 0; s < SLOTS; s++) {
-            n += redis.zcard(bytes(keys.slot(s).store())) + redis.zcard(bytes(keys.slot(s).prepare()));
+            n += redis.zcard(bytes(keys.slot(s).store())) + redis.zcard(bytes(keys.slot(s).prepare()))
+                    + redis.zcard(bytes(keys.slot(s).parkedKeys()));
         }
         return n;
     }

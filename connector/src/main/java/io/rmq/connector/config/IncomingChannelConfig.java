@@ -77,6 +77,7 @@ public final class IncomingChannelConfig extends ChannelConfig {
         options.priorityAging(AgingAttributes.priorityAging(a, common.topic()));
         options.adaptiveSlowDown(adaptiveSlowDown(a));
         options.fairShare(fairShare(a));
+        options.keyLimits(KeyLimitAttributes.keyLimits(a));
         options.coordination(CoordinationAttributes.coordination(a));
         PayloadType payloadType = a.payloadType();
         FailureStrategy failureStrategy = a.failureStrategy();

@@ -11,6 +11,7 @@ import java.util.regex.PatternSyntaxException;
 import org.eclipse.microprofile.config.Config;
 
 import io.rmq.engine.produce.ProducerOptions;
+import io.rmq.engine.topic.KeyLimits;
 
 /**
  * The checked configuration of one outgoing channel: beside what every channel has ({@link ChannelConfig}),
@@ -37,10 +38,11 @@ public final class OutgoingChannelConfig extends ChannelConfig {
     private final Optional<Duration> defaultTimeToLive;
     private final List<ScheduleDeclaration> schedules;
     private final Pattern tenantFromKey;
+    private final KeyLimits keyLimits;
 
     private OutgoingChannelConfig(Common common, Optional<Duration> defaultTimeRange, OptionalDouble defaultPriority,
             int maxInflight, int maxMessageSize, ProducerOptions producerOptions, Optional<Duration> defaultTimeToLive,
-            List<ScheduleDeclaration> schedules, Pattern tenantFromKey) {
+            List<ScheduleDeclaration> schedules, Pattern tenantFromKey, KeyLimits keyLimits) {
         super(common);
         this.tenantFromKey = tenantFromKey;
         this.defaultTimeToLive = defaultTimeToLive;
@@ -50,6 +52,7 @@ public final class OutgoingChannelConfig extends ChannelConfig {
         this.maxMessageSize = maxMessageSize;
         this.producerOptions = producerOptions;
         this.schedules = List.copyOf(schedules);
+        this.keyLimits = keyLimits;
     }
 
     /**
@@ -86,6 +89,7 @@ public final class OutgoingChannelConfig extends ChannelConfig {
                 .priorityAging(AgingAttributes.priorityAging(a, common.topic())).build();
         List<ScheduleDeclaration> schedules = ScheduleAttributes.read(a);
         Pattern tenantFromKey = tenantFromKey(a);
+        KeyLimits keyLimits = KeyLimitAttributes.keyLimits(a);
         if (common.topic() != null) {
             ScheduleAttributes.checkValues(a, schedules, common.topic().type(), priority, timeRange);
         }
@@ -93,7 +97,7 @@ public final class OutgoingChannelConfig extends ChannelConfig {
             return null;
         }
         return new OutgoingChannelConfig(withCodec, timeRange, priority, maxInflight, maxMessageSize, producerOptions,
-                timeToLive, schedules, tenantFromKey);
+                timeToLive, schedules, tenantFromKey, keyLimits);
     }
 
     /** The {@code tenant-from-key} expression, {@code null} without one; a problem recorded when it cannot be used. */
@@ -169,6 +173,14 @@ public final class OutgoingChannelConfig extends ChannelConfig {
      */
     public List<ScheduleDeclaration> schedules() {
         return schedules;
+    }
+
+    /**
+     * The limits per key the channel names ({@code key-concurrency}, {@code key-rate-limit}); with any, each message
+     * sent records its key (its flow key or slot basis) for the consumers' limits. {@link KeyLimits#NONE}: none.
+     */
+    public KeyLimits keyLimits() {
+        return keyLimits;
     }
 
     /** The configuration with the Redis credentials masked. */

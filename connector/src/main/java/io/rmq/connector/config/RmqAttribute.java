@@ -114,6 +114,18 @@ public enum RmqAttribute {
             "With `fair-share=true`: the weights of named tenants, `<tenant>:<weight>,...` (e.g. `a:3,b:1`), each > 0;"
                     + " a tenant's share of a slot's pops while several are backlogged is its weight over their sum;"
                     + " other tenants and the default tenant weigh 1. The starting value"),
+    KEY_CONCURRENCY("key-concurrency", INCOMING_AND_OUTGOING, ValueType.INT, null, "none (no limit)", 1,
+            Integer.MAX_VALUE,
+            "Limits per key: most messages of one key (its flow key or slot basis) being processed at once across every"
+                    + " consumer of the topic, >= 1 (1: one at a time per key, without ZooKeeper). On an outgoing"
+                    + " channel: each message records its key for the consumers' limits (see `docs/flow-control.md`)"),
+    KEY_RATE_LIMIT("key-rate-limit", INCOMING_AND_OUTGOING, ValueType.STRING, null, "none (no limit)",
+            "Limits per key: most messages of one key delivered per unit of time across every consumer of the topic,"
+                    + " `<amount>/s`, `/m` or `/h` (e.g. `50/s`). On an outgoing channel: each message records its key"
+                    + " for the consumers' limits (see `docs/flow-control.md`)"),
+    KEY_RATE_LIMIT_BURST("key-rate-limit-burst", INCOMING_AND_OUTGOING, ValueType.INT, "0", 0, Integer.MAX_VALUE,
+            "Messages of one key's rate limit that may go at once after a quiet time, >= 0; 0: one at a time. Only"
+                    + " with `key-rate-limit`"),
     ZOOKEEPER_CONNECT("zookeeper-connect", INCOMING, ValueType.STRING, null, "none (no coordination)",
             "ZooKeeper ensemble `host:port[,host:port...][/chroot]`; when set, each slot of the topic is consumed by "
                     + "one consumer at a time across the cluster, so messages with the same slot basis are processed "

@@ -48,6 +48,13 @@ public final class RmqExceptions {
                 + timeToLive + "): set one of them");
     }
 
+    /** RMQ-2410: outgoing metadata gives a slot basis and a different flow key. */
+    public IllegalStateException conflictingFlowKey(String slotBasis, String flowKey) {
+        return new IllegalStateException("RMQ-2410 Metadata gives both slotBasis (" + slotBasis + ") and flowKey ("
+                + flowKey + "), which differ: a flow key is the slot basis of its message (all messages of a key are in"
+                + " one slot); set one of them, or the same value in both");
+    }
+
     public IllegalStateException conflictingDeliveryTime(Object deliverAt, Object delay) {
         return new IllegalStateException("RMQ-2003 Metadata gives both deliverAt (" + deliverAt + ") and delay ("
                 + delay + "): set one of them");

@@ -19,6 +19,7 @@ import io.rmq.engine.consume.ConsumerOptions;
 import io.rmq.engine.consume.flow.AdaptiveSlowDown;
 import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.topic.FairShare;
+import io.rmq.engine.topic.KeyLimits;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicType;
 
@@ -122,6 +123,30 @@ class IncomingChannelConfigTest {
                 .consumerOptions().rateLimit()).contains(new FlowLimit(500, 50));
         assertThat(IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "rate-limit", "30/m")).consumerOptions().rateLimit())
                 .contains(new FlowLimit(0.5, 0));
+    }
+
+    @Test
+    void keyLimitsAreNoneUnlessSet() {
+        assertThat(IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY")).consumerOptions().keyLimits())
+                .isEqualTo(KeyLimits.NONE);
+        assertThat(IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "key-concurrency", "2",
+                "key-rate-limit", "30/m", "key-rate-limit-burst", "3")).consumerOptions().keyLimits())
+                .isEqualTo(new KeyLimits(2, 0.5, 3));
+    }
+
+    @Test
+    void keyLimitsThatCannotBeReadAreProblems() {
+        RmqConfigurationException zero = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "key-concurrency", "0")));
+        RmqConfigurationException rate = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "key-rate-limit", "fast")));
+        RmqConfigurationException alone = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "key-rate-limit-burst", "4")));
+
+        assertThat(zero).hasMessage("RMQ-2001 Channel 'c' (incoming): attribute 'key-concurrency' = '0' is invalid:"
+                + " a whole number of messages, 1 or more, is required");
+        assertThat(rate).hasMessageContaining("'key-rate-limit' = 'fast' is invalid");
+        assertThat(alone).hasMessageContaining("it applies only with key-rate-limit, which is not set");
     }
 
     @Test

@@ -83,13 +83,16 @@ final class AdminScripts {
     CompletionStage<Long> removePending(int slot, byte[] member, String tenant) {
         SlotKeys k = keys.slot(slot);
         return scripts.<List<Object>>run(RedisScript.CANCEL,
-                keys(k.tenantQueue(TenantName.encode(tenant)), k.prepare(), k.dead(), k.attempts(), k.failures(), k.expiry(), k.counters(), k.trace()), member)
+                keys(k.tenantQueue(TenantName.encode(tenant)), k.prepare(), k.dead(), k.attempts(), k.failures(), k.expiry(),
+                        k.counters(), k.trace(), k.flowKeys(), k.parkedKeys()), member)
                 .thenApply(reply -> (Long) reply.get(0));
     }
 
     /** {@code due_now.lua}: 1 when the message was pending. */
     CompletionStage<Long> dueNow(int slot, byte[] member) {
-        return scripts.run(RedisScript.DUE_NOW, keys(keys.slot(slot).store()), type, member, wakeChannel(slot), number(slot));
+        SlotKeys k = keys.slot(slot);
+        return scripts.run(RedisScript.DUE_NOW, keys(k.store(), k.flowKeys(), k.parkedKeys()), type, member,
+                wakeChannel(slot), number(slot));
     }
 
     /**
@@ -126,14 +129,14 @@ final class AdminScripts {
     CompletionStage<List<Object>> splitSlot(int slot, int target) {
         SlotKeys k = keys.slot(slot);
         return scripts.run(RedisScript.SPLIT_SLOT, keys(k.store(), k.prepare(), keys.splitMarker(slot, target),
-                keys.presplit(slot, target), k.tenants()), number(target));
+                keys.presplit(slot, target), k.tenants(), k.parkedKeys()), number(target));
     }
 
     /** {@code split_progress.lua}: { members still held, next offset }, or { -1, 0 } when the split was lost. */
     CompletionStage<List<Object>> splitProgress(int slot, int target, long offset, int limit) {
         SlotKeys k = keys.slot(slot);
         return scripts.run(RedisScript.SPLIT_PROGRESS, keys(k.store(), k.prepare(), keys.presplit(slot, target),
-                keys.splitMarker(slot, target), k.tenants()),
+                keys.splitMarker(slot, target), k.tenants(), k.flowKeys(), k.parkedKeys()),
                 number(offset), number(limit));
     }
 

@@ -7,6 +7,7 @@ import java.util.Optional;
 import io.rmq.engine.consume.flow.AdaptiveSlowDown;
 import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.topic.FairShare;
+import io.rmq.engine.topic.KeyLimits;
 import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.i18n.EngineArguments;
 import io.rmq.engine.scripts.TopicScripts.RetryRule;
@@ -61,6 +62,7 @@ public final class ConsumerOptions {
     private final PriorityAging priorityAging;
     private final AdaptiveSlowDown adaptiveSlowDown;
     private final FairShare fairShare;
+    private final KeyLimits keyLimits;
 
     private ConsumerOptions(Builder b) {
         this.maxRetries = b.maxRetries;
@@ -80,6 +82,7 @@ public final class ConsumerOptions {
         this.priorityAging = b.priorityAging;
         this.adaptiveSlowDown = b.adaptiveSlowDown;
         this.fairShare = b.fairShare;
+        this.keyLimits = b.keyLimits;
     }
 
     public static Builder builder() {
@@ -95,7 +98,8 @@ public final class ConsumerOptions {
                 .retryBackoff(retryBackoff).retryBackoffMax(retryBackoffMax).pollInterval(pollInterval)
                 .shutdownTimeout(shutdownTimeout).deadMaxCount(deadMaxCount).deadMaxAge(deadMaxAge)
                 .coordination(coordination).expiredToDead(expiredToDead).traced(traced).traceLinks(traceLinks)
-                .rateLimit(rateLimit).priorityAging(priorityAging).adaptiveSlowDown(adaptiveSlowDown).fairShare(fairShare);
+                .rateLimit(rateLimit).priorityAging(priorityAging).adaptiveSlowDown(adaptiveSlowDown).fairShare(fairShare)
+                .keyLimits(keyLimits);
     }
 
     public int maxRetries() {
@@ -202,6 +206,14 @@ public final class ConsumerOptions {
         return fairShare;
     }
 
+    /**
+     * The limits per key this consumer starts with ({@link KeyLimits#NONE}: none): with a limit it pops with
+     * {@code pop_flow.lua}, holding back the messages of keys at their limit; without, it pays nothing for it.
+     */
+    public KeyLimits keyLimits() {
+        return keyLimits;
+    }
+
     @Override
     public String toString() {
         return "ConsumerOptions[maxRetries=" + maxRetries + ", prepareTimeout=" + prepareTimeout + ", batchSize="
@@ -211,6 +223,7 @@ public final class ConsumerOptions {
                 + (priorityAging.on() ? ", priorityAging=" + priorityAging.pacePerMilli() + "/ms" : "")
                 + ", adaptiveSlowDown=" + (adaptiveSlowDown == null ? "none" : adaptiveSlowDown)
                 + ", fairShare=" + fairShare
+                + ", keyLimits=" + keyLimits
                 + ", coordination="
                 + (coordination == null ? "none" : coordination) + "]";
     }
@@ -234,6 +247,7 @@ public final class ConsumerOptions {
         private PriorityAging priorityAging = PriorityAging.OFF;
         private AdaptiveSlowDown adaptiveSlowDown;
         private FairShare fairShare = FairShare.OFF;
+        private KeyLimits keyLimits = KeyLimits.NONE;
 
         private Builder() {
         }
@@ -357,6 +371,12 @@ public final class ConsumerOptions {
         /** Runs the adaptive slow-down with these settings; {@code null}: as the topic's flow hash says. */
         public Builder adaptiveSlowDown(AdaptiveSlowDown adaptiveSlowDown) {
             this.adaptiveSlowDown = adaptiveSlowDown;
+            return this;
+        }
+
+        /** Limits the consumer's messages per key, starting with {@code keyLimits}; {@code null}: none. */
+        public Builder keyLimits(KeyLimits keyLimits) {
+            this.keyLimits = keyLimits == null ? KeyLimits.NONE : keyLimits;
             return this;
         }
 

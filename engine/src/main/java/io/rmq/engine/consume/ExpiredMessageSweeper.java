@@ -28,7 +28,9 @@ import io.rmq.engine.topic.TopicDefinition;
  * cluster), and only then calls the rollback script on each slot: an idle topic costs one command per
  * sweep, not a script per slot. Once a minute it also keeps every slot's dead queue within the
  * retention of that consumer ({@link ConsumerOptions#deadMaxCount()}, {@link ConsumerOptions#deadMaxAge()}),
- * logging and counting what it deletes, after the same check of the dead queues. The first check covers the
+ * logging and counting what it deletes, after the same check of the dead queues; and when its consumer does not limit
+ * keys, it brings back members that limits per key parked (after one {@code EXISTS} over the parked keys), so they
+ * are not left waiting for a consumer with limits (RMQ-0620). The first check covers the
  * expiry sets too (the same {@code EXISTS}, so an idle topic pays nothing more for expiry): when a prepare queue
  * or an expiry set holds members, each slot also gets one {@code expire.lua} call, which removes at most
  * {@value #EXPIRE_LIMIT} expired messages, dropped or, when that consumer's {@link ConsumerOptions#expiredToDead()},
@@ -43,6 +45,8 @@ public final class ExpiredMessageSweeper implements Runnable {
     private static final int SWEEP_LIMIT = 256;
     /** Most dead members one retention call deletes. */
     private static final int TRIM_LIMIT = 1_000;
+    /** Keys brought back per {@code unpark.lua} call. */
+    private static final int UNPARK_LIMIT = 64;
     /** Most expired messages one cleanup call removes from a slot. */
     static final int EXPIRE_LIMIT = 1_000;
     private static final long TRIM_EVERY_NANOS = TimeUnit.MINUTES.toNanos(1);
@@ -65,7 +69,10 @@ public final class ExpiredMessageSweeper implements Runnable {
         this.events = events;
     }
 
-    /** Sweeps every slot once, if any prepare queue holds members; trims the dead queues once a minute. */
+    /**
+     * Sweeps every slot once, if any prepare queue holds members; trims the dead queues once a minute, and then brings
+     * back parked members when keys are not limited.
+     */
     @Override
     public void run() {
         if (!connected.getAsBoolean()) {
@@ -78,6 +85,9 @@ public final class ExpiredMessageSweeper implements Runnable {
         if (System.nanoTime() - lastTrim >= TRIM_EVERY_NANOS) {
             lastTrim = System.nanoTime();
             ifAnyExists(scripts.countDead(), this::trimDead);
+            if (!scripts.keyLimits().on()) {
+                ifAnyExists(scripts.countParked(), this::unparkAll);
+            }
         }
     }
 
@@ -125,6 +135,29 @@ public final class ExpiredMessageSweeper implements Runnable {
                 }
             });
         }
+    }
+
+    /** Brings back what limits per key parked, slot by slot, until no parked key is left (see {@code unpark.lua}). */
+    private void unparkAll() {
+        for (int slot = 0; slot < scripts.slotAmount(); slot++) {
+            unpark(slot);
+        }
+    }
+
+    private void unpark(int slot) {
+        TopicDefinition topic = scripts.keys().topic();
+        scripts.unpark(slot, UNPARK_LIMIT).whenComplete((r, f) -> {
+            if (f != null) {
+                EngineLogging.log.sweepFailed(slot, topic.name(), RmqClient.rootMessage(f));
+                return;
+            }
+            if (r.unparked() > 0) {
+                EngineLogging.log.unparked(r.unparked(), slot, topic.name());
+            }
+            if (r.more()) {
+                unpark(slot);
+            }
+        });
     }
 
     private void trimDead() {

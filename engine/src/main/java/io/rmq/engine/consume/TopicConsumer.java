@@ -19,6 +19,7 @@ import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.WakeBus;
 import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.topic.FairShare;
+import io.rmq.engine.topic.KeyLimits;
 import io.rmq.engine.settlement.EngineEvents;
 import io.rmq.engine.settlement.HeldMessages;
 import io.rmq.engine.settlement.Settlement;
@@ -123,6 +124,7 @@ public final class TopicConsumer implements AutoCloseable {
         this.flow = flow;
         this.scripts = scripts;
         this.options = options;
+        scripts.keyLimits(options.keyLimits());
         this.redis = redis;
         this.wakeBus = wakeBus;
         this.housekeeping = housekeeping;
@@ -148,6 +150,14 @@ public final class TopicConsumer implements AutoCloseable {
      */
     public void updateFairShare(FairShare fair) {
         loop.updateFairShare(java.util.Objects.requireNonNull(fair, "fair"));
+    }
+
+    /**
+     * Applies new limits per key ({@link KeyLimits#NONE}: none) from the next pop and settlement on. Members popped
+     * before limits were switched on hold no place: a key may briefly have more in flight than its new limit.
+     */
+    public void updateKeyLimits(KeyLimits limits) {
+        scripts.keyLimits(limits);
     }
 
     public TopicDefinition topic() {

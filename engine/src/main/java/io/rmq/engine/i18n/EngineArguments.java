@@ -72,6 +72,24 @@ public final class EngineArguments {
                 + " is invalid: 0 (a tenth of a second's worth) or more messages is required");
     }
 
+    /** A concurrency per key below 0 ({@code 0}: none). */
+    public IllegalArgumentException badKeyConcurrency(String concurrency) {
+        return new IllegalArgumentException("concurrency per key '" + concurrency
+                + "' is invalid: a whole number of messages, 1 or more (0 or absent: no limit), is required");
+    }
+
+    /** A rate per key that is not a number of messages per second of 0 or more ({@code 0}: none). */
+    public IllegalArgumentException badKeyRate(String perSecond) {
+        return new IllegalArgumentException("rate per key '" + perSecond
+                + "' is invalid: messages per second above 0 (0 or absent: no limit) are required");
+    }
+
+    /** A burst per key below 0 ({@code 0}: one message). */
+    public IllegalArgumentException badKeyBurst(String burst) {
+        return new IllegalArgumentException("burst per key '" + burst
+                + "' is invalid: a whole number of messages, 0 (one at a time) or more, is required");
+    }
+
     /** A trace context that cannot be recorded with a message (empty, or with a space). */
     public IllegalArgumentException badTraceparent(String traceparent) {
         return new IllegalArgumentException("trace context '" + traceparent

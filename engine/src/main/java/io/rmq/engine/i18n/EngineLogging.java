@@ -580,6 +580,17 @@ public final class EngineLogging {
                 + " waited for permits of the rate limit; ignored");
     }
 
+    // ---- limits per key: RMQ-0620..0634
+
+    /**
+     * RMQ-0620 (INFO): members parked by limits per key were brought back to a slot's store queue, because this
+     * engine's consumers of the topic no longer limit keys.
+     */
+    public void unparked(long members, int slot, String topic) {
+        log(Level.INFO, null, () -> "RMQ-0620 Brought back " + members + " message(s) of slot " + slot + " of topic '"
+                + topic + "' held back by limits per key: its consumers here no longer limit keys");
+    }
+
     // ---- the Redis server's version: RMQ-043x
 
     /**

@@ -17,6 +17,7 @@ import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.support.SlotBatcher;
+import io.rmq.engine.topic.KeyLimits;
 import io.rmq.engine.topic.PriorityAging;
 import io.rmq.engine.topic.SlotRouter;
 import io.rmq.engine.topic.TopicDefinition;
@@ -66,6 +67,8 @@ public final class TopicProducer {
     private final Set<Long> split = ConcurrentHashMap.newKeySet();
     /** Split slots that hold no pre-split member any more: nothing there to merge into. */
     private final Set<Long> drained = ConcurrentHashMap.newKeySet();
+    /** Whether the topic limits keys: each send then records its message's key ({@link #updateKeyLimits}). */
+    private volatile boolean recordKeys;
 
     /**
      * @param crc     the CRC32 of the slot basis (or content): its slot under any amount
@@ -120,6 +123,15 @@ public final class TopicProducer {
     /** The priority aging of this producer's sends ({@link PriorityAging#OFF} when off or its epoch is not read yet). */
     public PriorityAging priorityAging() {
         return scripts.priorityAging();
+    }
+
+    /**
+     * The topic's limits per key, as this producer knows them: with a limit ({@link KeyLimits#on()}) each message sent
+     * from now on records its key (its slot basis) for the consumers' limits; a message without a slot basis records
+     * none and is not limited. {@link KeyLimits#NONE}: nothing is recorded, as before.
+     */
+    public void updateKeyLimits(KeyLimits limits) {
+        this.recordKeys = limits != null && limits.on();
     }
 
     /** How this producer confirms its sends. */
@@ -237,8 +249,11 @@ public final class TopicProducer {
             return failed(EngineExceptions.ex.tenantWithExpiry(topic.name(), tenant));
         }
         long crc = SlotRouter.crc(slotBasis, content);
+        // with limits per key the key is recorded: the slot basis, or none ("") for a message routed by its content
+        String flowKey = recordKeys ? (slotBasis == null ? "" : slotBasis) : null;
         TopicScripts.Send send = new TopicScripts.Send(value, content, expiry == null ? null : expiry.wireValue(),
-                trace == null ? null : trace.traceparent(), trace == null ? 0 : trace.maxLinks(), tenant);
+                trace == null ? null : trace.traceparent(), trace == null ? 0 : trace.maxLinks(), tenant,
+                flowKey);
         PendingSend pending;
         if (durable == null) {
             pending = new PendingSend(send, crc, new CompletableFuture<>(), null);

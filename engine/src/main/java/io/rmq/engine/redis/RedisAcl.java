@@ -18,7 +18,7 @@ public final class RedisAcl {
 
     /** The structures under a slot's hash tag, each a key {@code <name>{<prefix><topic>_<slot>}} (see {@link SlotKeys}). */
     static final List<String> HASH_TAGGED = List.of("prepare", "dead", "attempts", "origin", "owner", "failures",
-            "paused", "counters", "expiry", "held-expiry", "trace", "since", "tenants", "fair", "tenant");
+            "paused", "counters", "expiry", "held-expiry", "trace", "since", "tenants", "fair", "tenant", "flowkey", "keyflow", "parkedkeys");
 
     /** Connection set-up, scripts and Pub/Sub, as the engine and Lettuce send them. */
     public static final List<String> CONNECTION_COMMANDS = List.of("+hello", "+auth", "+ping", "+select",
@@ -62,7 +62,8 @@ public final class RedisAcl {
      * the registry {@code <prefix>rmq:topics}), {@code ~<structure>{<prefix>*} per hash-tagged structure, the
      * keys of a growth ({@code ~split:*{<prefix>*}, {@code ~presplit:*{<prefix>*}, {@code ~{<prefix>rmq:topics}growth}),
      * the topics' flow hashes ({@code ~flow{<prefix>*}),
-     * the tenants' queues of fair share ({@code ~tq:*{<prefix>*}),
+     * the tenants' queues of fair share ({@code ~tq:*{<prefix>*}), the keys' held-back members of limits per key
+     * ({@code ~parked:*{<prefix>*}),
      * the admin's operations under way ({@code ~{<prefix>rmq:topics}operation*}),
      * and {@code &rmq:wake:<prefix>*}. Glob characters in the prefix ({@code * ? [ ] \}) are escaped.
      */
@@ -78,6 +79,7 @@ public final class RedisAcl {
         rules.add("~presplit:*{" + p + "*");
         // fair share: the tenants' queues of a slot, under its hash tag
         rules.add("~tq:*{" + p + "*");
+        rules.add("~parked:*{" + p + "*");
         // a recurring schedule's state, under the hash tag of its slot (the registry <prefix>rmq:schedules matches ~<prefix>*)
         rules.add("~schedule:*{" + p + "*");
         // a topic's flow settings and rate limiter, under the topic's own hash tag: flow{<prefix><topic>}

@@ -26,6 +26,10 @@ public enum RedisScript {
     SEND("send.lua", ScriptOutputType.MULTI),
     /** Moves due members from the store queue to the prepare queue. */
     POP("pop.lua", ScriptOutputType.MULTI),
+    /** {@link #POP} for a consumer with limits per key: holds back (parks) members of keys at their limit. */
+    POP_FLOW("pop_flow.lua", ScriptOutputType.MULTI),
+    /** Brings members parked by limits per key back to the store queue, once consumers no longer limit keys. */
+    UNPARK("unpark.lua", ScriptOutputType.MULTI),
     /** Removes consumed members from the prepare queue. */
     COMMIT("commit.lua", ScriptOutputType.INTEGER),
     /** Returns members to the store queue, or to the dead queue. */

@@ -32,6 +32,9 @@ final class SlotKeyBytes {
     static final int TENANTS = 14;
     static final int FAIR = 15;
     static final int IN_FLIGHT_TENANTS = 16;
+    static final int FLOW_KEYS = 17;
+    static final int KEY_COUNTS = 18;
+    static final int PARKED_KEYS = 19;
 
     private final TopicKeys keys;
     private final byte[] wakeChannel;
@@ -104,7 +107,8 @@ final class SlotKeyBytes {
                     bytes(sk.dead()), bytes(sk.owner()), bytes(sk.failures()), bytes(sk.paused()),
                     Long.toString(s).getBytes(StandardCharsets.US_ASCII), bytes(sk.counters()), bytes(sk.expiry()),
                     bytes(sk.heldExpiry()), bytes(sk.trace()), bytes(sk.since()), bytes(sk.tenants()), bytes(sk.fair()),
-                    bytes(sk.inFlightTenants()) };
+                    bytes(sk.inFlightTenants()), bytes(sk.flowKeys()), bytes(sk.keyCounts()),
+                    bytes(sk.parkedKeys()) };
         }
         shardedWakeChannels = channels;
         slotKeys = k;

@@ -6,10 +6,13 @@ import static io.rmq.engine.scripts.SlotKeyBytes.DEAD;
 import static io.rmq.engine.scripts.SlotKeyBytes.EXPIRY;
 import static io.rmq.engine.scripts.SlotKeyBytes.FAILURES;
 import static io.rmq.engine.scripts.SlotKeyBytes.FAIR;
+import static io.rmq.engine.scripts.SlotKeyBytes.FLOW_KEYS;
 import static io.rmq.engine.scripts.SlotKeyBytes.HELD_EXPIRY;
 import static io.rmq.engine.scripts.SlotKeyBytes.IN_FLIGHT_TENANTS;
+import static io.rmq.engine.scripts.SlotKeyBytes.KEY_COUNTS;
 import static io.rmq.engine.scripts.SlotKeyBytes.ORIGIN;
 import static io.rmq.engine.scripts.SlotKeyBytes.OWNER;
+import static io.rmq.engine.scripts.SlotKeyBytes.PARKED_KEYS;
 import static io.rmq.engine.scripts.SlotKeyBytes.PAUSED;
 import static io.rmq.engine.scripts.SlotKeyBytes.PREPARE;
 import static io.rmq.engine.scripts.SlotKeyBytes.SINCE;
@@ -35,8 +38,9 @@ import io.rmq.engine.redis.KeyTypes;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.ScriptRunner;
-import io.rmq.engine.topic.PriorityAging;
 import io.rmq.engine.topic.FairShare;
+import io.rmq.engine.topic.KeyLimits;
+import io.rmq.engine.topic.PriorityAging;
 import io.rmq.engine.topic.TenantName;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicGrowthState;
@@ -65,6 +69,7 @@ public final class TopicScripts {
     private static final byte[] AGING_SECTION = RmqClient.bytes("AGING");
     private static final byte[] FAIR_SECTION = RmqClient.bytes("FAIR");
     private static final byte[] TRACED = RmqClient.bytes("traced");
+    private static final byte[] FLOWKEY_SECTION = RmqClient.bytes("FLOWKEY");
     private static final byte[] NONE = new byte[0];
     private static final byte[] ONE = RmqClient.bytes("1");
     private static final byte[] ZERO = RmqClient.bytes("0");
@@ -80,6 +85,8 @@ public final class TopicScripts {
     /** The settings with the topic's epoch, once read ({@link #applyPriorityAging}). */
     private volatile CompletionStage<PriorityAging> agingReady = CompletableFuture.completedFuture(PriorityAging.OFF);
     private volatile boolean settleByTenant;
+    /** The consumer's limits per key: with a limit, pops park and settlements free places ({@link #keyLimits}). */
+    private volatile KeyLimits keyLimits = KeyLimits.NONE;
 
     /** How a rolled-back member is retried: {@code rollback.lua}'s ARGV[2..4]. */
     public record RetryRule(int maxRetries, long backoffMillis, long backoffMaxMillis) {
@@ -90,20 +97,22 @@ public final class TopicScripts {
      * whether the pop that moved it held an expiry for some member (its commit or release then clears it), and the
      * Redis clock when it was popped (ms since the epoch), and its trace entry when the pop was asked for it and the
      * member had one ({@link TraceEntry#wire()}; {@code null} otherwise); with priority aging on, its priority
-     * {@code score + k * (since - E0)} ({@code null} otherwise: the score is the priority).
+     * {@code score + k * (since - E0)} ({@code null} otherwise: the score is the priority); and its key when the pop
+     * limited keys ({@code pop_flow.lua}: {@code ~slot} for a member without one recorded; {@code null} otherwise or
+     * for a message without a key).
      */
     public record PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis,
-            String trace, Double priority) {
+            String trace, Double priority, String flowKey) {
 
-        /** A member popped without priority aging. */
+        /** A member popped without priority aging or limits per key. */
         public PoppedMember(byte[] content, byte[] rawScore, int attempt, boolean heldExpiry, long poppedAtMillis,
                 String trace) {
-            this(content, rawScore, attempt, heldExpiry, poppedAtMillis, trace, null);
+            this(content, rawScore, attempt, heldExpiry, poppedAtMillis, trace, null, null);
         }
 
         /** This member with its priority under priority aging. */
         PoppedMember withPriority(double priority) {
-            return new PoppedMember(content, rawScore, attempt, heldExpiry, poppedAtMillis, trace, priority);
+            return new PoppedMember(content, rawScore, attempt, heldExpiry, poppedAtMillis, trace, priority, flowKey);
         }
 
         /** A member popped without a trace entry. */
@@ -155,6 +164,20 @@ public final class TopicScripts {
 
     public TopicKeys keys() {
         return keys;
+    }
+
+    /**
+     * The limits per key the calls that follow apply: with a limit, {@link #pop} calls {@code pop_flow.lua} and the
+     * settlements ({@link #commit}, {@link #rollback}, {@link #release}) free the members' places; {@link KeyLimits#NONE}
+     * pops as {@code pop.lua} does. Set by the consumer owning these scripts; takes effect on the next call.
+     */
+    public void keyLimits(KeyLimits limits) {
+        this.keyLimits = limits == null ? KeyLimits.NONE : limits;
+    }
+
+    /** The limits per key applied, {@link KeyLimits#NONE} without any. */
+    public KeyLimits keyLimits() {
+        return keyLimits;
     }
 
     /** The slots consumed: the topic definition's amount, or the amount it grew to since ({@link #grow}). */
@@ -244,15 +267,17 @@ public final class TopicScripts {
      * One message to send: the type's value (a time range in ms, a priority, or a delivery time in ms), the member,
      * and when it expires as {@code send.lua} takes it ({@code Expiry.wireValue()}: ms since the epoch on the Redis
      * clock, or {@code +<ms>} after the send), {@code null} for never; and the W3C traceparent of its send span
-     * ({@code null}: none), recorded in the slot's trace hash with at most {@code traceLinks} contexts per member; and
-     * its tenant (fair share, {@code null}: none, the store queue as without fair share; {@code ""}: the default
-     * tenant), written to the tenant's queue, which then takes part in the slot's fair share.
+     * ({@code null}: none), recorded in the slot's trace hash with at most {@code traceLinks} contexts per member; its
+     * tenant (fair share, {@code null}: none, the store queue as without fair share; {@code ""}: the default tenant),
+     * written to the tenant's queue, which then takes part in the slot's fair share; and its key for limits per key
+     * ({@code null}: none recorded; {@code ""}: a message without a key, not limited).
      */
-    public record Send(String value, byte[] member, String expiry, String trace, int traceLinks, String tenant) {
+    public record Send(String value, byte[] member, String expiry, String trace, int traceLinks, String tenant,
+            String flowKey) {
 
-        /** A message without a tenant. */
+        /** A message without a tenant or a key recorded. */
         public Send(String value, byte[] member, String expiry, String trace, int traceLinks) {
-            this(value, member, expiry, trace, traceLinks, null);
+            this(value, member, expiry, trace, traceLinks, null, null);
         }
 
         /** A message without a trace context. */
@@ -306,14 +331,18 @@ public final class TopicScripts {
     /** {@code send.lua} on the queue of the tenant encoded as {@code tenant}; {@code null}: the store queue, no tenant. */
     private CompletionStage<List<SendResult>> sendTo(int slot, int routedBy, List<Send> sends, String tenant) {
         byte[][] k = slots.of(slot);
+        boolean keyed = sends.stream().anyMatch(s -> s.flowKey() != null);
         byte[][] args = messageArgs(slot, k, sends, sends.stream().anyMatch(s -> s.expiry() != null),
-                sends.stream().anyMatch(s -> s.trace() != null));
+                sends.stream().anyMatch(s -> s.trace() != null), keyed);
         byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
         PriorityAging aged = scoringAging();
         byte[][] sendKeys = tenant == null
                 ? new byte[][] { k[STORE], k[PREPARE], k[COUNTERS], marker, k[EXPIRY], k[TRACE] }
                 : new byte[][] { bytes(keys.slot(slot).tenantQueue(tenant)), k[PREPARE], k[COUNTERS], marker, k[EXPIRY],
                         k[TRACE], k[TENANTS], k[FAIR] };
+        if (keyed) {
+            sendKeys = withKeys(sendKeys, k[FLOW_KEYS]); // limits per key: each message's key is recorded
+        }
         if (aged != null) {
             sendKeys = withKeys(sendKeys, k[SINCE]);
             args = withAging(args, aged, sends.stream().anyMatch(s -> s.expiry() != null),
@@ -347,7 +376,7 @@ public final class TopicScripts {
         byte[] presplit = bytes(keys.presplit(slot, targetAmount));
         byte[] queue = sends.isEmpty() ? k[STORE] : queueOf(slot, sends.get(0).tenant());
         return this.<List<Object>>run(RedisScript.MERGE_PENDING, new byte[][] { queue, presplit, k[COUNTERS] },
-                messageArgs(slot, k, sends, false, false))
+                messageArgs(slot, k, sends, false, false, false))
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
                     for (int i = 1; i + 1 < reply.size(); i += 2) {
@@ -362,11 +391,13 @@ public final class TopicScripts {
     /**
      * The ARGV of {@code send.lua} and {@code merge_pending.lua}: type, wake channel, slot, then value and member per
      * message; with expiries ({@code send.lua} only) {@code EXPIRES} and value, member and expiry per message; with
-     * trace contexts ({@code send.lua} only) {@code TRACE}, the bound, and one more element per message, its context.
+     * trace contexts ({@code send.lua} only) {@code TRACE}, the bound, and one more element per message, its context;
+     * with keys ({@code send.lua} only) {@code FLOWKEY} and one more element per message, its key.
      */
-    private byte[][] messageArgs(int slot, byte[][] k, List<Send> sends, boolean withExpiries, boolean withTraces) {
-        int per = 2 + (withExpiries ? 1 : 0) + (withTraces ? 1 : 0);
-        int first = 3 + (withExpiries ? 1 : 0) + (withTraces ? 2 : 0);
+    private byte[][] messageArgs(int slot, byte[][] k, List<Send> sends, boolean withExpiries, boolean withTraces,
+            boolean withKeys) {
+        int per = 2 + (withExpiries ? 1 : 0) + (withTraces ? 1 : 0) + (withKeys ? 1 : 0);
+        int first = 3 + (withExpiries ? 1 : 0) + (withTraces ? 2 : 0) + (withKeys ? 1 : 0);
         byte[][] args = new byte[first + per * sends.size()][];
         args[0] = type;
         args[1] = wakeChannel(slot);
@@ -375,9 +406,13 @@ public final class TopicScripts {
             args[3] = EXPIRES;
         }
         if (withTraces) {
-            args[first - 2] = TRACE_SECTION;
-            args[first - 1] = number(sends.stream().mapToInt(Send::traceLinks).max().orElse(0));
+            args[3 + (withExpiries ? 1 : 0)] = TRACE_SECTION;
+            args[4 + (withExpiries ? 1 : 0)] = number(sends.stream().mapToInt(Send::traceLinks).max().orElse(0));
         }
+        if (withKeys) {
+            args[first - 1] = FLOWKEY_SECTION;
+        }
+        int traceAt = 2 + (withExpiries ? 1 : 0);
         for (int i = 0; i < sends.size(); i++) {
             Send send = sends.get(i);
             args[first + per * i] = bytes(send.value());
@@ -386,7 +421,10 @@ public final class TopicScripts {
                 args[first + 2 + per * i] = send.expiry() == null ? ZERO : bytes(send.expiry());
             }
             if (withTraces) {
-                args[first + per * i + per - 1] = send.trace() == null ? NONE : bytes(send.trace());
+                args[first + traceAt + per * i] = send.trace() == null ? NONE : bytes(send.trace());
+            }
+            if (withKeys) {
+                args[first + per * i + per - 1] = send.flowKey() == null ? NONE : bytes(send.flowKey());
             }
         }
         return args;
@@ -445,9 +483,9 @@ public final class TopicScripts {
         byte[] queue = queueOf(slot, tenant);
         byte[][] cancelKeys = aged
                 ? withMarkers(markers, queue, k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
-                        k[TRACE], k[SINCE])
+                        k[TRACE], k[FLOW_KEYS], k[PARKED_KEYS], k[SINCE])
                 : withMarkers(markers, queue, k[PREPARE], k[DEAD], k[ATTEMPTS], k[FAILURES], k[EXPIRY], k[COUNTERS],
-                        k[TRACE]);
+                        k[TRACE], k[FLOW_KEYS], k[PARKED_KEYS]);
         return this.<List<Object>>run(RedisScript.CANCEL, cancelKeys, aged ? new byte[][] { member, AGING_SECTION }
                 : new byte[][] { member })
                 .thenApply(r -> new CancelReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
@@ -486,8 +524,10 @@ public final class TopicScripts {
         boolean aged = scoringAging() != null; // priority aging: the pending copy's send time comes along
         byte[] queue = queueOf(slot, tenant);
         byte[][] findKeys = aged
-                ? withMarkers(markers, queue, k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY], k[SINCE])
-                : withMarkers(markers, queue, k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY]);
+                ? withMarkers(markers, queue, k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY], k[FLOW_KEYS],
+                        k[PARKED_KEYS], k[SINCE])
+                : withMarkers(markers, queue, k[PREPARE], k[DEAD], k[ATTEMPTS], k[EXPIRY], k[HELD_EXPIRY], k[FLOW_KEYS],
+                        k[PARKED_KEYS]);
         return this.<List<Object>>run(RedisScript.FIND, findKeys, aged ? new byte[][] { member, AGING_SECTION }
                 : new byte[][] { member })
                 .thenApply(r -> {
@@ -531,11 +571,12 @@ public final class TopicScripts {
         PriorityAging aged = scoringAging(); // priority aging: the new priority is aged from the first send
         if (aged != null) {
             return this.<List<Object>>run(RedisScript.RESCHEDULE,
-                    withMarkers(markers, queue, k[PREPARE], k[COUNTERS], k[SINCE]), type, bytes(score), member,
+                    withMarkers(markers, queue, k[PREPARE], k[COUNTERS], k[FLOW_KEYS], k[PARKED_KEYS], k[SINCE]), type, bytes(score), member,
                     wakeChannel(slot), k[SLOT], AGING_SECTION, bytes(aged.paceText()), number(aged.epochMillis()))
                     .thenApply(r -> new RescheduleReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
         }
-        return this.<List<Object>>run(RedisScript.RESCHEDULE, withMarkers(markers, queue, k[PREPARE], k[COUNTERS]),
+        return this.<List<Object>>run(RedisScript.RESCHEDULE, withMarkers(markers, queue, k[PREPARE], k[COUNTERS], k[FLOW_KEYS],
+                k[PARKED_KEYS]),
                 type, bytes(score), member, wakeChannel(slot), k[SLOT])
                 .thenApply(r -> new RescheduleReply(flag(r, 0), flag(r, 1), ((Long) r.get(2)).intValue()));
     }
@@ -667,6 +708,16 @@ public final class TopicScripts {
     private CompletionStage<PopReply> popOnly(int slot, int count, long prepareTimeoutMillis, long epoch, String worker,
             boolean expiredToDead, boolean traced, FairShare fair) {
         byte[][] k = slots.of(slot);
+        KeyLimits limits = keyLimits;
+        if (limits.on()) {
+            return this.<List<Object>>run(RedisScript.POP_FLOW, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN],
+                    k[OWNER], k[PAUSED], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[DEAD], k[FAILURES], k[TRACE],
+                    k[FLOW_KEYS], k[KEY_COUNTS], k[PARKED_KEYS] },
+                    type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker),
+                    expiredToDead ? ONE : ZERO, traced ? ONE : ZERO, number(limits.concurrency()),
+                    bytes(Double.toString(limits.permitMillis())), number(limits.effectiveBurst()))
+                    .thenApply(reply -> popReply(reply, traced, true));
+        }
         byte[][] args = { type, number(count), number(prepareTimeoutMillis), number(epoch),
                 bytes(worker == null ? "" : worker), expiredToDead ? ONE : ZERO, traced ? ONE : ZERO };
         byte[][] popKeys = { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[PAUSED], k[COUNTERS], k[EXPIRY],
@@ -689,7 +740,7 @@ public final class TopicScripts {
                 args[i++] = bytes(Double.toString(w.getValue()));
             }
         }
-        return this.<List<Object>>run(RedisScript.POP, popKeys, args).thenApply(reply -> popReply(reply, traced));
+        return this.<List<Object>>run(RedisScript.POP, popKeys, args).thenApply(reply -> popReply(reply, traced, false));
     }
 
     /**
@@ -703,14 +754,15 @@ public final class TopicScripts {
 
     /** Reads a pop reply made without trace entries; public for its benchmark. */
     public static PopReply popReply(List<Object> reply) {
-        return popReply(reply, false);
+        return popReply(reply, false, false);
     }
 
-    private static PopReply popReply(List<Object> reply, boolean traced) {
-        // each member: content, score, its attempt when some member of the slot has failed before (else 1), trace
+    private static PopReply popReply(List<Object> reply, boolean traced, boolean keyed) {
+        // each member: content, score, its attempt when some member of the slot has failed before (else 1), trace, key
         boolean attempts = (Long) reply.get(6) == 1L;
         int traceAt = attempts ? 3 : 2;
-        int per = traceAt + (traced ? 1 : 0);
+        int keyAt = traceAt + (traced ? 1 : 0);
+        int per = keyAt + (keyed ? 1 : 0);
         List<PoppedMember> members = new ArrayList<>((reply.size() - POP_HEADER) / per);
         boolean held = (Long) reply.get(5) == 1L;
         long now = (Long) reply.get(1);
@@ -720,7 +772,12 @@ public final class TopicScripts {
                 trace = new String(entry, StandardCharsets.US_ASCII);
             }
             int attempt = attempts ? ((Long) reply.get(i + 2)).intValue() : 1;
-            members.add(new PoppedMember((byte[]) reply.get(i), (byte[]) reply.get(i + 1), attempt, held, now, trace));
+            String key = null;
+            if (keyed && reply.get(i + keyAt) instanceof byte[] k && k.length > 0) {
+                key = new String(k, StandardCharsets.UTF_8);
+            }
+            members.add(new PoppedMember((byte[]) reply.get(i), (byte[]) reply.get(i + 1), attempt, held, now, trace, null,
+                    key));
         }
         return new PopReply(PopStatus.of((Long) reply.get(0)), (Long) reply.get(1), (Long) reply.get(2),
                 (Long) reply.get(3), (Long) reply.get(4), members);
@@ -750,6 +807,9 @@ public final class TopicScripts {
                 : new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN], k[OWNER], k[FAILURES], k[COUNTERS], k[TRACE] };
         if (settleByTenant) {
             commitKeys = withKeys(commitKeys, k[IN_FLIGHT_TENANTS]); // fair share: members go back by their tenant
+        }
+        if (keyLimits.on()) {
+            commitKeys = withKeys(commitKeys, k[FLOW_KEYS], k[KEY_COUNTS], k[PARKED_KEYS]); // limits per key
         }
         if (forgetsSendTimes()) {
             commitKeys = withKeys(commitKeys, k[SINCE]); // priority aging: the committed members' send times go
@@ -813,6 +873,9 @@ public final class TopicScripts {
             // fair share: members go back to their tenant's queue
             rollbackKeys = withKeys(rollbackKeys, k[IN_FLIGHT_TENANTS], k[TENANTS], k[FAIR]);
         }
+        if (keyLimits.on()) {
+            rollbackKeys = withKeys(rollbackKeys, k[FLOW_KEYS], k[KEY_COUNTS], k[PARKED_KEYS]); // limits per key
+        }
         if (forgetsSendTimes()) {
             rollbackKeys = withKeys(rollbackKeys, k[SINCE]); // priority aging: the dead members' send times go
         }
@@ -850,14 +913,19 @@ public final class TopicScripts {
                 args[first + 2 + per * i] = m.trace() == null ? NONE : bytes(m.trace());
             }
         }
-        byte[][] releaseKeys = settleByTenant
-                ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE],
-                        k[IN_FLIGHT_TENANTS], k[TENANTS], k[FAIR] }
-                : traced
+        // the optional keys after KEYS[7] are recognised by their names (lib/optional_keys.lua)
+        boolean limits = keyLimits.on();
+        byte[][] releaseKeys = traced || settleByTenant || limits
                 ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[TRACE] }
                 : members.stream().anyMatch(PoppedMember::heldExpiry)
                 ? new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY] }
                 : new byte[][] { k[STORE], k[PREPARE], k[ORIGIN], k[COUNTERS] };
+        if (settleByTenant) {
+            releaseKeys = withKeys(releaseKeys, k[IN_FLIGHT_TENANTS], k[TENANTS], k[FAIR]); // fair share
+        }
+        if (limits) {
+            releaseKeys = withKeys(releaseKeys, k[FLOW_KEYS], k[KEY_COUNTS], k[PARKED_KEYS]); // limits per key
+        }
         return run(RedisScript.RELEASE, releaseKeys, args);
     }
 
@@ -870,6 +938,9 @@ public final class TopicScripts {
         byte[][] k = slots.of(slot);
         byte[][] expireKeys = new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[FAILURES], k[DEAD], k[EXPIRY],
                 k[COUNTERS], k[TRACE] };
+        if (keyLimits.on()) {
+            expireKeys = withKeys(expireKeys, k[FLOW_KEYS], k[PARKED_KEYS]); // limits per key: parked members expire
+        }
         if (forgetsSendTimes()) {
             expireKeys = withKeys(expireKeys, k[SINCE]); // priority aging: the expired members' send times go
         }
@@ -967,6 +1038,26 @@ public final class TopicScripts {
             k[2 * slot + 1] = expiring[slot];
         }
         return countExisting(k);
+    }
+
+    /**
+     * How many of the topic's slots hold members parked by limits per key ({@code parkedkeys} exists): whether
+     * {@link #unpark} has anything to bring back.
+     */
+    public CompletionStage<Long> countParked() {
+        return countExisting(slots.everySlot(PARKED_KEYS));
+    }
+
+    /** What {@code unpark.lua} did: members brought back, and whether parked keys remain (call again). */
+    public record UnparkReply(long unparked, boolean more) {
+    }
+
+    /** {@code unpark.lua}: brings the members of up to {@code limit} parked keys back into the slot's store queue. */
+    public CompletionStage<UnparkReply> unpark(int slot, int limit) {
+        byte[][] k = slots.of(slot);
+        return this.<List<Object>>run(RedisScript.UNPARK, new byte[][] { k[STORE], k[PARKED_KEYS], k[COUNTERS] },
+                type, wakeChannel(slot), k[SLOT], number(limit))
+                .thenApply(r -> new UnparkReply((Long) r.get(0), (Long) r.get(1) == 1L));
     }
 
     /** How many of the topic's dead queues hold members: whether the retention has anything to trim. */

@@ -118,6 +118,15 @@ public final class Delivery {
     }
 
     /**
+     * The message's key for limits per key, when its consumer limits keys: its flow key or slot basis, {@code ~slot}
+     * for a message sent without one recorded; {@code null} when the consumer does not limit keys or the message has
+     * no key.
+     */
+    public String flowKey() {
+        return member.flowKey();
+    }
+
+    /**
      * The Redis clock when the message was popped (moved to the prepare queue), in ms since the epoch: a message
      * with an expiry was popped before it expired.
      */

@@ -32,6 +32,11 @@ import java.nio.charset.StandardCharsets;
  * the tenants set {@code tenants{<prefix><topic>_<slot>}} (tenant with pending members to its pass), the fair hash
  * {@code fair{<prefix><topic>_<slot>}} (field {@code vt}) and the in-flight tenant hash
  * {@code tenant{<prefix><topic>_<slot>}} (member in flight to its tenant)</li>
+ * <li>limits per key ({@link KeyLimits}; {@code lib/keys.lua}): the flow keys hash (a pending member to its key)
+ * {@code flowkey{<prefix><topic>_<slot>}}, the key counts hash ({@code c:<key>} members in the prepare queue,
+ * {@code t:<key>} the key's rate state) {@code keyflow{<prefix><topic>_<slot>}}, the parked keys sorted set (a key
+ * with held-back members to when it may go again) {@code parkedkeys{<prefix><topic>_<slot>}}, and per parked key
+ * its members {@code parked:<encoded key>{<prefix><topic>_<slot>}}, a name built by the scripts</li>
  * </ul>
  */
 public record SlotKeys(int slot, String store, String prepare, String dead, String attempts, String origin,
@@ -64,6 +69,39 @@ public record SlotKeys(int slot, String store, String prepare, String dead, Stri
                 "attempts{" + base + "}", "origin{" + base + "}", "owner{" + base + "}", "failures{" + base + "}",
                 "paused{" + base + "}", "counters{" + base + "}", "expiry{" + base + "}", "held-expiry{" + base + "}",
                 "trace{" + base + "}", "since{" + base + "}");
+    }
+
+    /** The flow keys hash: a pending member to its key (limits per key). */
+    public String flowKeys() {
+        return "flowkey{" + store + "}";
+    }
+
+    /** The key counts hash: per key its members in the prepare queue and its rate state (limits per key). */
+    public String keyCounts() {
+        return "keyflow{" + store + "}";
+    }
+
+    /** The parked keys sorted set: a key with members held back by its limit to when it may go again. */
+    public String parkedKeys() {
+        return "parkedkeys{" + store + "}";
+    }
+
+    /**
+     * The parked set of a key: its held-back members with their store scores. The scripts build this name
+     * ({@code lib/keys.lua}); it is here for operators and tests.
+     */
+    public String parked(String key) {
+        StringBuilder encoded = new StringBuilder();
+        for (byte b : key.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            if (c == '%' || c == '{' || c == '}' || c < 0x20 || c == 0x7f) {
+                encoded.append('%').append(String.format("%02X", c));
+            } else {
+                encoded.append((char) c);
+            }
+        }
+        return "parked:" + new String(encoded.toString().getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8)
+                + "{" + store + "}";
     }
 
     static byte[] bytes(String s) {

@@ -26,6 +26,11 @@
            tenant{<prefix><topic>_<slot>} (in-flight tenants; fair share, lib/fair.lua): the committed members'
            entries go, and a pending copy is looked for in each member's tenant queue (its commit wakes the
            consumer it was blocked for)
+           flowkey{<prefix><topic>_<slot>} (member -> key), with keyflow{<prefix><topic>_<slot>} (key counts) and
+           parkedkeys{<prefix><topic>_<slot>} (the consumer limits keys, see pop_flow.lua): the members leaving the
+           prepare queue free their keys' places, and the committed members' entries go (not that of a member with
+           a pending or parked copy); a key parked until a place frees is marked ready, and a wake notice
+           "<slot>:0" is published
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
@@ -47,12 +52,16 @@ local slot        = ARGV[2]
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/clock.lua: redisNow()
+-- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 -- #include lib/fair.lua: fair share between tenants
 -- #include lib/optional_keys.lua: optionalKeys(first)
 local optional    = optionalKeys(9)
 local heldKey     = optional['held-expiry']
 local sinceKey    = optional.since
 local tenantKey   = optional.tenant
+local flow        = optional.flowkey and { keys = optional.flowkey, counts = optional.keyflow,
+  parked = optional.parkedkeys } or nil
 
 -- The members as given. One given twice (two deliveries of it settled in one batch) is removed once by
 -- ZREM, whose count the common case below returns; the other case skips its repeats.
@@ -90,6 +99,9 @@ local anyPending = false
 for i = 1, #members do
   if pending[i] then anyPending = true break end
 end
+
+-- limits per key: the members leaving the prepare queue, read before they leave
+local leaving = flow and stillPrepared(prepareKey, members) or nil
 
 local committedCount = 0
 local wake = false
@@ -137,6 +149,16 @@ else
     end
     callAll('HDEL', tenantKey, named)
   end
+end
+if flow and #leaving > 0 then
+  local pendingOf, forget = {}, {}
+  for i, member in ipairs(members) do
+    if pending[i] then pendingOf[member] = true end
+  end
+  for i, member in ipairs(leaving) do forget[i] = not pendingOf[member] end
+  local freed, keys, parkedKeys = freePlaces(flow, leaving, redisNow())
+  if freed then wake = true end
+  forgetKeys(flow, leaving, keys, parkedKeys, forget)
 end
 if committedCount > 0 and not wake and handover and redis.call('ZCARD', prepareKey) == 0 then
   wake = true

@@ -14,8 +14,11 @@
   KEYS[7]  counters hash  counters{<prefix><topic>_<slot>}: cumulative counts for operators (optional);
                            fields expired (members expired) and dead (of those, kept in the dead queue)
   KEYS[8]  trace hash      trace{<prefix><topic>_<slot>}: the expired members' trace entries are removed
-  KEYS[9]  since hash      since{<prefix><topic>_<slot>} (optional, priority aging: lib/aging.lua): the expired
-                           members' first send times are removed
+  KEYS[9..] optional keys, each recognised by its name before the hash tag (lib/optional_keys.lua), in any order:
+           since{<prefix><topic>_<slot>} (priority aging: lib/aging.lua): the expired members' first send times
+           are removed
+           flowkey{<prefix><topic>_<slot>} with parkedkeys{<prefix><topic>_<slot>} (the consumer limits keys, see
+           pop_flow.lua): members held back by their key expire in their parked sets too
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  limit           most members to expire (> 0)
@@ -32,11 +35,16 @@ local limit       = tonumber(ARGV[2])
 local toDead      = ARGV[3] == '1'
 -- #include lib/clock.lua: redisNow()
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 -- #include lib/expiry.lua: expireMembers(keys, topicType, now, limit, toDead)
+-- #include lib/optional_keys.lua: optionalKeys(first)
+local optional = optionalKeys(9)
 
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 local expired, more = expireMembers({ store = KEYS[1], prepare = KEYS[2], attempts = KEYS[3], failures = KEYS[4],
-  dead = KEYS[5], expiry = KEYS[6], trace = KEYS[8], since = KEYS[9] }, topicType, redisNow(), limit, toDead)
+  dead = KEYS[5], expiry = KEYS[6], trace = KEYS[8], since = optional.since,
+  parked = optional.flowkey and parkedOf({ keys = optional.flowkey, parked = optional.parkedkeys }) or nil },
+  topicType, redisNow(), limit, toDead)
 if countersKey and expired > 0 then
   redis.call('HINCRBY', countersKey, 'expired', expired)
   if toDead then redis.call('HINCRBY', countersKey, 'dead', expired) end

@@ -21,11 +21,15 @@
                            popped with an expiry)
   KEYS[6]  held expiry     held-expiry{<prefix><topic>_<slot>}
   KEYS[7]  trace hash      trace{<prefix><topic>_<slot>} (optional, with KEYS[5], KEYS[6] and 'TRACE')
-  KEYS[8]  in-flight tenants tenant{<prefix><topic>_<slot>} (optional, with KEYS[5..7], 9 and 10; fair share,
-                           lib/fair.lua): a member popped from a tenant's queue goes back to that queue (merging with
-                           a pending copy there), the tenant takes part again, and the entry goes
-  KEYS[9]  tenants set     tenants{<prefix><topic>_<slot>}
-  KEYS[10] fair hash       fair{<prefix><topic>_<slot>}
+  KEYS[8..] optional keys, each recognised by its name before the hash tag (lib/optional_keys.lua), in any order
+           (given with KEYS[5..7]):
+           tenant{<prefix><topic>_<slot>} (member in flight -> its tenant), with tenants{<prefix><topic>_<slot>} and
+           fair{<prefix><topic>_<slot>} (fair share, lib/fair.lua): a member popped from a tenant's queue goes back
+           to that queue (merging with a pending copy there), the tenant takes part again, and the entry goes
+           flowkey{<prefix><topic>_<slot>} (member -> key), with keyflow{<prefix><topic>_<slot>} (key counts) and
+           parkedkeys{<prefix><topic>_<slot>} (the consumer limits keys, see pop_flow.lua): the members leaving the
+           prepare queue free their keys' places; a key parked until a place frees is marked ready, and a wake
+           notice "<slot>:0" is published
 
   ARGV[1]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
                            rmq:wake{<prefix><topic>_<slot>} (SPUBLISH, sharded)
@@ -48,7 +52,13 @@ local slot        = ARGV[2]
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
+-- #include lib/clock.lua: redisNow()
+-- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 -- #include lib/fair.lua: fair share between tenants
+-- #include lib/optional_keys.lua: optionalKeys(first)
+local optional    = optionalKeys(8)
+local flow        = optional.flowkey and { keys = optional.flowkey, counts = optional.keyflow,
+  parked = optional.parkedkeys } or nil
 
 -- the members given, once each (the first score given for a member stands)
 local members, scores, seen, seenAt, givenTrace = {}, {}, {}, {}, {}
@@ -69,12 +79,12 @@ end
 -- prepare queue (it is then rolled back at its deadline, once the key is repaired): the reads check
 -- the keys they read, the origin hash is the first written.
 local inPrepare, pending = {}, {}
--- fair share: each member's tenant and queue (nil without KEYS[8]: the store queue)
+-- fair share: each member's tenant and queue (nil without the in-flight tenants hash: the store queue)
 local fairTenants, fairQueues = nil, nil
 if #members > 0 then
   inPrepare = callAll('ZMSCORE', prepareKey, members)
-  if KEYS[8] then
-    fairTenants, fairQueues = fairQueuesOf(KEYS[8], storeKey, members)
+  if optional.tenant then
+    fairTenants, fairQueues = fairQueuesOf(optional.tenant, storeKey, members)
     pending = fairScores(fairQueues, members)
   else
     pending = callAll('ZMSCORE', storeKey, members)
@@ -137,7 +147,9 @@ if #released > 0 then
 else
   redis.call('HEXISTS', originKey, '')
 end
-if fairQueues then fairSettled({ inflight = KEYS[8], tenants = KEYS[9], fair = KEYS[10] }, members, fairTenants, backToQueue) end
+if fairQueues then fairSettled({ inflight = optional.tenant, tenants = optional.tenants, fair = optional.fair }, members, fairTenants, backToQueue) end
+-- limits per key: the released members free their places (the wake notice below tells of them too)
+if flow then freePlaces(flow, released, redisNow()) end
 if #released > 0 then publishWake(wakeChannel, slot, 0) end
 if countersKey and #released > 0 then redis.call('HINCRBY', countersKey, 'released', #released) end
 return #released

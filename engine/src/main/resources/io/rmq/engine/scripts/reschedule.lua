@@ -8,11 +8,17 @@
   this member may be that one), a wake notice "<slot>:<delay ms>" is published. A message moved later, and a
   new priority, wake nobody: a consumer then wakes at the time it slept for and finds what is due.
 
+  A copy held back by limits per key (parked, see pop_flow.lua) is pending too: its score in the parked set changes,
+  and it goes with that score once its key has room (no wake notice: its key's place or permit wakes it). One
+  EXISTS of the parked keys when the member is not in the store queue and no key is parked.
+
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
   KEYS[3]  counters hash   counters{<prefix><topic>_<slot>}: field rescheduled (1 when this call changed the message)
-  KEYS[4..] split markers  as in cancel.lua (optional); with the AGING section KEYS[4] is the since hash
-                           since{<prefix><topic>_<slot>} and the markers follow from KEYS[5]
+  KEYS[4]  flow keys       flowkey{<prefix><topic>_<slot>}: member -> its key
+  KEYS[5]  parked keys     parkedkeys{<prefix><topic>_<slot>}
+  KEYS[6..] split markers  as in cancel.lua (optional); with the AGING section KEYS[6] is the since hash
+                           since{<prefix><topic>_<slot>} and the markers follow from KEYS[7]
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  score           the due time in ms since the epoch (Redis clock), or the priority
@@ -41,13 +47,15 @@ local score       = tonumber(ARGV[2])
 local member      = ARGV[3]
 local wakeChannel = ARGV[4]
 local slot        = ARGV[5]
-local sinceKey, markersFrom, pace, agingEpoch = nil, 4, nil, nil
+local sinceKey, markersFrom, pace, agingEpoch = nil, 6, nil, nil
 if ARGV[6] == 'AGING' and topicType == 'PRIORITY' then
-  sinceKey, markersFrom, pace, agingEpoch = KEYS[4], 5, tonumber(ARGV[7]), tonumber(ARGV[8])
+  sinceKey, markersFrom, pace, agingEpoch = KEYS[6], 7, tonumber(ARGV[7]), tonumber(ARGV[8])
 end
 -- #include lib/clock.lua: redisNow()
 -- #include lib/wake.lua: publishWake(channel, slot, delay)
 -- #include lib/split_depth.lua: splitDepth(first)
+-- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
+-- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 
 if score == nil or score ~= score then return fail(ERRORS.BAD_VALUE, ARGV[2]) end
 
@@ -74,5 +82,13 @@ if existing then
   if wakeDelay ~= nil then publishWake(wakeChannel, slot, wakeDelay) end
   redis.call('HINCRBY', countersKey, 'rescheduled', 1)
   rescheduled = 1
+else
+  local parked = parkedCopies({ keys = KEYS[4], parked = KEYS[5] }, { member })[member]
+  if parked then
+    redis.call('HEXISTS', countersKey, '')
+    redis.call('ZADD', parked.set, 'XX', score, member)
+    redis.call('HINCRBY', countersKey, 'rescheduled', 1)
+    rescheduled = 1
+  end
 end
 return { rescheduled, inFlight, splitDepth(markersFrom) }

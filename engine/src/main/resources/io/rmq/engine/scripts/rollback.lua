@@ -50,6 +50,11 @@
            tenant{<prefix><topic>_<slot>} (member in flight -> its tenant), with tenants{<prefix><topic>_<slot>} and
            fair{<prefix><topic>_<slot>} (fair share, lib/fair.lua): a member popped from a tenant's queue goes back
            to that queue (merging with a pending copy there), the tenant takes part again, and the entry goes
+           flowkey{<prefix><topic>_<slot>} (member -> key), with keyflow{<prefix><topic>_<slot>} (key counts) and
+           parkedkeys{<prefix><topic>_<slot>} (the consumer limits keys, see pop_flow.lua): the members leaving the
+           prepare queue free their keys' places, and the entries of members moved to the dead queue go (unless a
+           copy is pending or parked); a key parked until a place frees is marked ready, and a wake notice
+           "<slot>:0" is published
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  max retries     deliveries after the first before the dead queue (>= 0)
@@ -97,10 +102,13 @@ local now = redisNow()
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
+-- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 -- #include lib/fair.lua: fair share between tenants
 -- #include lib/optional_keys.lua: optionalKeys(first)
 local optional    = optionalKeys(12)
 local sinceKey    = optional.since
+local flow        = optional.flowkey and { keys = optional.flowkey, counts = optional.keyflow,
+  parked = optional.parkedkeys } or nil
 
 -- the selected members still in the prepare queue, once each, and the trace entries given back
 local members, givenTrace = {}, {}
@@ -173,6 +181,7 @@ local function push(list, a, b)
 end
 local lowestOf = {} -- PRIORITY: per queue, the lowest score in it as the requeues so far leave it (false: empty)
 local toQueues, backToQueue = {}, {} -- fair share: queue -> { score, member, ... } requeued there; member -> true
+local deadAlone = {} -- limits per key: members moved to the dead queue without a pending copy
 for i, member in ipairs(members) do
   -- not HINCRBY: a count that is not a number (written by hand) would fail the call for good and
   -- leave the member in the prepare queue; it counts as 0 and is replaced
@@ -191,6 +200,7 @@ for i, member in ipairs(members) do
     push(countsDropped, member)
     push(failuresKept, member, failureText)
     if not pendingScore then push(tracesDropped, member) end
+    if flow and not pendingScore then deadAlone[member] = true end
     dead = dead + 1
   elseif pendingScore then
     push(countsDropped, member)
@@ -255,6 +265,13 @@ if #members > 0 then
   -- tracesDropped lists the dead members that no pending copy owns: their send times go as their trace entries do
   if sinceKey and #tracesDropped > 0 then callAll('HDEL', sinceKey, tracesDropped) end
   if #tracesKept > 0 then callAll('HSET', traceKey, tracesKept) end
+end
+if flow and #members > 0 then
+  local freed, keys, parkedKeys = freePlaces(flow, members, now)
+  if freed then wakeIn(0) end
+  local forget = {}
+  for i, member in ipairs(members) do forget[i] = deadAlone[member] == true end
+  forgetKeys(flow, members, keys, parkedKeys, forget)
 end
 if requeued + merged + dead > 0 and handover and redis.call('ZCARD', prepareKey) == 0 then
   wakeIn(0)

@@ -21,6 +21,10 @@
   Contexts travel in an optional section of ARGV, given only when a message of the call has one: a call without
   it neither reads nor writes the trace hash.
 
+  Keys for limits per key (KEYS[7]): with the FLOWKEY section each message's key is recorded in the flow keys hash
+  (member -> key, one batch HSET per call; the last send of a member sets it). A call without it does not touch the
+  hash.
+
   When the write may end an idle consumer's sleep (the slot was empty, the new member is due before
   the head that the consumer sleeps for, or the head is blocked behind an in-flight copy of itself;
   for a merged FIXED_TIME duplicate moved earlier: its new time is due, or is before the earliest
@@ -48,6 +52,8 @@
            fair share, lib/fair.lua. KEYS[1] is then a tenant's queue tq:<tenant>{<prefix><topic>_<slot>}, or the
            store queue for the default tenant; the tenant takes part in the slot's fair share with
            pass = max(its pass, vt), so merges are per (slot, tenant) and an idle tenant banks no credit
+           flowkey{<prefix><topic>_<slot>}: member -> its key for limits per key (needed with FLOWKEY; see
+           pop_flow.lua)
 
   ARGV[1]  topic type      RANGE_MERGE | PRIORITY | FIXED_TIME
   ARGV[2]  wake channel    rmq:wake:<prefix><topic> (PUBLISH), or on a Redis Cluster
@@ -63,6 +69,9 @@
            then, with priority aging (PRIORITY only, lib/aging.lua): 'AGING', the pace (priority points per ms, a
            decimal > 0) and the topic's aging epoch (ms): each score becomes p - pace * (e - epoch), e the
            member's first send time (a pending duplicate keeps its entry in since{...}, or the epoch without one)
+           then (after AGING), with keys for limits per key: 'FLOWKEY', and each message takes one more element after the others:
+           its key, recorded in the flow keys hash; '' for a message without one (sent without a slot basis), which is
+           not limited (a member without an entry, written without the section, counts as the key ~slot)
            value           RANGE_MERGE: time range in ms (> 0); PRIORITY: the priority;
                            FIXED_TIME: delivery time in ms since the epoch (Redis clock)
            member          the message content
@@ -130,6 +139,12 @@ if ARGV[first] == 'AGING' then
   if topicType ~= 'PRIORITY' or optional.since == nil then aging = nil end
   first = first + 3
 end
+local flowKeysKey = optional.flowkey
+local withKeys = ARGV[first] == 'FLOWKEY' and flowKeysKey ~= nil
+local keysOf = nil
+if withKeys then first, step, keysOf = first + 1, step + 1, {} end
+-- a message's trace context follows its value, member and expiry
+local traceAt = withExpiries and 3 or 2
 -- n counts the messages and indexes their tables (cheaper than #t per element)
 local n = 0
 local merging = topicType == 'RANGE_MERGE'
@@ -146,7 +161,8 @@ for i = first, #ARGV, step do
     if string.sub(expiry, 1, 1) == '+' then expiresAt = now + expiresAt end
     expiries[n] = expiresAt
   end
-  if withTraces then traces[n] = ARGV[i + step - 1] end
+  if withTraces then traces[n] = ARGV[i + traceAt] end
+  if withKeys then keysOf[n] = ARGV[i + step - 1] end
 end
 
 -- A key of the wrong type (written by another client) must fail the call before anything is
@@ -161,6 +177,7 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 if withExpiries and expiryKey then redis.call('ZCARD', expiryKey) end
 if withTraces then redis.call('HLEN', traceKey) end
 if aging then ageScores(optional.since, aging.pace, aging.epoch, now, members, scores, current) end
+if withKeys then redis.call('HLEN', flowKeysKey) end
 
 local prepareRead = false
 local function checkPrepare()
@@ -465,6 +482,14 @@ if withTraces then
   callAll('HSET', traceKey, fields)
 end
 if optional.fair then fairRegister(optional.tenants, optional.fair, string.match(storeKey, '^tq:([^{]*){') or '') end
+if withKeys then
+  local fields = {}
+  for i, member in ipairs(members) do
+    fields[2 * i - 1] = member
+    fields[2 * i] = keysOf[i]
+  end
+  callAll('HSET', flowKeysKey, fields)
+end
 if wakeDelay ~= nil then
   publishWake(wakeChannel, slot, wakeDelay)
 end

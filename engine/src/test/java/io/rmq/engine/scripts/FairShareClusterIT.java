@@ -61,7 +61,7 @@ class FairShareClusterIT {
         for (int slot = 0; slot < 8; slot++) {
             SlotKeys keys = TOPIC.slot(slot);
             await(scripts.send(slot, List.of(send("a1", "a"), send("a2", "a"), send("a3", "a"), send("a4", "a"),
-                    send("b1", "b"), new TopicScripts.Send("1", utf8("b0"), null, null, 0, "b"), send("plain", null))));
+                    send("b1", "b"), new TopicScripts.Send("1", utf8("b0"), null, null, 0, "b", null), send("plain", null))));
 
             List<TopicScripts.PoppedMember> popped = await(scripts.pop(slot, 4, 30_000, 0, null, false, false, weights))
                     .members();
@@ -84,6 +84,6 @@ class FairShareClusterIT {
     }
 
     private static TopicScripts.Send send(String member, String tenant) {
-        return new TopicScripts.Send("5", utf8(member), null, null, 0, tenant);
+        return new TopicScripts.Send("5", utf8(member), null, null, 0, tenant, null);
     }
 }

@@ -152,7 +152,7 @@ class FairShareScriptIT {
     @Test
     void nextCoversTheTenantsQueues() {
         await(scripts.send(SLOT, List.of(new TopicScripts.Send(Long.toString(past + 61_000), utf8("later"), null, null,
-                0, "a"))));
+                0, "a", null))));
 
         TopicScripts.PopReply reply = await(scripts.pop(SLOT, 10, 30_000, 0, null, false, false, EQUAL));
 
@@ -211,8 +211,8 @@ class FairShareScriptIT {
         SlotKeys keys = topic.slot(SLOT);
         TopicScripts priority = new TopicScripts(() -> runner, topic);
         priority.settleByTenant(true);
-        await(priority.send(SLOT, List.of(new TopicScripts.Send("9", utf8("first"), null, null, 0, "a"),
-                new TopicScripts.Send("5", utf8("next"), null, null, 0, "a"))));
+        await(priority.send(SLOT, List.of(new TopicScripts.Send("9", utf8("first"), null, null, 0, "a", null),
+                new TopicScripts.Send("5", utf8("next"), null, null, 0, "a", null))));
         sync.zadd(keys.store(), 1, "plain");
         List<String> popped = members(await(priority.pop(SLOT, 1, 30_000, 0, null, false, false,
                 new FairShare(true, Map.of("a", 100.0), 1))));
@@ -262,7 +262,7 @@ class FairShareScriptIT {
     }
 
     private TopicScripts.Send send(String member, String tenant) {
-        return new TopicScripts.Send(Long.toString(past), utf8(member), null, null, 0, tenant);
+        return new TopicScripts.Send(Long.toString(past), utf8(member), null, null, 0, tenant, null);
     }
 
     private static List<String> members(TopicScripts.PopReply reply) {

@@ -158,6 +158,29 @@ class GrowthScriptsIT {
     }
 
     @Test
+    void membersHeldBackByLimitsPerKeyArePreSplitMembersUntilTheyLeave() {
+        sync.zadd(OLD.store(), 1, "pending");
+        sync.hset(OLD.flowKeys(), "parked", "order-7");
+        sync.zadd(OLD.parked("order-7"), 5, "parked");
+        sync.zadd(OLD.parkedKeys(), Double.POSITIVE_INFINITY, "order-7");
+        await(scripts.run(RedisScript.SPLIT_SLOT, utf8Array(OLD.store(), OLD.prepare(), MARKER, PRESPLIT, OLD.parkedKeys()),
+                utf8("4")));
+        assertThat(sync.zrange(PRESPLIT, 0, -1)).containsExactlyInAnyOrder("pending", "parked");
+
+        assertThat(splitProgressWithKeys()).containsExactly(2L, 0L);
+        sync.zrem(OLD.store(), "pending");
+        assertThat(splitProgressWithKeys()).as("the parked member is still in the slot").containsExactly(1L, 0L);
+        sync.del(OLD.parked("order-7"));
+        sync.zrem(OLD.parkedKeys(), "order-7");
+        assertThat(splitProgressWithKeys()).containsExactly(0L, 0L);
+    }
+
+    private List<Long> splitProgressWithKeys() {
+        return await(scripts.run(RedisScript.SPLIT_PROGRESS, utf8Array(OLD.store(), OLD.prepare(), PRESPLIT, MARKER,
+                OLD.flowKeys(), OLD.parkedKeys()), utf8("0"), utf8("100")));
+    }
+
+    @Test
     void progressLooksAtOnePageAtATimeAndSaysWhereToGoOn() {
         for (int i = 0; i < 5; i++) {
             sync.zadd(OLD.store(), i, "m" + i);

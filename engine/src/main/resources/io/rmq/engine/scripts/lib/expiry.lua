@@ -3,6 +3,10 @@
 -- Uses callAll (lib/call_all.lua, included before this piece by the script).
 --   k        the slot's keys: { store, prepare, attempts, failures, dead, expiry, trace, since } (trace optional:
 --            the expired members' trace entries are removed; since optional: their first send times, lib/aging.lua)
+--            and, with limits per key, parked = { find = function(members) -> member -> { score = ... } for the
+--            members waiting in their key's parked set, remove = function(found, members, gone) } (lib/keys.lua's
+--            parkedOf): a member held back by its key expires there too, and the keys of the members gone (no copy
+--            in flight) are forgotten
 --   toDead   true: keep each in the dead queue (scored with now) with the failure "expired"; false: drop it
 -- An entry whose member is not in the store queue (left by another client) is removed and not counted.
 -- A member that also has a copy in flight (sent again while being consumed) keeps its attempts and
@@ -12,11 +16,20 @@ local function expireMembers(k, topicType, now, limit, toDead)
   local entries = redis.call('ZRANGEBYSCORE', k.expiry, '-inf', now, 'LIMIT', 0, limit)
   if #entries == 0 then return 0, false end
   local stored = callAll('ZMSCORE', k.store, entries)
+  local parked = {}
+  if k.parked then
+    local elsewhere = {}
+    for i, member in ipairs(entries) do
+      if not stored[i] then elsewhere[#elsewhere + 1] = member end
+    end
+    parked = k.parked.find(elsewhere)
+  end
   local expired, scores = {}, {}
   for i, member in ipairs(entries) do
-    if stored[i] then
+    local score = stored[i] or (parked[member] and parked[member].score)
+    if score then
       expired[#expired + 1] = member
-      scores[#scores + 1] = stored[i]
+      scores[#scores + 1] = score
     end
   end
   callAll('ZREM', k.expiry, entries)
@@ -26,6 +39,13 @@ local function expireMembers(k, topicType, now, limit, toDead)
   if k.since then callAll('HDEL', k.since, expired) end
   local inFlight, attempts, recorded = {}, {}, {}
   if redis.call('ZCARD', k.prepare) > 0 then inFlight = callAll('ZMSCORE', k.prepare, expired) end
+  if k.parked then
+    local gone = {}
+    for i, member in ipairs(expired) do
+      if not inFlight[i] then gone[#gone + 1] = member end
+    end
+    k.parked.remove(parked, expired, gone)
+  end
   if redis.call('HLEN', k.attempts) > 0 then attempts = callAll('HMGET', k.attempts, expired) end
   if toDead then recorded = callAll('HMGET', k.failures, expired) end
   local retried, toDeadQueue, records = {}, {}, {}
