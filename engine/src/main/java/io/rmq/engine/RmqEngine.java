@@ -2,12 +2,15 @@ package io.rmq.engine;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.Objects;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -63,6 +66,8 @@ public final class RmqEngine implements AutoCloseable {
 
     private final ScheduledExecutorService housekeeping;
     private final Map<String, FlowSettingsCache> flowSettings = new ConcurrentHashMap<>();
+    /** Per topic's flow hash: the producers told of its changes (weakly held: a producer needs no closing). */
+    private final Map<String, Set<TopicProducer>> flowFollowers = new ConcurrentHashMap<>();
     private final RmqClient client;
     private final WakeBus wakeBus;
     /** Guarded by this engine's lock. */
@@ -196,8 +201,32 @@ public final class RmqEngine implements AutoCloseable {
      */
     public TopicProducer producer(TopicKeys keys, ProducerOptions options) {
         Objects.requireNonNull(options, "options");
-        return new TopicProducer(scripts(keys), options,
+        TopicProducer producer = new TopicProducer(scripts(keys), options,
                 options.durable() ? new DurableSends(client, keys, options) : null, client.ready());
+        followFlow(keys, producer);
+        return producer;
+    }
+
+    /**
+     * Tells {@code producer} of the topic's flow settings now and of each change (limits per key make it record keys,
+     * an aging pace replaces its configured one), read by the topic's flow settings cache of this engine.
+     */
+    private void followFlow(TopicKeys keys, TopicProducer producer) {
+        FlowSettingsCache cache = flowSettingsCache(keys);
+        Set<TopicProducer> producers = flowFollowers.computeIfAbsent(keys.flow(), k -> {
+            Set<TopicProducer> set = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+            cache.join((before, now) -> {
+                List<TopicProducer> told;
+                synchronized (set) {
+                    told = new ArrayList<>(set);
+                }
+                told.forEach(p -> p.followFlow(now.gen(), now.fields()));
+            });
+            return set;
+        });
+        producers.add(producer);
+        FlowSettings known = cache.current();
+        producer.followFlow(known.gen(), known.fields());
     }
 
     /**

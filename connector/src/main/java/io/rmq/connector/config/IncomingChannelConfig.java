@@ -12,6 +12,7 @@ import io.rmq.engine.consume.flow.AdaptiveSlowDown;
 import io.rmq.engine.consume.flow.FlowLimit;
 import io.rmq.engine.coordination.CoordinationOptions;
 import io.rmq.engine.topic.FairShare;
+import io.rmq.engine.topic.KeyLimits;
 
 /**
  * The checked configuration of one incoming channel: beside what every channel has ({@link ChannelConfig}),
@@ -76,8 +77,15 @@ public final class IncomingChannelConfig extends ChannelConfig {
         options.rateLimit(rateLimit(a));
         options.priorityAging(AgingAttributes.priorityAging(a, common.topic()));
         options.adaptiveSlowDown(adaptiveSlowDown(a));
-        options.fairShare(fairShare(a));
-        options.keyLimits(KeyLimitAttributes.keyLimits(a));
+        FairShare fairShare = fairShare(a);
+        KeyLimits keyLimits = KeyLimitAttributes.keyLimits(a);
+        if (fairShare.on() && keyLimits.on()) {
+            a.problem(RmqAttribute.FAIR_SHARE, "true", "a channel limits keys or shares between tenants, not both: remove "
+                    + RmqAttribute.KEY_CONCURRENCY.attributeName() + " and " + RmqAttribute.KEY_RATE_LIMIT.attributeName()
+                    + ", or " + RmqAttribute.FAIR_SHARE.attributeName());
+        }
+        options.fairShare(fairShare);
+        options.keyLimits(keyLimits);
         options.coordination(CoordinationAttributes.coordination(a));
         PayloadType payloadType = a.payloadType();
         FailureStrategy failureStrategy = a.failureStrategy();

@@ -207,6 +207,16 @@ class IncomingChannelConfigTest {
     }
 
     @Test
+    void limitsPerKeyAndFairShareOnOneChannelAreAProblem() {
+        RmqConfigurationException both = catchThrowableOfType(RmqConfigurationException.class,
+                () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "fair-share", "true",
+                        "key-concurrency", "1")));
+
+        assertThat(both).hasMessageContaining("attribute 'fair-share' = 'true' is invalid")
+                .hasMessageContaining("not both");
+    }
+
+    @Test
     void badTenantWeightsOrWeightsWithoutFairShareAreAProblem() {
         RmqConfigurationException bad = catchThrowableOfType(RmqConfigurationException.class,
                 () -> IncomingChannelConfig.from(channel("c", "topic-type", "PRIORITY", "fair-share", "true",

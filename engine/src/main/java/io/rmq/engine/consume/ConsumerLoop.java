@@ -18,6 +18,7 @@ import io.rmq.engine.redis.RmqClient;
 import io.rmq.engine.redis.WakeBus;
 import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.topic.FairShare;
+import io.rmq.engine.topic.FlowFeatures;
 import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.settlement.HeldMessages;
 import io.rmq.engine.settlement.EngineEvents;
@@ -57,6 +58,14 @@ final class ConsumerLoop implements WakeBus.Listener {
     private volatile Thread loopThread;
     /** The fair-share settings the next pop uses. */
     private volatile FairShare fairShare;
+    /** Limits per key, fair share and aging as configured: the starting values this consumer writes. */
+    private final FlowFeatures configured;
+    /** The features in force, as the flow hash says once the starting values are written; loop thread. */
+    private FlowFeatures applied;
+    /** Whether the starting values are written (or there are none): the flow hash is followed from then on. */
+    private volatile boolean startingWritten;
+    private boolean bothFeaturesLogged;
+    private final java.util.concurrent.atomic.AtomicBoolean writingStart = new java.util.concurrent.atomic.AtomicBoolean();
 
     // Confined to the loop thread.
     private final SlotScheduler scheduler;
@@ -99,6 +108,9 @@ final class ConsumerLoop implements WakeBus.Listener {
         boolean coordinated = options.coordination().isPresent();
         this.serial = coordinated;
         updateFairShare(options.fairShare());
+        this.configured = new FlowFeatures(options.keyLimits(), options.fairShare(), options.priorityAging());
+        this.applied = configured;
+        this.startingWritten = !configured.any();
         int slotAmount = scripts.keys().topic().slotAmount();
         this.timer = new WakeTimer(loop, this::popIfNeeded);
         this.flow = flow;
@@ -118,7 +130,29 @@ final class ConsumerLoop implements WakeBus.Listener {
             this.listener = listener;
             popIfNeeded();
         });
+        if (configured.any()) {
+            writeStartingValues();
+        }
         leaveFlow = flow.join((before, now) -> execute(() -> flowChanged(before, now)));
+    }
+
+    /**
+     * Writes the configured limits per key, fair share and aging as the topic's starting values ({@code flow_set.lua}
+     * in config mode: a value changed live stands until configuration asks for another), then follows the flow hash.
+     */
+    private void writeStartingValues() {
+        if (!writingStart.compareAndSet(false, true)) {
+            return;
+        }
+        scripts.flowSet(false, configured.startingFields()).whenComplete((reply, failure) -> {
+            writingStart.set(false);
+            if (failure != null) {
+                LOG.flowStartingValuesFailed(scripts.keys().topic().name(), name, String.valueOf(failure.getMessage()));
+                return;
+            }
+            startingWritten = true;
+            flow.refresh();
+        });
     }
 
     private FlowGate newGate() {
@@ -147,7 +181,52 @@ final class ConsumerLoop implements WakeBus.Listener {
             gate = null;
             throttledSince = 0;
         }
+        followFeatures(before, now);
         popIfNeeded();
+    }
+
+    /**
+     * Limits per key, fair share and priority aging as the topic's flow hash records them, once this consumer's
+     * starting values are written: a change made live reaches the next pop and settlement. A hash that disappeared
+     * (Redis restarted empty) is written again from the configured values; until then the features in force stay.
+     */
+    private void followFeatures(FlowSettings before, FlowSettings now) {
+        if (configured.any() && now.gen() == 0 && before.gen() > 0) {
+            startingWritten = false;
+            writeStartingValues();
+            return;
+        }
+        if (!startingWritten) {
+            writeStartingValues(); // failed before: Redis answers again
+            return;
+        }
+        if (now.gen() == 0) {
+            return;
+        }
+        FlowFeatures recorded;
+        try {
+            recorded = FlowFeatures.fromFlowFields(now.fields());
+        } catch (IllegalArgumentException e) {
+            LOG.flowFeaturesUnreadable(scripts.keys().topic().name(), name, e.getMessage());
+            return;
+        }
+        if (recorded.keyLimits().on() && recorded.fairShare().on()) {
+            if (!bothFeaturesLogged) {
+                LOG.keyLimitsWithFairShare(scripts.keys().topic().name(), name);
+                bothFeaturesLogged = true;
+            }
+            recorded = new FlowFeatures(recorded.keyLimits(), FairShare.OFF, recorded.priorityAging());
+        }
+        if (!recorded.keyLimits().equals(applied.keyLimits())) {
+            scripts.keyLimits(recorded.keyLimits());
+        }
+        if (!recorded.fairShare().equals(applied.fairShare())) {
+            updateFairShare(recorded.fairShare());
+        }
+        if (recorded.priorityAging().pacePerMilli() != applied.priorityAging().pacePerMilli()) {
+            scripts.applyPriorityAging(recorded.priorityAging());
+        }
+        applied = recorded;
     }
 
     /** Redis became reachable, or the ownership may be applied: look for work. */
@@ -467,6 +546,11 @@ final class ConsumerLoop implements WakeBus.Listener {
     }
 
     /** Fair-share settings for the next pops; settlement puts members back into their tenants' queues while on. */
+    /** The fair share this consumer's pops apply now. */
+    FairShare fairShare() {
+        return fairShare;
+    }
+
     void updateFairShare(FairShare fair) {
         scripts.settleByTenant(fair.on());
         this.fairShare = fair;

@@ -164,6 +164,21 @@ public final class TopicConsumer implements AutoCloseable {
         return scripts.keys().topic();
     }
 
+    /** The fair share this consumer's pops apply now: its configured one, or the topic's flow hash's once written. */
+    public FairShare fairShare() {
+        return loop.fairShare();
+    }
+
+    /** The limits per key this consumer applies now: its configured ones, or the topic's flow hash's once written. */
+    public KeyLimits keyLimits() {
+        return scripts.keyLimits();
+    }
+
+    /** The priority aging this consumer's settlements apply now ({@link PriorityAging#OFF} until its epoch is read). */
+    public PriorityAging priorityAging() {
+        return scripts.priorityAging();
+    }
+
     /**
      * The priority aging of the topic ({@link PriorityAging#OFF}: none), from the next commit or rollback on: with
      * aging on, they forget the first send times of the members that leave the slot (committed, or dead). Without

@@ -580,6 +580,32 @@ public final class EngineLogging {
                 + " waited for permits of the rate limit; ignored");
     }
 
+    /**
+     * RMQ-0662 (WARNING): the topic's flow hash sets limits per key and fair share at once, which one consumer cannot
+     * apply together: the limits per key apply, fair share does not.
+     */
+    public void keyLimitsWithFairShare(String topic, String consumer) {
+        log(Level.WARNING, null, () -> "RMQ-0662 Topic '" + topic + "' has limits per key and fair share set at once;"
+                + " " + consumer + " applies the limits per key and pops the store queue only: remove one of them"
+                + " (rmq flow remove, or the admin API)");
+    }
+
+    /** RMQ-0663 (WARNING): a flow hash field of a feature holds a value it does not allow; the features stay as they are. */
+    public void flowFeaturesUnreadable(String topic, String consumer, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0663 The flow settings of topic '" + topic + "' cannot be read, " + consumer
+                + " keeps its limits per key, fair share and aging as they are: " + reason);
+    }
+
+    /**
+     * RMQ-0664 (WARNING): writing a channel's configured limits per key, fair share or aging as the topic's starting
+     * values failed; it applies its configured values and writes them when the flow hash next changes.
+     */
+    public void flowStartingValuesFailed(String topic, String who, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0664 Writing the configured flow settings of " + who + " to topic '" + topic
+                + "' failed; it applies them as configured and writes them again when the topic's flow settings"
+                + " change: " + reason);
+    }
+
     // ---- limits per key: RMQ-0620..0634
 
     /**

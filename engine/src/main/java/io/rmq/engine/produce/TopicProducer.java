@@ -17,6 +17,7 @@ import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.support.SlotBatcher;
+import io.rmq.engine.topic.FlowFeatures;
 import io.rmq.engine.topic.KeyLimits;
 import io.rmq.engine.topic.PriorityAging;
 import io.rmq.engine.topic.SlotRouter;
@@ -69,6 +70,9 @@ public final class TopicProducer {
     private final Set<Long> drained = ConcurrentHashMap.newKeySet();
     /** Whether the topic limits keys: each send then records its message's key ({@link #updateKeyLimits}). */
     private volatile boolean recordKeys;
+    /** Keys recorded because this producer's channel configures limits per key, or the topic's flow hash has them. */
+    private volatile boolean configuredKeys;
+    private volatile boolean recordedKeys;
 
     /**
      * @param crc     the CRC32 of the slot basis (or content): its slot under any amount
@@ -131,7 +135,37 @@ public final class TopicProducer {
      * none and is not limited. {@link KeyLimits#NONE}: nothing is recorded, as before.
      */
     public void updateKeyLimits(KeyLimits limits) {
-        this.recordKeys = limits != null && limits.on();
+        this.configuredKeys = limits != null && limits.on();
+        this.recordKeys = configuredKeys || recordedKeys;
+    }
+
+    /**
+     * The topic's flow hash changed (generation {@code gen}, its {@code fields}; the engine tells every producer of the
+     * topic): limits per key set there make this producer record keys, and an aging pace set there replaces the
+     * configured one (both also when changed live). Without a hash ({@code gen} 0) the configured values stay.
+     */
+    public void followFlow(long gen, Map<String, String> fields) {
+        if (gen == 0) {
+            return;
+        }
+        FlowFeatures recorded;
+        try {
+            recorded = FlowFeatures.fromFlowFields(fields);
+        } catch (IllegalArgumentException e) {
+            EngineLogging.log.flowFeaturesUnreadable(topic.name(), "the producer", e.getMessage());
+            return;
+        }
+        recordedKeys = recorded.keyLimits().on();
+        recordKeys = configuredKeys || recordedKeys;
+        PriorityAging aging = recorded.priorityAging().on() ? recorded.priorityAging() : options.priorityAging();
+        if (topic.type() == TopicType.PRIORITY && aging.pacePerMilli() != scripts.priorityAging().pacePerMilli()) {
+            scripts.applyPriorityAging(aging);
+        }
+    }
+
+    /** Whether this producer's sends record their keys (limits per key configured, or set in the topic's flow hash). */
+    public boolean recordsKeys() {
+        return recordKeys;
     }
 
     /** How this producer confirms its sends. */
