@@ -35,11 +35,17 @@ class FlowFleetIT {
 
     @Test
     void fourJvmsOfFourConsumersKeepTheRateAndFollowALiveChangeWithinASecond(@TempDir Path dir) throws Exception {
-        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false);
-                Scenario scenario = new Scenario("flow fleet", redis.uri());
-                RmqAdmin admin = RmqAdmin.connect(redis.uri())) {
+        try (RedisProcess redis = RedisProcess.start(dir, List.of(), false)) {
+            run(redis.uri(), dir, "standalone Redis");
+        }
+    }
+
+    /** The fleet against the Redis at {@code uri} ({@code where} names it in the printed figures). */
+    void run(String uri, Path dir, String where) throws Exception {
+        try (Scenario scenario = new Scenario("flow fleet", uri);
+                RmqAdmin admin = RmqAdmin.connect(uri)) {
             scenario.send(BACKLOG, 1_000, 20_000).await(5);
-            ConsumerJvm.Spec spec = new ConsumerJvm.Spec(redis.uri(), scenario.topic.name(), Scenario.SLOTS, dir, null,
+            ConsumerJvm.Spec spec = new ConsumerJvm.Spec(uri, scenario.topic.name(), Scenario.SLOTS, dir, null,
                     30_000, 0, CONSUMERS_PER_JVM, FlowConsumerMain.class);
             List<ConsumerJvm> fleet = new ArrayList<>();
             List<Path> histories = new ArrayList<>();
@@ -84,9 +90,9 @@ class FlowFleetIT {
             long afterChange = count(deliveries, changeWindowStart, changeWindowEnd);
             double measured = atRate / (double) WINDOW.toSeconds();
             double measuredAfter = afterChange / (double) CHANGE_WINDOW.toSeconds();
-            System.out.printf(java.util.Locale.ROOT, "FLOW FLEET: %d JVMs x %d consumers, rate-limit %d/s: %d deliveries"
+            System.out.printf(java.util.Locale.ROOT, "FLOW FLEET (%s): %d JVMs x %d consumers, rate-limit %d/s: %d deliveries"
                     + " in %d s = %.1f/s (%+.2f %%); live change to %d/s (admin call %.1f ms): %d deliveries in the %d s"
-                    + " starting 1 s after it = %.1f/s (%+.2f %%); %s%n", JVMS, CONSUMERS_PER_JVM, RATE, atRate,
+                    + " starting 1 s after it = %.1f/s (%+.2f %%); %s%n", where, JVMS, CONSUMERS_PER_JVM, RATE, atRate,
                     WINDOW.toSeconds(), measured, 100 * (measured / RATE - 1), 2 * RATE, changeTookMicros / 1000.0,
                     afterChange, CHANGE_WINDOW.toSeconds(), measuredAfter, 100 * (measuredAfter / (2 * RATE) - 1),
                     verdict.summary());

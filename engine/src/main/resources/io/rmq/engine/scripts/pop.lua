@@ -119,36 +119,9 @@ local deadline = now + timeout
 local deadlineArg = tostring(deadline)
 local timed = topicType ~= 'PRIORITY'
 
-if epoch > 0 then
-  -- an epoch that is not a number (written by hand) counts as none: this claim replaces it
-  local owned = tonumber(redis.call('HGET', ownerKey, 'epoch') or '0') or 0
-  if epoch < owned then
-    return { FENCED, now, -1, owned, 0, 0, 0 }
-  end
-  if epoch > owned then
-    redis.call('HSET', ownerKey, 'epoch', ARGV[4], 'worker', worker, 'since', now)
-    if redis.call('ZCARD', prepareKey) > 0 then
-      redis.call('HSET', ownerKey, 'handover', 1)
-    else
-      redis.call('HDEL', ownerKey, 'handover')
-    end
-  end
-  if redis.call('HEXISTS', ownerKey, 'handover') == 1 then
-    -- Only the previous owners' members can be there: this owner has not popped yet, and fenced
-    -- callers cannot add any.
-    local inFlight = redis.call('ZCARD', prepareKey)
-    if inFlight > 0 then
-      return { HANDOVER, now, -1, inFlight, 0, 0, 0 }
-    end
-    redis.call('HDEL', ownerKey, 'handover')
-  end
-end
-if count == 0 then
-  return { POPPED, now, 0, epoch, 0, 0, 0 }
-end
-if redis.call('EXISTS', pausedKey) == 1 then
-  return { PAUSED, now, 1000, epoch, 0, 0, 0 }
-end
+-- #include lib/pop_claim.lua: claimSlot(ownerKey, prepareKey, pausedKey, epoch, epochText, worker, now, count)
+local refused = claimSlot(ownerKey, prepareKey, pausedKey, epoch, ARGV[4], worker, now, count)
+if refused then return refused end
 
 -- A key of the wrong type (written by another client) must fail the call before anything moves,
 -- or popped members would sit in the prepare queue with no one told: the counters hash is written
