@@ -17,7 +17,7 @@ class FlowFleetClusterIT extends FlowFleetIT {
     @Override
     void fourJvmsOfFourConsumersKeepTheRateAndFollowALiveChangeWithinASecond(@TempDir Path dir) throws Exception {
         try (RedisClusterTestServer cluster = RedisClusterTestServer.start(3, 0)) {
-            run(cluster.seedUri(), dir, "Redis Cluster, 3 masters");
+            run(Scenario.onCluster("flow fleet", cluster.uri()), cluster.uri(), dir, "Redis Cluster, 3 masters");
         }
     }
 }

@@ -36,13 +36,13 @@ class FlowFleetIT {
     @Test
     void fourJvmsOfFourConsumersKeepTheRateAndFollowALiveChangeWithinASecond(@TempDir Path dir) throws Exception {
         try (RedisProcess redis = RedisProcess.start(dir, List.of(), false)) {
-            run(redis.uri(), dir, "standalone Redis");
+            run(new Scenario("flow fleet", redis.uri()), redis.uri(), dir, "standalone Redis");
         }
     }
 
-    /** The fleet against the Redis at {@code uri} ({@code where} names it in the printed figures). */
-    void run(String uri, Path dir, String where) throws Exception {
-        try (Scenario scenario = new Scenario("flow fleet", uri);
+    /** The fleet against the Redis at {@code uri}, watched by {@code fleetScenario} ({@code where} names it). */
+    void run(Scenario fleetScenario, String uri, Path dir, String where) throws Exception {
+        try (Scenario scenario = fleetScenario;
                 RmqAdmin admin = RmqAdmin.connect(uri)) {
             scenario.send(BACKLOG, 1_000, 20_000).await(5);
             ConsumerJvm.Spec spec = new ConsumerJvm.Spec(uri, scenario.topic.name(), Scenario.SLOTS, dir, null,

@@ -11,9 +11,11 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.consume.ConsumerOptions;
@@ -41,26 +43,47 @@ final class Scenario implements AutoCloseable {
     final History history = new History();
     private final RmqEngine producerEngine;
     private final TopicProducer producer;
-    private final RedisClient plainClient;
-    private final StatefulRedisConnection<byte[], byte[]> plain;
+    private final AbstractRedisClient plainClient;
+    private final StatefulConnection<byte[], byte[]> plainConnection;
+    private final RedisClusterCommands<byte[], byte[]> plain;
 
     Scenario(String name, String redisUri) {
-        this(name, redisUri, redisUri);
+        this(name, redisUri, redisUri, false);
+    }
+
+    /** A scenario on the Redis Cluster that has a node at {@code redisUri}. */
+    static Scenario onCluster(String name, String redisUri) {
+        return new Scenario(name, redisUri, redisUri, true);
+    }
+
+    Scenario(String name, String producerUri, String directUri) {
+        this(name, producerUri, directUri, false);
     }
 
     /**
      * @param producerUri where the producer connects (through a faulty proxy, for example)
      * @param directUri   where the scenario watches the queues, undisturbed
      */
-    Scenario(String name, String producerUri, String directUri) {
+    private Scenario(String name, String producerUri, String directUri, boolean cluster) {
         this.name = name;
         this.topic = new TopicDefinition("faults-" + name.replaceAll("[^A-Za-z0-9]", "-"), SLOTS, TopicType.FIXED_TIME);
         this.keys = new TopicKeys(topic);
         this.producerEngine = new RmqEngine(producerUri).start();
         producerEngine.registerTopic(topic).toCompletableFuture().join();
         this.producer = producerEngine.producer(keys);
-        this.plainClient = RedisClient.create(directUri);
-        this.plain = plainClient.connect(ByteArrayCodec.INSTANCE);
+        if (cluster) {
+            RedisClusterClient client = RedisClusterClient.create(directUri);
+            var connection = client.connect(ByteArrayCodec.INSTANCE);
+            this.plainClient = client;
+            this.plainConnection = connection;
+            this.plain = connection.sync();
+        } else {
+            RedisClient client = RedisClient.create(directUri);
+            var connection = client.connect(ByteArrayCodec.INSTANCE);
+            this.plainClient = client;
+            this.plainConnection = connection;
+            this.plain = connection.sync();
+        }
     }
 
     static ConsumerOptions.Builder consumerOptions(Duration prepareTimeout) {
@@ -85,7 +108,7 @@ final class Scenario implements AutoCloseable {
 
     /** Messages still in the store and prepare queues, and keys with messages held back by limits per key. */
     long backlog() {
-        RedisCommands<byte[], byte[]> redis = plain.sync();
+        RedisClusterCommands<byte[], byte[]> redis = plain;
         long n = 0;
         for (int s = 0; s < SLOTS; s++) {
             n += redis.zcard(bytes(keys.slot(s).store())) + redis.zcard(bytes(keys.slot(s).prepare()))
@@ -99,7 +122,7 @@ final class Scenario implements AutoCloseable {
      * rolled back at their prepare deadline.
      */
     long rolledBack() {
-        RedisCommands<byte[], byte[]> redis = plain.sync();
+        RedisClusterCommands<byte[], byte[]> redis = plain;
         long n = 0;
         for (int s = 0; s < SLOTS; s++) {
             byte[] nacked = redis.hget(bytes(keys.slot(s).counters()), bytes("nacked"));
@@ -115,7 +138,7 @@ final class Scenario implements AutoCloseable {
 
     /** Adds the messages in the dead queues to the history. */
     void collectDeadLetters() {
-        RedisCommands<byte[], byte[]> redis = plain.sync();
+        RedisClusterCommands<byte[], byte[]> redis = plain;
         for (int s = 0; s < SLOTS; s++) {
             List<byte[]> dead = redis.zrange(bytes(keys.slot(s).dead()), 0, -1);
             dead.forEach(content -> history.deadLettered(Messages.parse(content)[0]));
@@ -157,7 +180,7 @@ final class Scenario implements AutoCloseable {
 
     @Override
     public void close() {
-        plain.close();
+        plainConnection.close();
         plainClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         producerEngine.close();
     }
