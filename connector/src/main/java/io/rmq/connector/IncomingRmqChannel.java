@@ -163,7 +163,10 @@ final class IncomingRmqChannel implements Publisher<Message<?>> {
                 throw e;
             }
         });
-        registered.whenComplete((keys, failure) -> {
+        // Off the subscribing thread: the consumer starts once subscribe() has returned, so that a failure of the very
+        // first message (failure-strategy=fail) reaches the subscriber as a runtime failure of the channel, not as an
+        // error of the subscription itself (which SmallRye reports as a deployment error).
+        registered.whenCompleteAsync((keys, failure) -> {
             if (failure != null) {
                 fail(RmqConnectorSupport.unwrap(failure));
             } else if (!terminated.get()) {

@@ -302,6 +302,8 @@ public final class RmqEngine implements AutoCloseable {
     /** Closes the ZooKeeper sessions and the connection; stop the consumers first. */
     @Override
     public void close() {
+        // no read of a flow hash after the connection closed (it would open another)
+        flowSettings.values().forEach(FlowSettingsCache::close);
         client.close();
         synchronized (this) {
             if (zooKeeperSessions != null) {

@@ -49,6 +49,7 @@ public final class FlowSettingsCache {
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private final AtomicBoolean reading = new AtomicBoolean();
     private volatile boolean readAgain;
+    private volatile boolean closed;
     private volatile FlowSettings current = FlowSettings.NONE;
     private ScheduledFuture<?> refreshing; // guarded by this
     private final AtomicLong deadlinesPassed = new AtomicLong();
@@ -82,6 +83,16 @@ public final class FlowSettingsCache {
                     TimeUnit.MILLISECONDS);
         }
         return () -> leave(listener);
+    }
+
+    /** Stops reading the hash (the engine closes): listeners are told nothing more. */
+    public synchronized void close() {
+        closed = true;
+        listeners.clear();
+        if (refreshing != null) {
+            refreshing.cancel(false);
+            refreshing = null;
+        }
     }
 
     private synchronized void leave(Listener listener) {
@@ -134,6 +145,9 @@ public final class FlowSettingsCache {
 
     /** Reads the hash now; a read asked for while one is under way is made once it ends. */
     public void refresh() {
+        if (closed) {
+            return;
+        }
         if (!reading.compareAndSet(false, true)) {
             readAgain = true;
             return;
