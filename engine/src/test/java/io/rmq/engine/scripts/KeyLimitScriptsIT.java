@@ -345,8 +345,10 @@ class KeyLimitScriptsIT {
             clockPast(redis.redisTimeMillis() + 5);
             TopicScripts.PopReply a = await(plain.pop(SLOT, 16, 60_000, 0, "w", true));
             TopicScripts.PopReply b = await(flowed.pop(SLOT, 16, 60_000, 0, "w", true));
-            // RANGE_MERGE scores are "now + range" of each send: the twins' sends run a few ms apart
-            assertThat(summary(b, type)).as("round %d", round).isEqualTo(summary(a, type));
+            // RANGE_MERGE scores are "now + range" of each send, and a retried member's back-off counts from its
+            // rollback's own now: the twins' calls run a few ms apart, so members due at about the same time may come
+            // in another order; the same members, with the same attempts, are popped
+            assertThat(summary(b, type)).as("round %d", round).containsExactlyInAnyOrderElementsOf(summary(a, type));
             assertThat(b.expired()).isEqualTo(a.expired());
             List<byte[]> popped = a.members().stream().map(TopicScripts.PoppedMember::content).toList();
             List<byte[]> commit = popped.subList(0, popped.size() / 2);
