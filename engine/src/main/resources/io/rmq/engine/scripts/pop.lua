@@ -204,21 +204,7 @@ for _ = 1, 4 do
     if retried then failures = callAll('HMGET', attemptsKey, moving) end
     if not timed then callAll('HSET', originKey, origins) end
     if expiring then
-      -- what is left in the expiry set has not expired: it moves with its member, into the held hash
-      local expiries = callAll('ZMSCORE', expiryKey, moving)
-      local held, heldMembers = {}, {}
-      for i, member in ipairs(moving) do
-        if expiries[i] then
-          held[#held + 1] = member
-          held[#held + 1] = expiries[i]
-          heldMembers[#heldMembers + 1] = member
-        end
-      end
-      if #heldMembers > 0 then
-        callAll('HSET', KEYS[9], held)
-        callAll('ZREM', expiryKey, heldMembers)
-        result[6] = 1
-      end
+      if holdExpiries(expiryKey, KEYS[9], moving) then result[6] = 1 end
     end
     local traces = {}
     if traced and redis.call('HLEN', traceKey) > 0 then

@@ -78,3 +78,22 @@ local function expireMembers(k, topicType, now, limit, toDead)
   end
   return #expired, #entries == limit
 end
+
+-- A pop's members moving to the prepare queue take their expiry along: what is left in the expiry set for them has
+-- not expired, and moves into the held expiry hash while they are in flight (rollback.lua and release.lua put it
+-- back). Returns whether any member had one.
+local function holdExpiries(expiryKey, heldKey, moving)
+  local expiries = callAll('ZMSCORE', expiryKey, moving)
+  local held, heldMembers = {}, {}
+  for i, member in ipairs(moving) do
+    if expiries[i] then
+      held[#held + 1] = member
+      held[#held + 1] = expiries[i]
+      heldMembers[#heldMembers + 1] = member
+    end
+  end
+  if #heldMembers == 0 then return false end
+  callAll('HSET', heldKey, held)
+  callAll('ZREM', expiryKey, heldMembers)
+  return true
+end
