@@ -11,6 +11,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import io.rmq.engine.admin.RmqAdmin;
+import io.rmq.engine.topic.TopicDefinition;
+import io.rmq.engine.topic.TopicType;
 import io.rmq.testing.WeldApp;
 import io.rmq.testing.redis.PlainRedis;
 import io.rmq.testing.redis.RedisExtension;
@@ -44,13 +47,19 @@ class KeyLimitsChannelIT {
                         "key-concurrency", 1)
                 .start();
         ConnectorBeans.Sender sender = app.get(ConnectorBeans.Sender.class);
-        Instant due = Instant.now().minusSeconds(1);
-        for (String payload : new String[] {"order-7 created", "order-7 paid", "order-7 shipped"}) {
-            sender.send(payload, OutgoingRmqMetadata.builder().withDeliverAt(due).withFlowKey("order-7").build())
-                    .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        TopicDefinition topic = new TopicDefinition("keyed", 1, TopicType.FIXED_TIME);
+        try (RmqAdmin admin = RmqAdmin.connect(redis.uri())) {
+            // paused while sending, so that order-7's three messages are all due before the first pop
+            admin.pause(topic);
+            Instant due = Instant.now().minusSeconds(1);
+            for (String payload : new String[] {"order-7 created", "order-7 paid", "order-7 shipped"}) {
+                sender.send(payload, OutgoingRmqMetadata.builder().withDeliverAt(due).withFlowKey("order-7").build())
+                        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+            }
+            sender.send("order-8 created", OutgoingRmqMetadata.builder().withDeliverAt(due).withSlotBasis("order-8")
+                    .build()).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            admin.resume(topic);
         }
-        sender.send("order-8 created", OutgoingRmqMetadata.builder().withDeliverAt(due).withSlotBasis("order-8").build())
-                .toCompletableFuture().get(10, TimeUnit.SECONDS);
 
         ConnectorBeans.Receiver receiver = app.get(ConnectorBeans.Receiver.class);
         await().atMost(WAIT).until(() -> receiver.payloads().size() == 4);
