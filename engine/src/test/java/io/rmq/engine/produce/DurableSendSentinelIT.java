@@ -117,7 +117,9 @@ class DurableSendSentinelIT {
 
             @Override
             public void heal() {
-                killed[0].restart(); // the sentinels make it a replica of the promoted master
+                // as a replica of the promoted master: an old master without persistence restarted as it was would be
+                // empty, and taken back as the master, it would wipe the data
+                killed[0].restartAsReplicaOf(sentinel.master());
             }
         });
     }

@@ -98,13 +98,19 @@ public final class RedisProcess implements AutoCloseable {
     }
 
     private synchronized void launch() {
+        launch(List.of());
+    }
+
+    private synchronized void launch(List<String> extraLines) {
         if (closed) {
             throw new IllegalStateException(this + " is closed");
         }
         try {
             Files.createDirectories(dir);
             Path conf = dir.resolve("redis.conf");
-            Files.write(conf, config, StandardCharsets.UTF_8);
+            List<String> lines = new ArrayList<>(config);
+            lines.addAll(extraLines);
+            Files.write(conf, lines, StandardCharsets.UTF_8);
             List<String> command = new ArrayList<>(List.of(binary.path().toString(), conf.toString()));
             if (sentinel) {
                 command.add("--sentinel");
@@ -207,6 +213,18 @@ public final class RedisProcess implements AutoCloseable {
     public synchronized void restart() {
         if (!isRunning()) {
             launch();
+        }
+    }
+
+    /**
+     * Starts a stopped server again as a replica of {@code master}, as an operator brings back a failed master that
+     * keeps no data: restarted as it was, it would be an empty master until the sentinels convert it, and a client or
+     * sentinel that took it for the master meanwhile would lose the data (Redis's replication documentation, "Safety
+     * of replication when master has persistence turned off").
+     */
+    public synchronized void restartAsReplicaOf(RedisProcess master) {
+        if (!isRunning()) {
+            launch(List.of("replicaof " + HOST + " " + master.port()));
         }
     }
 
