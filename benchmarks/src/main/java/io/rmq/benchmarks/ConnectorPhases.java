@@ -36,6 +36,19 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
     }
 
     /**
+     * {@link #warmUp}, then {@code count} messages sent while the consumers are held and consumed after, as the
+     * measured run does, not measured: the code of both phases compiled before either is measured, as the bare
+     * client's warm-up (send, then consume) does for it.
+     */
+    void warmUpSteady(BenchContainer c, String topic, int slots, int count) throws Exception {
+        warmUp(c, topic, slots, count);
+        if (count > 0) {
+            Measures.progress("warm-up: %,d messages sent while the consumers are held, then consumed ...", count);
+            sendThenConsume(c, topic, slots, count);
+        }
+    }
+
+    /**
      * Sends {@code count} messages while the consumers are held, then releases them: the send's figures,
      * and the consume's until every {@code ack()} completed and until every commit reached Redis.
      */

@@ -18,7 +18,7 @@ public final class RedisAcl {
 
     /** The structures under a slot's hash tag, each a key {@code <name>{<prefix><topic>_<slot>}} (see {@link SlotKeys}). */
     static final List<String> HASH_TAGGED = List.of("prepare", "dead", "attempts", "origin", "owner", "failures",
-            "paused", "counters", "expiry", "held-expiry", "trace", "since", "tenants", "fair", "tenant", "flowkey", "keyflow", "parkedkeys");
+            "paused", "counters", "expiry", "held-expiry", "blocked", "trace", "since", "tenants", "fair", "tenant", "flowkey", "keyflow", "parkedkeys");
 
     /** Connection set-up, scripts and Pub/Sub, as the engine and Lettuce send them. */
     public static final List<String> CONNECTION_COMMANDS = List.of("+hello", "+auth", "+ping", "+select",

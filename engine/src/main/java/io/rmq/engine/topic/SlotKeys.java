@@ -24,6 +24,9 @@ import java.nio.charset.StandardCharsets;
  * members sent with an expiry): {@code expiry{<prefix><topic>_<slot>}}</li>
  * <li>held expiry hash (a member being consumed to the expiry it had when popped, restored if it is rolled back
  * or released): {@code held-expiry{<prefix><topic>_<slot>}}</li>
+ * <li>blocked hash (a member a pop left in the store queue while another copy of it was being consumed, to 1; the
+ * commit of that copy wakes the consumers; {@code lib/blocked.lua}): {@code blocked{<prefix><topic>_<slot>}}, a name
+ * built by the scripts</li>
  * <li>trace hash (a pending member to the trace contexts of its sends and of its last failed delivery; only
  * members sent with a trace context, see {@code lib/trace.lua}): {@code trace{<prefix><topic>_<slot>}}</li>
  * <li>since hash (priority aging of a {@code PRIORITY} topic: a member to its first send time, ms on the Redis
@@ -42,6 +45,14 @@ import java.nio.charset.StandardCharsets;
 public record SlotKeys(int slot, String store, String prepare, String dead, String attempts, String origin,
         String owner, String failures, String paused, String counters, String expiry, String heldExpiry, String trace,
         String since) {
+
+    /**
+     * The blocked hash: a member a pop left in the store queue because another copy of it was being consumed, to 1.
+     * The scripts build this name ({@code lib/blocked.lua}); it is here for operators and tests.
+     */
+    public String blocked() {
+        return "blocked{" + store + "}";
+    }
 
     /** The fair-share tenants set: each tenant with pending members to its pass. */
     public String tenants() {

@@ -1,10 +1,10 @@
 --[[
   commit: the commit phase. Removes consumed members from a slot's prepare queue and forgets their
   attempt counts, failures and held expiries. A member that is no longer in the prepare queue (already rolled back) is skipped.
-  When a committed member has a pending copy in the store queue (sent again while it was being
-  consumed), a wake notice "<slot>:0" is published so an idle consumer picks that copy up. The same
-  notice is published when the commit empties the prepare queue while a handover is pending (see
-  pop.lua), so the slot's new owner starts popping at once.
+  When a pop left a copy of a committed member in the store queue (sent again while it was being consumed; the
+  pop recorded it in the blocked hash, lib/blocked.lua), a wake notice "<slot>:0" is published so an idle consumer
+  picks that copy up; the entry goes. The same notice is published when the commit empties the prepare queue while
+  a handover is pending (see pop.lua), so the slot's new owner starts popping at once.
   Trace contexts: when the trace hash holds entries (one HLEN otherwise), the committed members' entries are removed,
   but not that of a member with a pending copy (sent again meanwhile: the entry is that copy's).
 
@@ -56,6 +56,7 @@ local slot        = ARGV[2]
 -- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 -- #include lib/fair.lua: fair share between tenants
 -- #include lib/optional_keys.lua: optionalKeys(first)
+-- #include lib/blocked.lua: blockedKeyOf, noteBlocked, takeBlocked
 local optional    = optionalKeys(9)
 local heldKey     = optional['held-expiry']
 local sinceKey    = optional.since
@@ -83,6 +84,9 @@ redis.call('HEXISTS', failuresKey, '')
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 local traced = traceKey ~= nil and redis.call('HLEN', traceKey) > 0
 
+-- A committed member's copy pending in the store queue (sent again while it was in flight) keeps its own trace
+-- entry, first send time and key; only those features read the store queue for every member. Without them a pending
+-- copy matters only when a pop left it behind, and that pop recorded it in the blocked hash (lib/blocked.lua).
 local pending = {}
 -- fair share: each member's tenant (nil without the in-flight tenants hash)
 local fairTenants = nil
@@ -90,7 +94,7 @@ if #members > 0 and tenantKey then
   local fairQueues
   fairTenants, fairQueues = fairQueuesOf(tenantKey, storeKey, members)
   pending = fairScores(fairQueues, members)
-elseif #members > 0 then
+elseif #members > 0 and (traced or sinceKey or flow) then
   pending = callAll('ZMSCORE', storeKey, members)
 else
   redis.call('ZCARD', storeKey)
@@ -150,6 +154,8 @@ else
     callAll('HDEL', tenantKey, named)
   end
 end
+-- the consumers a pop told to wait for one of these members' commit (after the writes above checked their keys)
+if takeBlocked(blockedKeyOf(storeKey), members) then wake = true end
 if flow and #leaving > 0 then
   local pendingOf, forget = {}, {}
   for i, member in ipairs(members) do

@@ -28,7 +28,11 @@
   recorded, and when the prepare queue still holds members popped under an earlier epoch a handover
   is pending: nothing is popped until those members have left the prepare queue (committed,
   rolled back or released by the previous owner, or rolled back by the sweeper at their deadline),
-  so two owners never consume a slot at the same time. Epoch 0 (coordination off) skips all of this
+  so two owners never consume a slot at the same time.
+
+  Blocked copies: a member left in the store queue because a copy of it is in flight is recorded in the slot's
+  blocked hash blocked{<prefix><topic>_<slot>} (a name built from KEYS[1]; lib/blocked.lua), so that the commit of
+  the copy wakes the consumers; a member this call moves loses its entry (one HLEN while the hash is empty). Epoch 0 (coordination off) skips all of this
   and leaves the owner hash untouched.
 
   KEYS[1]  store queue     <prefix><topic>_<slot>
@@ -131,6 +135,7 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/expiry.lua: expireMembers(keys, topicType, now, limit, toDead)
 -- #include lib/fair.lua: fair share between tenants
+-- #include lib/blocked.lua: blockedKeyOf, noteBlocked, takeBlocked
 
 local result = { POPPED, now, 0, epoch, 0, 0, 0 }
 local expiring = expiryKey and redis.call('ZCARD', expiryKey) > 0
@@ -146,6 +151,8 @@ if expiring then
 end
 local popped = 0
 local skipped = 0
+-- members left behind by a copy in flight (member, '1', ...), recorded for the commit of that copy
+local blockedKey, blocked, nb = blockedKeyOf(storeKey), {}, 0
 -- whether the attempts hash holds a count (read once, when the first member moves)
 local retried = nil
 -- fair share: the rounds below run once per step of the plan, on that tenant's queue, up to its quota
@@ -182,6 +189,9 @@ for _ = 1, 4 do
   for i, member in ipairs(members) do
     if inFlight[i] then
       skipped = skipped + 1
+      blocked[nb + 1] = member
+      blocked[nb + 2] = '1'
+      nb = nb + 2
     else
       n = n + 1
       moving[n] = member
@@ -212,6 +222,7 @@ for _ = 1, 4 do
       callAll('HDEL', traceKey, moving)
     end
     callAll('ZREM', queueKey, moving)
+    takeBlocked(blockedKey, moving)
     if plan then fairPopped(fk, plan.current, moving) end
     callAll('ZADD', prepareKey, deadlines)
     local last = #result
@@ -236,6 +247,7 @@ end
 if plan then fairStepDone(plan, popped, upTo, skipped) end
 end
 if plan then fairFinish(fk, plan) end
+noteBlocked(blockedKey, blocked)
 
 if countersKey and popped > 0 then redis.call('HINCRBY', countersKey, 'delivered', popped) end
 

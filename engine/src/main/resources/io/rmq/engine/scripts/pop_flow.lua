@@ -79,6 +79,7 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 -- #include lib/expiry.lua: expireMembers(keys, topicType, now, limit, toDead)
+-- #include lib/blocked.lua: blockedKeyOf, noteBlocked, takeBlocked
 
 -- The keys' state as this call leaves it: key -> { c = members in the prepare queue, t = tat }
 local state, changed, changedList = {}, {}, {}
@@ -182,6 +183,8 @@ end
 
 local popped = 0
 local skipped = 0
+-- members left behind by a copy in flight (member, '1', ...), recorded for the commit of that copy
+local blockedKey, blocked, nb = blockedKeyOf(storeKey), {}, 0
 -- whether the rounds ended with due members not looked at (the caller then pops again at once)
 local unseen = false
 -- whether the attempts hash holds a count (read once, when the first member moves)
@@ -220,6 +223,9 @@ for round = 1, 8 do
     local key = keys[i]
     if inFlight[i] then
       skipped = skipped + 1
+      blocked[nb + 1] = member
+      blocked[nb + 2] = '1'
+      nb = nb + 2
     elseif key ~= '' and room(key, 0) == 0 then
       local list = parking[key]
       if list == nil then
@@ -275,6 +281,7 @@ for round = 1, 8 do
       callAll('HDEL', traceKey, moving)
     end
     callAll('ZREM', storeKey, moving)
+    takeBlocked(blockedKey, moving)
     callAll('ZADD', prepareKey, deadlines)
     local last = #result
     for i, member in ipairs(moving) do
@@ -298,6 +305,7 @@ for round = 1, 8 do
   if full or popped >= count or #candidates < 2 * fetch then break end
   if round == 8 then unseen = true end
 end
+noteBlocked(blockedKey, blocked)
 
 if #changedList > 0 then
   local fields = {}

@@ -4,6 +4,9 @@ import static io.rmq.testing.Bytes.utf8Array;
 import static io.rmq.testing.Futures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -27,6 +30,7 @@ class CommitScriptIT {
     private static final int SLOT = 3;
     private static final TopicKeys TOPIC = new TopicKeys(new TopicDefinition("price", 8, TopicType.PRIORITY));
     private static final SlotKeys KEYS = TOPIC.slot(SLOT);
+    private static final String BLOCKED = KEYS.blocked();
 
     private RedisCommands<String, String> sync;
     private ScriptRunner scripts;
@@ -89,12 +93,15 @@ class CommitScriptIT {
     void leavesThePendingCopyInTheStoreAndWakesTheSlot() {
         inFlight("a");
         sync.zadd(KEYS.store(), 4.0, "a");
+        assertThat(popLeavingBehind()).as("the pop leaves the copy behind and records it").isZero();
+        assertThat(sync.hget(BLOCKED, "a")).isEqualTo("1");
 
         long committed = commit("a");
 
         assertThat(committed).isEqualTo(1);
         assertThat(sync.zscore(KEYS.store(), "a")).isEqualTo(4.0);
         assertThat(wakes.drain()).containsExactly(SLOT + ":0");
+        assertThat(sync.exists(BLOCKED)).as("the entry goes with the commit").isZero();
     }
 
     @Test
@@ -102,10 +109,33 @@ class CommitScriptIT {
         inFlight("a", "b");
         sync.zadd(KEYS.store(), 4.0, "a");
         sync.zadd(KEYS.store(), 5.0, "b");
+        popLeavingBehind();
 
         commit("a", "b");
 
         assertThat(wakes.drain()).containsExactly(SLOT + ":0");
+    }
+
+    @Test
+    void aCopyNoPopLeftBehindNeedsNoWake() {
+        // sent after the last pop: its send woke the consumers, whose next pop records it if it is still blocked
+        inFlight("a");
+        sync.zadd(KEYS.store(), 4.0, "a");
+
+        assertThat(commit("a")).isEqualTo(1);
+        assertThat(wakes.drain()).isEmpty();
+        assertThat(popped()).as("the copy is popped once its twin is committed").containsExactly("a");
+    }
+
+    @Test
+    void aPopThatMovesTheCopyForgetsItsEntry() {
+        inFlight("a");
+        sync.zadd(KEYS.store(), 4.0, "a");
+        popLeavingBehind();
+        sync.zrem(KEYS.prepare(), "a");
+
+        assertThat(popped()).containsExactly("a");
+        assertThat(sync.exists(BLOCKED)).isZero();
     }
 
     @Test
@@ -151,6 +181,22 @@ class CommitScriptIT {
         commit("a");
 
         assertThat(wakes.drain()).isEmpty();
+    }
+
+    /** Pops the slot as a consumer would (PRIORITY, up to 16); returns how many it popped. */
+    private int popLeavingBehind() {
+        return popped().size();
+    }
+
+    private List<String> popped() {
+        List<Object> reply = await(scripts.run(RedisScript.POP,
+                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner(), KEYS.paused()),
+                utf8Array("PRIORITY", "16", "30000", "0", "")));
+        List<String> members = new ArrayList<>();
+        for (int i = 7; i < reply.size(); i += (Long) reply.get(6) == 1L ? 3 : 2) {
+            members.add(new String((byte[]) reply.get(i), StandardCharsets.UTF_8));
+        }
+        return members;
     }
 
     private void inFlight(String... members) {
