@@ -71,6 +71,8 @@ public final class TopicScripts {
     private static final byte[] TRACED = RmqClient.bytes("traced");
     private static final byte[] FLOWKEY_SECTION = RmqClient.bytes("FLOWKEY");
     private static final byte[] NONE = new byte[0];
+    /** {@code send.lua}'s status when every message of the call was stored as new: its reply is then {@code {2, now}}. */
+    private static final long ALL_STORED = 2;
     private static final byte[] ONE = RmqClient.bytes("1");
     private static final byte[] ZERO = RmqClient.bytes("0");
     /** Elements of a pop reply before the popped members: status, now, next, detail, expired, held, attempts. */
@@ -351,6 +353,16 @@ public final class TopicScripts {
         return this.<List<Object>>run(RedisScript.SEND, sendKeys, args)
                 .thenApply(reply -> {
                     List<SendResult> results = new ArrayList<>(sends.size());
+                    if (reply.size() == 2 && Long.valueOf(ALL_STORED).equals(reply.get(0))) {
+                        // every message stored as new: its score is its value (RANGE_MERGE: Redis's now + its range)
+                        boolean ranged = keys.topic().type() == TopicType.RANGE_MERGE;
+                        long now = (Long) reply.get(1);
+                        for (Send send : sends) {
+                            double value = Double.parseDouble(send.value());
+                            results.add(new SendResult(true, slot, ranged ? now + value : value));
+                        }
+                        return results;
+                    }
                     for (int i = 0; i + 1 < reply.size(); i += 2) {
                         results.add(new SendResult((Long) reply.get(i) == 1L, slot,
                                 Double.parseDouble(new String((byte[]) reply.get(i + 1), StandardCharsets.US_ASCII))));

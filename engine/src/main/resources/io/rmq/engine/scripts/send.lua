@@ -79,6 +79,9 @@
   Returns  { status1, score1, status2, score2, ... }, one pair per message in the order given
            status  1 = stored as a new message, 0 = merged into a pending duplicate
            score   the member's score after its write (with AGING the aged score), as a string
+           or, when every message was stored as new and the call carried neither EXPIRES, TRACE, AGING nor FLOWKEY
+           (and no fair share keys): { 2, now }, now the Redis clock in ms; each message's score is then its value
+           (RANGE_MERGE: now + its value)
   Errors   (codes in lib/errors.lua)
            "RMQ_BAD_TYPE <type>" for an unknown topic type;
            "RMQ_BAD_VALUE <value>" for a value that is not a number;
@@ -170,8 +173,15 @@ end
 -- prepare queue before the first write (checkPrepare), the counters hash written last.
 local current = {}  -- member -> its score in the store queue as this call's writes leave it; false: absent
 local found = callAll('ZMSCORE', storeKey, members)
+-- whether every message is new: none pending, none twice in the call (the common path below)
+local fresh = n > 0
 for i, member in ipairs(members) do
-  if current[member] == nil then current[member] = found[i] and tonumber(found[i]) or false end
+  if current[member] == nil then
+    current[member] = found[i] and tonumber(found[i]) or false
+    if found[i] then fresh = false end
+  else
+    fresh = false
+  end
 end
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 if withExpiries and expiryKey then redis.call('ZCARD', expiryKey) end
@@ -406,6 +416,41 @@ local function send(member, score)
   end
   write(member, score)
   return 1
+end
+
+-- The common path: every message new, and nothing but scores to write (no expiry, trace context, aging, key or
+-- tenant). Each message is stored with its score; the wake notice follows the rule the general path below applies
+-- message by message, with the head of the queue as the writes so far leave it; the reply is { 2, now }.
+if fresh and not withExpiries and not withTraces and not aging and not withKeys and not optional.fair then
+  local headMember, headScore
+  local read = readHead(head)
+  if #read > 0 then headMember, headScore = read[1], tonumber(read[2]) end
+  for i = 1, n do
+    if quiet or wakeDelay == 0 then break end
+    local member, score = members[i], scores[i]
+    local delay = 0
+    if timed and score > now then delay = score - now end
+    if wakeDelay == nil or delay < wakeDelay then
+      if headMember == nil or (timed and headScore > now and score < headScore) or inPrepare(headMember) then
+        wakeDelay = delay
+      elseif (not timed or headScore <= now) and not anyInPrepare() then
+        quiet = true
+      end
+    end
+    if headMember == nil or popsBefore(score, member, headScore, headMember) then
+      headMember, headScore = member, score
+    end
+  end
+  checkPrepare()
+  local args = {}
+  for i = 1, n do
+    args[2 * i - 1] = scores[i]
+    args[2 * i] = members[i]
+  end
+  callAll('ZADD', storeKey, args)
+  if wakeDelay ~= nil then publishWake(wakeChannel, slot, wakeDelay) end
+  if countersKey then redis.call('HINCRBY', countersKey, 'sent', n) end
+  return { 2, now }
 end
 
 local result = {}

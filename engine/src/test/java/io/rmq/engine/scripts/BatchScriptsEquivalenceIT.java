@@ -284,6 +284,9 @@ class BatchScriptsEquivalenceIT {
                 if (step.script().equals("pop.lua") && !scripts.startsWith("reference")) {
                     return String.valueOf(asReferencePop((List<?>) reply));
                 }
+                if (step.script().equals("send.lua")) {
+                    return String.valueOf(sendOutcomes((List<?>) reply, step.args()));
+                }
                 return String.valueOf(reply);
             } catch (RedisCommandExecutionException e) {
                 return "error";
@@ -328,6 +331,27 @@ class BatchScriptsEquivalenceIT {
             shaped.add(attempts ? reply.get(i + 2) : 1L);
         }
         return shaped;
+    }
+
+    /**
+     * A send reply as each message's status and score (a number): send.lua answers {@code {2, now}} when every message
+     * was stored as new (each score is then its value, RANGE_MERGE: now + its value), the reference a pair per message.
+     */
+    private static List<String> sendOutcomes(List<?> reply, List<String> args) {
+        List<String> outcomes = new ArrayList<>();
+        if (reply.size() == 2 && Long.valueOf(2L).equals(reply.get(0))) {
+            long now = (Long) reply.get(1);
+            boolean ranged = args.get(0).equals(TopicType.RANGE_MERGE.name());
+            for (int i = 3; i + 1 < args.size(); i += 2) {
+                double value = Double.parseDouble(args.get(i));
+                outcomes.add("1@" + (ranged ? now + value : value));
+            }
+            return outcomes;
+        }
+        for (int i = 0; i + 1 < reply.size(); i += 2) {
+            outcomes.add(reply.get(i) + "@" + Double.parseDouble(String.valueOf(reply.get(i + 1))));
+        }
+        return outcomes;
     }
 
     /** The script at {@code path}, its includes expanded as the engine expands them. */
