@@ -63,7 +63,7 @@ class CommandsPerMessageIT {
     private static final int SLOTS = 16;
     /** Sends outstanding at once, as an outgoing channel's default {@code max-inflight}. */
     private static final int IN_FLIGHT = 1024;
-    private static final int IDLE_SECONDS = 10;
+    private static final int IDLE_SECONDS = 3;
     private static final Duration PHASE_TIMEOUT = Duration.ofSeconds(120);
 
     @ParameterizedTest

@@ -38,7 +38,7 @@ import io.rmq.testing.redis.RedisTestServer;
 @ExtendWith(RedisExtension.class)
 class FairShareIT {
 
-    private static final int RATE = Integer.getInteger("rmq.fair.rate", 2_000);
+    private static final int RATE = Integer.getInteger("rmq.fair.rate", 5_000);
     private static final int FLOOD = Integer.getInteger("rmq.fair.flood", 100_000);
     private static final int FEW = 100;
     private static final Duration WAIT = Duration.ofSeconds(2L * FLOOD / RATE + 30);
