@@ -28,12 +28,12 @@
   recorded, and when the prepare queue still holds members popped under an earlier epoch a handover
   is pending: nothing is popped until those members have left the prepare queue (committed,
   rolled back or released by the previous owner, or rolled back by the sweeper at their deadline),
-  so two owners never consume a slot at the same time.
+  so two owners never consume a slot at the same time. Epoch 0 (coordination off) skips all of this
+  and leaves the owner hash untouched.
 
   Blocked copies: a member left in the store queue because a copy of it is in flight is recorded in the slot's
   blocked hash blocked{<prefix><topic>_<slot>} (a name built from KEYS[1]; lib/blocked.lua), so that the commit of
-  the copy wakes the consumers; a member this call moves loses its entry (one HLEN while the hash is empty). Epoch 0 (coordination off) skips all of this
-  and leaves the owner hash untouched.
+  the copy wakes the consumers; a member this call moves loses its entry (one HLEN while the hash is empty).
 
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}

@@ -376,6 +376,24 @@ end
 
 
 -- Stores or merges one message; returns its status (1 stored, 0 merged).
+-- A new message of `score`, meeting the head of the queue (headMember, headScore; nil: empty) as the writes before it
+-- left it: it wakes a consumer when the queue was empty, when it is due before a head not yet due, or when the head
+-- is blocked behind its copy in flight; when the head is due and nothing of the call is in flight, a consumer is
+-- popping already and no later message of the call needs to look (quiet). Asked only when the call does not wake
+-- one as soon already (wakesSooner).
+local function delayOf(score)
+  if timed and score > now then return score - now end
+  return 0
+end
+local function wakesSooner(delay) return not quiet and (wakeDelay == nil or delay < wakeDelay) end
+local function meetHead(score, delay, headMember, headScore)
+  if headMember == nil or (timed and headScore > now and score < headScore) or inPrepare(headMember) then
+    wakeDelay = delay
+  elseif (not timed or headScore <= now) and not anyInPrepare() then
+    quiet = true
+  end
+end
+
 local function send(member, score)
   local existing = current[member]
   if existing then
@@ -399,21 +417,9 @@ local function send(member, score)
     return 0
   end
 
-  -- Decide before adding whether an idle consumer of this slot needs waking; not when the call
-  -- already wakes it as soon.
-  local delay = 0
-  if timed and score > now then delay = score - now end
-  if not quiet and (wakeDelay == nil or delay < wakeDelay) then
-    local headMember, headScore = first(head)
-    local wake = headMember == nil
-        or (timed and headScore > now and score < headScore)
-        or inPrepare(headMember)
-    if wake then
-      wakeDelay = delay
-    elseif (not timed or headScore <= now) and not anyInPrepare() then
-      quiet = true
-    end
-  end
+  -- Decide before adding whether an idle consumer of this slot needs waking
+  local delay = delayOf(score)
+  if wakesSooner(delay) then meetHead(score, delay, first(head)) end
   write(member, score)
   return 1
 end
@@ -428,15 +434,8 @@ if fresh and not withExpiries and not withTraces and not aging and not withKeys 
   for i = 1, n do
     if quiet or wakeDelay == 0 then break end
     local member, score = members[i], scores[i]
-    local delay = 0
-    if timed and score > now then delay = score - now end
-    if wakeDelay == nil or delay < wakeDelay then
-      if headMember == nil or (timed and headScore > now and score < headScore) or inPrepare(headMember) then
-        wakeDelay = delay
-      elseif (not timed or headScore <= now) and not anyInPrepare() then
-        quiet = true
-      end
-    end
+    local delay = delayOf(score)
+    if wakesSooner(delay) then meetHead(score, delay, headMember, headScore) end
     if headMember == nil or popsBefore(score, member, headScore, headMember) then
       headMember, headScore = member, score
     end
