@@ -354,10 +354,16 @@
       + (a.floor === null ? 'default' : a.floorText) : 'off');
   }
 
+  // the flow panel's error line; a failed read is marked so that the next good read takes it away
+  function flowBanner(message, readFailed) {
+    state.flowReadFailed = !!readFailed;
+    banner('flow-error', message);
+  }
+
   // another topic selected: nothing of the previous one's settings stays on show while its own are read
   function clearFlow() {
     $('flow-gen').textContent = '…';
-    banner('flow-error', '');
+    flowBanner('');
     document.querySelectorAll('#flow-table tr[data-setting]').forEach((row) => flowRow(row.dataset.setting, 'reading…'));
   }
 
@@ -368,9 +374,10 @@
       const flow = await call('GET', flowPath(topic));
       if (topic !== state.selected) return;
       renderFlow(flow);
-      banner('flow-error', '');
+      // a refresh clears only its own complaint: the answer to the user's last change stays until the next change
+      if (state.flowReadFailed) flowBanner('');
     } catch (e) {
-      banner('flow-error', 'Cannot read the flow settings: ' + e.message);
+      flowBanner('Cannot read the flow settings: ' + e.message, true);
     }
   }
 
@@ -385,11 +392,11 @@
     if (!await confirmAction(question + ' of topic \'' + topic + '\' (' + describeFlow(body) + ')?', FLOW_DETAIL)) return false;
     try {
       renderFlow(await call('PUT', flowPath(topic), body));
-      banner('flow-error', '');
+      flowBanner('');
       notify('Flow settings of topic \'' + topic + '\' changed.');
       return true;
     } catch (e) {
-      banner('flow-error', 'Not changed: ' + e.message);
+      flowBanner('Not changed: ' + e.message);
       return false;
     }
   }
@@ -418,18 +425,18 @@
     const tenant = $('flow-tenant').value;
     const weight = Number($('flow-weight').value.trim());
     if (!tenant) {
-      banner('flow-error', 'Name the tenant whose weight to set.');
+      flowBanner('Name the tenant whose weight to set.');
       return;
     }
     if (!await confirmAction('Set the weight of tenant \'' + tenant + '\' on topic \'' + topic + '\' to '
       + $('flow-weight').value.trim() + '?', FLOW_DETAIL)) return;
     try {
       renderFlow(await call('PUT', flowPath(topic) + '/weights/' + encodeURIComponent(tenant), { weight: weight }));
-      banner('flow-error', '');
+      flowBanner('');
       notify('Weight of tenant \'' + tenant + '\' on topic \'' + topic + '\' set.');
       $('flow-weight-form').reset();
     } catch (e) {
-      banner('flow-error', 'Not changed: ' + e.message);
+      flowBanner('Not changed: ' + e.message);
     }
   }
 
@@ -439,9 +446,9 @@
       'The tenant falls back to the default weight. ' + FLOW_DETAIL)) return;
     try {
       renderFlow(await call('DELETE', flowPath(topic) + '/weights/' + encodeURIComponent(tenant)));
-      banner('flow-error', '');
+      flowBanner('');
     } catch (e) {
-      banner('flow-error', 'Not changed: ' + e.message);
+      flowBanner('Not changed: ' + e.message);
     }
   }
 

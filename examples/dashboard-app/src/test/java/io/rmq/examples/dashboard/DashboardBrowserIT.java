@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -333,9 +334,12 @@ class DashboardBrowserIT {
             browser.findElement(By.id("flow-key-rate")).sendKeys("fast");
             click(() -> browser.findElement(By.id("flow-apply")));
             click(() -> browser.findElement(By.id("confirm-ok")));
-            eventually().until(() -> browser.findElement(By.id("flow-error")).getText()
-                    .startsWith("Not changed: RMQ-0675 Flow setting 'key.rate' cannot be 'fast'"));
+            eventually().until(() -> flowError().startsWith("Not changed: RMQ-0675 Flow setting 'key.rate' cannot be 'fast'"));
             assertThat(redis.hget(flow, "gen")).isEqualTo(gen);
+            // the page's next refresh leaves the answer to the change on show
+            String refreshedAt = browser.findElement(By.id("refreshed")).getAttribute("data-at");
+            eventually().until(() -> !Objects.equals(browser.findElement(By.id("refreshed")).getAttribute("data-at"), refreshedAt));
+            assertThat(flowError()).startsWith("Not changed: RMQ-0675");
             browser.findElement(By.id("flow-key-rate")).clear();
 
             click(() -> browser.findElement(By.cssSelector("#flow-table tr[data-setting=rate]"))
@@ -425,6 +429,10 @@ class DashboardBrowserIT {
     private static String localTime(long epochMillis) {
         return (String) ((JavascriptExecutor) browser).executeScript("return new Date(arguments[0]).toLocaleString();",
                 epochMillis);
+    }
+
+    private static String flowError() {
+        return browser.findElement(By.id("flow-error")).getText();
     }
 
     private static String confirmText() {
