@@ -157,7 +157,8 @@ class IncomingStrategiesIT {
             await().atMost(WAIT).until(() -> worker.seen().size() == 2 && redis.zcard(PREPARE) == 0);
             assertThat(redis.zcard(STORE)).isZero();
             assertThat(redis.zcard(DEAD)).isZero();
-            assertThat(redis.hget("counters{jobs_0}", "acked")).isEqualTo("2");
+            // a plain commit counts its messages one round trip after removing them
+            await().atMost(WAIT).until(() -> "2".equals(redis.hget("counters{jobs_0}", "acked")));
             assertThat(log.await("the ignored failure", m -> m.contains("RMQ-2360"), 1, WAIT)).singleElement()
                     .asString().contains("channel 'jobs'").contains("cannot do bad-1");
         }
@@ -194,7 +195,7 @@ class IncomingStrategiesIT {
         IncomingRmqBatchMetadata first = worker.metadata().get(0);
         assertThat(first.getChannel()).isEqualTo("jobs");
         assertThat(first.getMessages()).extracting(IncomingRmqMetadata::getScore).containsExactly(3.0, 2.0, 1.0);
-        assertThat(redis.hget("counters{jobs_0}", "acked")).isEqualTo("3");
+        await().atMost(WAIT).until(() -> "3".equals(redis.hget("counters{jobs_0}", "acked")));
 
         send("bad-1", "good-4");
         await().atMost(WAIT).until(() -> redis.zcard(DEAD) == 2);

@@ -96,6 +96,17 @@ public final class EngineLogging {
                 + reason);
     }
 
+    /**
+     * RMQ-0102 (WARNING): a plain commit removed its messages from the prepare queue, but what follows the removal
+     * (counting them as acked, waking consumers waiting for them) failed; the slot's next commits check its keys first.
+     */
+    public void committedUncounted(long count, int slot, String topic, String reason) {
+        log(Level.WARNING, null, () -> "RMQ-0102 Committed " + count + " message(s) of slot " + slot + " of topic '"
+                + topic + "', but counting them as acked and waking consumers waiting for them failed (a consumer"
+                + " waiting for them finds them at its safety poll); the slot's next commits go through commit.lua,"
+                + " which checks its keys first: " + reason);
+    }
+
     /** RMQ-0103 (WARNING, FINE while Redis is known to be down): a pop failed; the slot is popped again in 1 s. */
     public void popFailed(boolean connected, int slot, String topic, String consumer, String reason) {
         // While the connection is down the client has logged the outage once; no line per slot and second.

@@ -26,6 +26,15 @@ public final class KeyTypes {
      */
     public static <T> CompletionStage<T> nameWrongKeys(CompletionStage<T> call, RedisClusterAsyncCommands<byte[], byte[]> redis,
             RedisScript script, byte[][] keys) {
+        return nameWrongKeys(call, redis, script.file(), keys);
+    }
+
+    /**
+     * {@code call}, a script call or a plain command named by {@code operation} (as {@code RMQ-0340} shows it), whose
+     * {@code WRONGTYPE} failure, if any, is replaced by one naming the keys that hold the wrong kind of value.
+     */
+    public static <T> CompletionStage<T> nameWrongKeys(CompletionStage<T> call, RedisClusterAsyncCommands<byte[], byte[]> redis,
+            String operation, byte[][] keys) {
         return call.exceptionallyCompose(failure -> {
             String redisError = WrongKeyTypeException.wrongTypeMessage(failure);
             if (redisError == null) {
@@ -51,7 +60,7 @@ public final class KeyTypes {
                 if (wrongKeys.isEmpty()) {
                     throw failure instanceof RuntimeException r ? r : new IllegalStateException(failure);
                 }
-                throw new WrongKeyTypeException(script.file(), wrongKeys, problems, failure);
+                throw new WrongKeyTypeException(operation, wrongKeys, problems, failure);
             });
         });
     }

@@ -32,6 +32,10 @@ public enum RedisScript {
     UNPARK("unpark.lua", ScriptOutputType.MULTI),
     /** Removes consumed members from the prepare queue. */
     COMMIT("commit.lua", ScriptOutputType.INTEGER),
+    /** The rest of a plain commit (a {@code ZREM} from the prepare queue): counts, wake notices, what needs members. */
+    COMMITTED("committed.lua", ScriptOutputType.INTEGER),
+    /** What a plain commit asked to be done with its members: blocked, attempts and trace entries forgotten. */
+    COMMIT_FORGET("commit_forget.lua", ScriptOutputType.INTEGER),
     /** Returns members to the store queue, or to the dead queue. */
     ROLLBACK("rollback.lua", ScriptOutputType.MULTI),
     /** Returns prefetched, never delivered members to the store queue without counting an attempt. */

@@ -107,6 +107,16 @@ public final class ScriptRunner {
         return call;
     }
 
+    /**
+     * {@code ZREM key members...}, the plain commit's removal: issued as {@link #run} issues a script (a refusal is a
+     * {@link RedisUnavailableException}); a reply counts for {@link #lastReplyNanos()}.
+     */
+    public CompletionStage<Long> zrem(byte[] key, byte[][] members) {
+        CompletionStage<Long> call = issue(() -> redis.zrem(key, members));
+        call.whenComplete((n, failure) -> noteReply(failure));
+        return call;
+    }
+
     /** The connection's plain commands, for the few reads that are not scripts. */
     public RedisClusterAsyncCommands<byte[], byte[]> commands() {
         return redis;

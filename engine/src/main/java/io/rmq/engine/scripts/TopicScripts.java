@@ -31,9 +31,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import io.lettuce.core.KeyValue;
+import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.KeyTypes;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.redis.RmqClient;
@@ -89,6 +92,11 @@ public final class TopicScripts {
     private volatile boolean settleByTenant;
     /** The consumer's limits per key: with a limit, pops park and settlements free places ({@link #keyLimits}). */
     private volatile KeyLimits keyLimits = KeyLimits.NONE;
+    /**
+     * Per slot: how many more commits of the slot go through {@code commit.lua} before it is committed the plain way
+     * ({@link #commit(int, List, boolean, boolean, boolean)}); absent: one.
+     */
+    private final Map<Integer, AtomicInteger> checkedCommits = new ConcurrentHashMap<>();
 
     /** How a rolled-back member is retried: {@code rollback.lua}'s ARGV[2..4]. */
     public record RetryRule(int maxRetries, long backoffMillis, long backoffMaxMillis) {
@@ -827,6 +835,85 @@ public final class TopicScripts {
             commitKeys = withKeys(commitKeys, k[SINCE]); // priority aging: the committed members' send times go
         }
         return run(RedisScript.COMMIT, commitKeys, args);
+    }
+
+    /** Commits through {@code commit.lua} after a plain commit's rest asked for its members, or failed. */
+    static final int CHECKED_COMMITS = 64;
+    private static final String PLAIN_COMMIT = "the commit's ZREM of the prepare queue";
+
+    /**
+     * A consumer's commit of these members: the plain way when it may, else {@code commit.lua}; the number removed.
+     *
+     * <p>The plain way is the bare client's ack: one {@code ZREM} of the members from the prepare queue, whose count is
+     * the number committed, then {@code committed.lua}, given no member, for what {@code commit.lua} does beside the
+     * removal (the {@code acked} count, the wake notices of blocked copies and of a handover). It is taken for first
+     * deliveries ({@code firstDeliveries}) of a {@code RANGE_MERGE} or {@code FIXED_TIME} topic with no held expiry,
+     * limits per key or fair share, once a commit of the slot through {@code commit.lua} has succeeded (that script
+     * checks the types of the slot's keys before it removes anything: a slot whose keys were written by another client
+     * fails its commits without removing the members, RMQ-0101). When {@code committed.lua} finds what needs the
+     * members (a blocked hash of more than 128 entries, failures in the slot, trace entries a consumer that
+     * {@code tracesTaken} not left behind), {@code commit_forget.lua} is given them, and the slot's next
+     * {@value #CHECKED_COMMITS} commits go through {@code commit.lua}; so also after {@code committed.lua} failed
+     * (logged as RMQ-0102: the members were committed).
+     */
+    public CompletionStage<Long> commit(int slot, List<byte[]> members, boolean heldExpiry, boolean firstDeliveries,
+            boolean tracesTaken) {
+        if (heldExpiry || !firstDeliveries || members.isEmpty() || !plainCommits()) {
+            return commit(slot, members, heldExpiry);
+        }
+        AtomicInteger checked = checkedCommits.computeIfAbsent(slot, s -> new AtomicInteger(1));
+        if (checked.get() > 0) {
+            return commit(slot, members, false).thenApply(n -> {
+                checked.decrementAndGet();
+                return n;
+            });
+        }
+        return commitPlain(slot, members, tracesTaken, checked);
+    }
+
+    /** Whether the topic's commits may go the plain way: what commit.lua does beside the removal needs no member. */
+    private boolean plainCommits() {
+        return keys.topic().type() != TopicType.PRIORITY && !settleByTenant && !keyLimits.on();
+    }
+
+    private CompletionStage<Long> commitPlain(int slot, List<byte[]> members, boolean tracesTaken, AtomicInteger checked) {
+        byte[][] k = slots.of(slot);
+        ScriptRunner runner;
+        try {
+            runner = scripts.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletionStage<Long> removed = KeyTypes.nameWrongKeys(runner.zrem(k[PREPARE], members.toArray(byte[][]::new)),
+                runner.commands(), PLAIN_COMMIT, new byte[][] { k[PREPARE] });
+        return removed.thenCompose(n -> {
+            byte[][] restKeys = tracesTaken
+                    ? new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[OWNER], k[COUNTERS] }
+                    : new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[OWNER], k[COUNTERS], k[TRACE] };
+            byte[] channel = wakeChannel(slot);
+            return this.<Long>run(RedisScript.COMMITTED, restKeys, channel, k[SLOT], number(n))
+                    .thenCompose(ask -> {
+                        if (ask == 0) {
+                            return CompletableFuture.completedFuture(n);
+                        }
+                        checked.set(CHECKED_COMMITS);
+                        byte[][] args = new byte[3 + members.size()][];
+                        args[0] = channel;
+                        args[1] = k[SLOT];
+                        args[2] = number(ask);
+                        for (int i = 0; i < members.size(); i++) {
+                            args[3 + i] = members.get(i);
+                        }
+                        return this.<Long>run(RedisScript.COMMIT_FORGET,
+                                new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[FAILURES], k[TRACE] }, args)
+                                .thenApply(forgotten -> n);
+                    })
+                    .exceptionally(failure -> {
+                        checked.set(CHECKED_COMMITS);
+                        EngineLogging.log.committedUncounted(n, slot, keys.topic().name(), RmqClient.rootMessage(failure));
+                        return n;
+                    });
+        });
     }
 
     /**

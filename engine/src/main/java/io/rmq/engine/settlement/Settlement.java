@@ -284,11 +284,13 @@ public final class Settlement implements Delivery.Settler {
     private CompletionStage<Void> commitNow(int slot, List<Delivery> batch) {
         List<byte[]> members = new ArrayList<>(batch.size());
         boolean heldExpiry = false;
+        boolean firstDeliveries = true;
         for (Delivery d : batch) {
             members.add(d.content());
             heldExpiry |= d.member().heldExpiry();
+            firstDeliveries &= d.attempt() == 1;
         }
-        return scripts.commit(slot, members, heldExpiry).handle((n, failure) -> {
+        return scripts.commit(slot, members, heldExpiry, firstDeliveries, policy.traced()).handle((n, failure) -> {
             if (failure != null && !retries.keepCommit(slot, members, failure)) {
                 LOG.commitFailed(batch.size(), slot, scripts.keys().topic().name(),
                         RmqClient.rootMessage(failure));

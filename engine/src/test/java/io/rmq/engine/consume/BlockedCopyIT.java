@@ -21,6 +21,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.rmq.engine.EngineFixture;
 import io.rmq.engine.RmqEngine;
 import io.rmq.engine.produce.TopicProducer;
+import io.rmq.engine.redis.RedisScript;
 import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
@@ -31,7 +32,7 @@ import io.rmq.testing.redis.RedisTestServer;
 
 /**
  * A copy sent while its twin is being consumed waits in the store queue; the pop that leaves it behind records it
- * in the slot's blocked hash, and the twin's commit publishes the wake notice that ends the consumers' sleep (they
+ * in the slot's blocked hash, and the twin's commit (through commit.lua, or the plain way) publishes the wake notice that ends the consumers' sleep (they
  * poll only every 10 minutes here), so the copy is delivered at once.
  */
 @ExtendWith(RedisExtension.class)
@@ -58,7 +59,20 @@ class BlockedCopyIT {
 
     @Test
     void theTwinsCommitWakesTheConsumersForTheCopyAPopLeftBehind() throws Exception {
-        TopicKeys keys = EngineFixture.register(client, new TopicDefinition("twins", 1, TopicType.FIXED_TIME));
+        theTwinsCommitWakesTheConsumers("twins", false);
+    }
+
+    @Test
+    void aPlainCommitOfTheTwinWakesThemToo() throws Exception {
+        theTwinsCommitWakesTheConsumers("plain-twins", true);
+    }
+
+    /**
+     * With {@code plain}, one message is consumed first, so that the slot's keys are checked by a commit.lua call
+     * and the twin's commit goes the plain way (a ZREM, then committed.lua, which publishes the notice).
+     */
+    private void theTwinsCommitWakesTheConsumers(String topic, boolean plain) throws Exception {
+        TopicKeys keys = EngineFixture.register(client, new TopicDefinition(topic, 1, TopicType.FIXED_TIME));
         SlotKeys slot = keys.slot(0);
         String blocked = slot.blocked();
         TopicProducer producer = client.producer(keys);
@@ -66,6 +80,11 @@ class BlockedCopyIT {
                 .pollInterval(Duration.ofMinutes(10)).shutdownTimeout(Duration.ofMillis(300)).build());
         r.consumer.request(100);
         fx.awaitWakeSubscription(keys, WAIT);
+        if (plain) {
+            producer.sendAt(bytes("checked"), Instant.now(), null).toCompletableFuture().join();
+            r.next(WAIT).commit();
+            await().atMost(WAIT).until(() -> fx.inQueues(keys) == 0);
+        }
         List<String> notices = new CopyOnWriteArrayList<>();
         try (StatefulRedisPubSubConnection<String, String> sub = listener.connectPubSub()) {
             sub.addListener(new RedisPubSubAdapter<>() {
@@ -84,6 +103,7 @@ class BlockedCopyIT {
             await().atMost(WAIT).until(() -> "1".equals(fx.redis().hget(blocked, "order-1")));
             assertThat(r.received).as("one copy in the consumers' hands at a time").isEmpty();
             notices.clear();
+            fx.redis().scriptFlush(); // from here on, a script is loaded only if it is called
 
             twin.commit();
 
@@ -91,6 +111,9 @@ class BlockedCopyIT {
             assertThat(copy).as("the copy, delivered once its twin is committed").isNotNull();
             assertThat(text(copy)).isEqualTo("order-1");
             assertThat(notices).as("the commit's wake notice").contains("0:0");
+            assertThat(fx.redis().scriptExists(RedisScript.COMMITTED.sha(), RedisScript.COMMIT.sha()))
+                    .as("committed.lua ran (plain), commit.lua did not; or the other way round")
+                    .containsExactly(plain, !plain);
             copy.commit();
             await().atMost(WAIT).until(() -> fx.inQueues(keys) == 0);
             assertThat(fx.redis().exists(blocked)).as("no entry left behind").isZero();

@@ -67,7 +67,7 @@ class SettlementIT {
 
         settlement.sendHeldCommits();
         await().atMost(Duration.ofSeconds(10)).until(() -> sync.zcard(KEYS.prepare()) == 0);
-        assertThat(sync.hget(KEYS.counters(), "acked")).isEqualTo("3");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "3".equals(sync.hget(KEYS.counters(), "acked")));
         assertThat(await(settlement.flushed())).isNull();
     }
 
