@@ -55,7 +55,10 @@ if blocked > RESOLVED_HERE then
   ask = ask + 1
 elseif blocked > 0 then
   -- an entry whose copy in flight has left the prepare queue (this commit, or another settlement) wakes the consumers
-  local members = redis.call('HKEYS', blockedKey)
+  -- HGETALL, not HKEYS: the minimal ACL (RedisAcl) grants it already
+  local entries = redis.call('HGETALL', blockedKey)
+  local members = {}
+  for i = 1, #entries, 2 do members[#members + 1] = entries[i] end
   local inFlight = redis.call('ZMSCORE', prepareKey, unpack(members))
   local gone = {}
   for i, member in ipairs(members) do
