@@ -35,7 +35,7 @@ import io.rmq.engine.topic.SlotRouter;
  * that slot, with at most a window of messages unanswered.</li>
  * <li><b>Consume:</b> consumer threads, each with its own connection and its own share of the slots
  * (slot {@code s} belongs to thread {@code s mod threads}): each pops a batch of due members per call of
- * {@code raw-pop.lua} (store queue to prepare queue), then acks the batch with one multi-member
+ * {@code raw-pop.lua} (store queue to prepare queue, the due members removed by rank), then acks the batch with one multi-member
  * {@code ZREM} from the prepare queue, and goes on to its next slot until all of its slots are empty.</li>
  * </ul>
  * Not thread-safe: call it from one thread; it starts and ends its consumer threads itself.

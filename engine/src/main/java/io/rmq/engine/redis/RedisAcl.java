@@ -34,7 +34,8 @@ public final class RedisAcl {
     /** What the Lua scripts run. */
     public static final List<String> SCRIPT_COMMANDS = List.of("+time", "+exists", "+del", "+set", "+publish",
             "+hget", "+hmget", "+hset", "+hsetnx", "+hdel", "+hexists", "+hincrby", "+hlen",
-            "+zadd", "+zrem", "+zcard", "+zcount", "+zscore", "+zmscore", "+zrange", "+zrangebyscore", "+zrevrange");
+            "+zadd", "+zrem", "+zcard", "+zcount", "+zscore", "+zmscore", "+zrange", "+zrangebyscore", "+zrevrange",
+            "+zremrangebyrank");
 
     /**
      * Durable sends ({@code durability=replicas:<n>}): {@code WAIT} until the replicas have a send. Harmless

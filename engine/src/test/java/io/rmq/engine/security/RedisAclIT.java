@@ -13,6 +13,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -187,6 +188,36 @@ class RedisAclIT {
         log.await("saying the eviction policy could not be checked", m -> m.startsWith("RMQ-0143"), 1, WAIT);
         assertThat(log.messagesContaining("RMQ-0143")).hasSize(1);
         assertThat(log.messagesContaining("RMQ-0142")).isEmpty();
+    }
+
+    @Test
+    void aUserCreatedWithTheListOfAnEarlierVersionStillConsumes() throws Exception {
+        redis.aclSetUser(USER, "-zremrangebyrank"); // the minimal ACL before pop.lua removed popped members by rank
+        RmqEngine engine = open(new RmqEngine(access()).start());
+        engine.ready().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        TopicKeys keys = engine.registerTopic(new TopicDefinition("older", 1, TopicType.FIXED_TIME, PREFIX))
+                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        TopicProducer producer = engine.producer(keys);
+        for (int i = 0; i < 10; i++) {
+            producer.sendAt(bytes("job-" + i), Instant.now(), null).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+        BlockingQueue<Delivery> received = new LinkedBlockingQueue<>();
+        TopicConsumer consumer = engine.consumer(keys, ConsumerOptions.builder().build(), "older-consumer");
+        toClose.add(0, consumer);
+        consumer.start(received::add);
+        consumer.request(100);
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            Delivery d = received.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(d).as("delivery %d", i).isNotNull();
+            texts.add(text(d));
+            d.commit();
+        }
+        assertThat(texts).containsExactlyInAnyOrderElementsOf(IntStream.range(0, 10).mapToObj(i -> "job-" + i).toList());
+        await().atMost(WAIT).until(() -> "0".equals(command(keys.slot(0).store(), "ZCARD", keys.slot(0).store()).trim())
+                && "0".equals(command(keys.slot(0).prepare(), "ZCARD", keys.slot(0).prepare()).trim()));
+        assertThat(command(keys.slot(0).store(), "ACL", "LOG")).as("pop.lua was refused ZREMRANGEBYRANK and removed by name")
+                .contains("zremrangebyrank");
     }
 
     @Test
