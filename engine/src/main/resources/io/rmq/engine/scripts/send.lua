@@ -150,6 +150,8 @@ if withKeys then first, step, keysOf = first + 1, step + 1, {} end
 local traceAt = withExpiries and 3 or 2
 -- n counts the messages and indexes their tables (cheaper than #t per element)
 local n = 0
+-- where the messages' values are in ARGV (the common path below hands them to ZADD as they came)
+local valuesFrom, valuesStep = first, step
 local merging = topicType == 'RANGE_MERGE'
 for i = first, #ARGV, step do
   local value = tonumber(ARGV[i])
@@ -441,10 +443,27 @@ if fresh and not withExpiries and not withTraces and not aging and not withKeys 
     end
   end
   checkPrepare()
+  -- The scores as text, so that redis.call does not format a number per member: a FIXED_TIME or PRIORITY value as
+  -- it came (ZADD parses it as tonumber did above; one padded with spaces, which tonumber accepts, ZADD refuses,
+  -- storing nothing), a RANGE_MERGE due time formatted once per distinct score.
   local args = {}
-  for i = 1, n do
-    args[2 * i - 1] = scores[i]
-    args[2 * i] = members[i]
+  if merging then
+    local text = {}
+    for i = 1, n do
+      local score = scores[i]
+      local t = text[score]
+      if t == nil then
+        t = string.format('%.17g', score)
+        text[score] = t
+      end
+      args[2 * i - 1] = t
+      args[2 * i] = members[i]
+    end
+  else
+    for i = 1, n do
+      args[2 * i - 1] = ARGV[valuesFrom + valuesStep * (i - 1)]
+      args[2 * i] = members[i]
+    end
   end
   callAll('ZADD', storeKey, args)
   if wakeDelay ~= nil then publishWake(wakeChannel, slot, wakeDelay) end
