@@ -226,8 +226,9 @@ for _ = 1, 4 do
     -- refused it, and the members are removed by name.
     local removedByRank = false
     if skipped == 0 and n == #members then
-      local range = timed and redis.pcall('ZREMRANGEBYRANK', queueKey, 0, n - 1)
-        or redis.pcall('ZREMRANGEBYRANK', queueKey, -n, -1)
+      local range
+      if timed then range = redis.pcall('ZREMRANGEBYRANK', queueKey, 0, n - 1)
+      else range = redis.pcall('ZREMRANGEBYRANK', queueKey, -n, -1) end
       removedByRank = type(range) == 'number'
     end
     if not removedByRank then callAll('ZREM', queueKey, moving) end
