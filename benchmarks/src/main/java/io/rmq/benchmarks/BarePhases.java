@@ -1,6 +1,7 @@
 package io.rmq.benchmarks;
 
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import io.rmq.benchmarks.BenchResults.How;
 import io.rmq.benchmarks.BenchResults.Phase;
@@ -18,13 +19,22 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
     /** Members per {@code ZADD} of the grouped send: as many as the tuned channels pop at once by default. */
     static final int GROUPED_MEMBERS = 128;
 
-    /** {@code warmup} messages sent and consumed, not measured. */
+    /**
+     * {@code warmup} messages sent and consumed, not measured, in rounds until {@link Benchmark#JVM_WARMUP_SECONDS}
+     * have passed: the same JIT warm-up as the connector's ({@code Benchmark}'s JVM warm-up).
+     */
     void warmUp(RawBaseline raw, int consumers, int batch, int window) throws InterruptedException {
-        if (s.warmup() > 0) {
-            Measures.progress("bare Lettuce warm-up: %,d messages sent and consumed ...", s.warmup());
+        if (s.warmup() == 0) {
+            return;
+        }
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(Benchmark.JVM_WARMUP_SECONDS);
+        int round = 0;
+        do {
+            round++;
+            Measures.progress("bare Lettuce warm-up, round %d: %,d messages sent and consumed ...", round, s.warmup());
             raw.send(s.warmup(), window, i -> payload("raw-warmup-" + i + "-"));
             expect(raw.consume(consumers, batch), s.warmup());
-        }
+        } while (System.nanoTime() - until < 0);
     }
 
     /**

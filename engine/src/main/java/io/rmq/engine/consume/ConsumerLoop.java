@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.rmq.engine.consume.flow.FlowGate;
 import io.rmq.engine.consume.flow.FlowSettings;
@@ -67,6 +68,9 @@ final class ConsumerLoop implements WakeBus.Listener {
     private boolean bothFeaturesLogged;
     private final java.util.concurrent.atomic.AtomicBoolean writingStart = new java.util.concurrent.atomic.AtomicBoolean();
 
+    /** Consumers started in this JVM: each starts its round-robin where the golden ratio's multiples spread them. */
+    private static final AtomicInteger STARTED = new AtomicInteger();
+
     // Confined to the loop thread.
     private final SlotScheduler scheduler;
     private final PrefetchBuffer prefetch;
@@ -115,7 +119,8 @@ final class ConsumerLoop implements WakeBus.Listener {
         this.timer = new WakeTimer(loop, this::popIfNeeded);
         this.flow = flow;
         this.gate = options.rateLimit().isEmpty() && options.adaptiveSlowDown().isEmpty() ? null : newGate();
-        this.scheduler = new SlotScheduler(slotAmount, options.pollInterval(), !coordinated);
+        // consumers start their round-robin at different slots (see SlotScheduler)
+        this.scheduler = new SlotScheduler(slotAmount, options.pollInterval(), !coordinated, firstSlot(slotAmount));
         this.prefetch = new PrefetchBuffer(slotAmount, coordinated);
         // a crashed owner's messages are swept within 1.5 prepare timeouts: a longer wait has another cause
         this.ownership = new SlotOwnershipTracker(name, scripts.keys().topic(), scheduler, prefetch, settler::release,
@@ -452,6 +457,15 @@ final class ConsumerLoop implements WakeBus.Listener {
         return handedOver;
     }
 
+    /**
+     * The slot this consumer's round-robin starts at: the n-th consumer of the JVM starts at the fractional part of
+     * n times the golden ratio, so that any number of consumers of a topic start spread over its slots.
+     */
+    static int firstSlot(int slotAmount) {
+        double spread = STARTED.getAndIncrement() * 0.6180339887498949 % 1.0;
+        return (int) (spread * slotAmount);
+    }
+
     /** Claims newly owned slots, then pops from due slots while there is demand and room in the prefetch. */
     private void popIfNeeded() {
         if (stopping || paused || listener == null || !redis.wasReached()) {
@@ -472,7 +486,7 @@ final class ConsumerLoop implements WakeBus.Listener {
                 break;
             }
             if (gate == null) {
-                startPop(slot, room, null);
+                startPop(slot, scheduler.popCount(slot, room), null);
                 continue;
             }
             long now = System.nanoTime();
@@ -590,7 +604,7 @@ final class ConsumerLoop implements WakeBus.Listener {
                 }
             }
             SlotOwnershipTracker.Outcome outcome = ownership.popped(slot, epoch, popped);
-            scheduler.popDone(slot, count, popped.nextDelayMillis(), now);
+            scheduler.popDone(slot, count, popped.members().size(), popped.nextDelayMillis(), now);
             List<Delivery> deliveries = Delivery.of(settler, scripts.keys().topic().name(), slot, popped.members());
             if (!deliveries.isEmpty()) {
                 held.addAll(deliveries);

@@ -45,6 +45,52 @@ class SlotSchedulerTest {
     }
 
     @Test
+    void theRoundRobinStartsAtTheGivenSlot() {
+        SlotScheduler s = new SlotScheduler(4, POLL, true, 6);
+        long now = System.nanoTime();
+
+        assertThat(s.nextDueSlot(now)).isEqualTo(2);
+        assertThat(s.nextDueSlot(now)).isEqualTo(3);
+        assertThat(s.nextDueSlot(now)).isZero();
+    }
+
+    @Test
+    void consumersOfOneJvmStartSpreadOverTheSlots() {
+        java.util.Set<Integer> starts = new java.util.HashSet<>();
+        for (int i = 0; i < 4; i++) {
+            starts.add(ConsumerLoop.firstSlot(16));
+        }
+
+        assertThat(starts).as("four consumers, four different first slots").hasSize(4);
+        assertThat(starts).allSatisfy(slot -> assertThat(slot).isBetween(0, 15));
+    }
+
+    @Test
+    void aSlotItsLastPopDrainedIsAskedForTwiceWhatItFoundAndAFullPopMakesItDenseAgain() {
+        SlotScheduler s = new SlotScheduler(2, POLL, true);
+        long now = System.nanoTime();
+        assertThat(s.popCount(0, 128)).as("nothing known yet: all the room").isEqualTo(128);
+
+        s.popStarted(0, 128);
+        s.popDone(0, 128, 20, 5, now);
+        assertThat(s.popCount(0, 128)).isEqualTo(40);
+        assertThat(s.popCount(0, 30)).as("never more than the room").isEqualTo(30);
+
+        s.popStarted(0, 40);
+        s.popDone(0, 40, 3, 5, now);
+        assertThat(s.popCount(0, 128)).as("at least " + SlotScheduler.SPARSE_POP_MIN)
+                .isEqualTo(SlotScheduler.SPARSE_POP_MIN);
+
+        s.popStarted(0, 16);
+        s.popDone(0, 16, 16, 0, now);
+        assertThat(s.popCount(0, 128)).as("it filled its count: more may be due").isEqualTo(128);
+
+        s.popStarted(1, 128);
+        s.popDone(1, 128, -1, 5, now);
+        assertThat(s.popCount(1, 128)).as("a pop whose size is not known leaves the slot dense").isEqualTo(128);
+    }
+
+    @Test
     void withoutCoordinationAGrownTopicsNewSlotsAreAssignedAndDueAtOnce() {
         SlotScheduler s = new SlotScheduler(2, POLL, true);
         long now = System.nanoTime();
