@@ -68,7 +68,7 @@ final class ConsumerLoop implements WakeBus.Listener {
     private boolean bothFeaturesLogged;
     private final java.util.concurrent.atomic.AtomicBoolean writingStart = new java.util.concurrent.atomic.AtomicBoolean();
 
-    /** Consumers started in this JVM: each starts its round-robin where the golden ratio's multiples spread them. */
+    /** Consumers created in this JVM, numbering them for {@link #firstSlot}. */
     private static final AtomicInteger STARTED = new AtomicInteger();
 
     // Confined to the loop thread.
@@ -459,7 +459,8 @@ final class ConsumerLoop implements WakeBus.Listener {
 
     /**
      * The slot this consumer's round-robin starts at: the n-th consumer of the JVM starts at the fractional part of
-     * n times the golden ratio, so that any number of consumers of a topic start spread over its slots.
+     * n times 0.618... (the inverse of the golden ratio) of the slot amount, a sequence that spreads any number of
+     * consumers of a topic over its slots.
      */
     static int firstSlot(int slotAmount) {
         double spread = STARTED.getAndIncrement() * 0.6180339887498949 % 1.0;
