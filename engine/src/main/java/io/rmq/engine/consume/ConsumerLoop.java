@@ -487,7 +487,7 @@ final class ConsumerLoop implements WakeBus.Listener {
                 break;
             }
             if (gate == null) {
-                startPop(slot, room, null);
+                startPop(slot, scheduler.popCount(slot, room), null);
                 continue;
             }
             long now = System.nanoTime();
@@ -605,7 +605,7 @@ final class ConsumerLoop implements WakeBus.Listener {
                 }
             }
             SlotOwnershipTracker.Outcome outcome = ownership.popped(slot, epoch, popped);
-            scheduler.popDone(slot, count, popped.nextDelayMillis(), now);
+            scheduler.popDone(slot, count, popped.members().size(), popped.nextDelayMillis(), now);
             List<Delivery> deliveries = Delivery.of(settler, scripts.keys().topic().name(), slot, popped.members());
             if (!deliveries.isEmpty()) {
                 held.addAll(deliveries);

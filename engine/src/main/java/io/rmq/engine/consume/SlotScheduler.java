@@ -12,6 +12,14 @@ import java.util.TreeMap;
  * at different slots do not pop the same slot at the same moment (where all but one would find nothing) when many
  * slots fall due together. Times are {@link System#nanoTime()} values.
  *
+ * <p>A slot whose last pop took every due member (fewer than asked) and reported members due later is
+ * <em>sparse</em> (a scheduled slot between due times): its next pop asks for {@link #popCount about twice what it
+ * found} (at least {@value #SPARSE_POP_MIN}) instead of all the room in the prefetch, so that when many such slots
+ * fall due at once, several are popped concurrently instead of one after another (each pop reserves the room it
+ * asks for). A pop that fills its count, or finds nothing waiting later, makes the slot dense again: a backlog's pops
+ * are full or empty it, so its pops stay as large as the room (sizing down every drained slot split a backlog's
+ * commits: Redis commands per consumed message rose from 0.15 to 0.19-0.30 with four consumers).
+ *
  * <p>A slot whose last pop found nothing waiting at all is <em>parked</em>: its safety poll is not a pop
  * but part of one {@code EXISTS} over the store queues of all parked slots that are due
  * ({@link #parkedDue}); only when that finds a member are they popped again ({@link #checkDone}). A
@@ -27,6 +35,8 @@ import java.util.TreeMap;
 final class SlotScheduler {
 
     private static final long RETRY_AFTER_FAILURE_NANOS = Duration.ofSeconds(1).toNanos();
+    /** The fewest members a pop of a sparse slot asks for. */
+    static final int SPARSE_POP_MIN = 16;
 
     private final long pollNanos;
     private long[] dueAt;
@@ -39,6 +49,11 @@ final class SlotScheduler {
     private boolean[] claimed;
     /** The slot's last pop found nothing waiting: its safety poll is an existence check (see the class comment). */
     private boolean[] parked;
+    /**
+     * Members the slot's last pop found when it took every due one and more were due later (0 for none); -1 when it
+     * filled its count or nothing waited later.
+     */
+    private int[] sparse;
     private volatile int[] assignedSlots;
     private boolean paused;
     /** No unclaimed slot below this one: claims are found in one pass even over thousands of slots. */
@@ -66,6 +81,8 @@ final class SlotScheduler {
         this.epochs = new long[slotAmount];
         this.claimed = new boolean[slotAmount];
         this.parked = new boolean[slotAmount];
+        this.sparse = new int[slotAmount];
+        Arrays.fill(sparse, -1);
         int[] all = new int[allSlots ? slotAmount : 0];
         for (int i = 0; i < all.length; i++) {
             all[i] = i;
@@ -95,6 +112,8 @@ final class SlotScheduler {
         woken = Arrays.copyOf(woken, slotAmount);
         claimed = Arrays.copyOf(claimed, slotAmount);
         parked = Arrays.copyOf(parked, slotAmount);
+        sparse = Arrays.copyOf(sparse, slotAmount);
+        Arrays.fill(sparse, from, slotAmount, -1);
         if (assignAll && assignedSlots.length == from) {
             int[] all = new int[slotAmount];
             for (int i = 0; i < slotAmount; i++) {
@@ -201,6 +220,18 @@ final class SlotScheduler {
         return poppingCount;
     }
 
+    /**
+     * How many members to ask of {@code slot} with {@code room} left in the prefetch: all of it, or for a sparse slot
+     * (see the class comment) twice what its last pop found, at least {@value #SPARSE_POP_MIN}, at most {@code room}.
+     */
+    int popCount(int slot, int room) {
+        int found = sparse[slot];
+        if (found < 0) {
+            return room;
+        }
+        return (int) Math.min(room, Math.max(SPARSE_POP_MIN, 2L * found));
+    }
+
     /** The next assigned, claimed slot that is due, not parked and not being popped, or -1. */
     int nextDueSlot(long now) {
         if (paused) {
@@ -302,7 +333,17 @@ final class SlotScheduler {
      *                        is due, -1 = nothing waits
      */
     void popDone(int slot, int count, long nextDelayMillis, long now) {
+        popDone(slot, count, -1, nextDelayMillis, now);
+    }
+
+    /**
+     * @param popped          the members the pop returned, or -1 when not known (the slot then counts as dense)
+     * @param nextDelayMillis from the pop script: 0 = more may be due, > 0 = ms until the next member
+     *                        is due, -1 = nothing waits
+     */
+    void popDone(int slot, int count, int popped, long nextDelayMillis, long now) {
         popping[slot] = false;
+        sparse[slot] = popped >= 0 && popped < count && nextDelayMillis > 0 ? popped : -1;
         rescanIfUnclaimed(slot);
         poppingCount -= count;
         parked[slot] = nextDelayMillis < 0;

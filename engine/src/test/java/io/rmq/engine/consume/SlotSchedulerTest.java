@@ -66,6 +66,36 @@ class SlotSchedulerTest {
     }
 
     @Test
+    void aSlotItsLastPopDrainedWithMembersDueLaterIsAskedForTwiceWhatItFoundAndAFullPopMakesItDenseAgain() {
+        SlotScheduler s = new SlotScheduler(2, POLL, true);
+        long now = System.nanoTime();
+        assertThat(s.popCount(0, 128)).as("nothing known yet: all the room").isEqualTo(128);
+
+        s.popStarted(0, 128);
+        s.popDone(0, 128, 20, 5, now);
+        assertThat(s.popCount(0, 128)).isEqualTo(40);
+        assertThat(s.popCount(0, 30)).as("never more than the room").isEqualTo(30);
+
+        s.popStarted(0, 40);
+        s.popDone(0, 40, 3, 5, now);
+        assertThat(s.popCount(0, 128)).as("at least " + SlotScheduler.SPARSE_POP_MIN)
+                .isEqualTo(SlotScheduler.SPARSE_POP_MIN);
+
+        s.popStarted(0, 16);
+        s.popDone(0, 16, 16, 0, now);
+        assertThat(s.popCount(0, 128)).as("it filled its count: more may be due").isEqualTo(128);
+
+        s.popStarted(1, 128);
+        s.popDone(1, 128, -1, 5, now);
+        assertThat(s.popCount(1, 128)).as("a pop whose size is not known leaves the slot dense").isEqualTo(128);
+
+        s.popStarted(1, 128);
+        s.popDone(1, 128, 20, -1, now);
+        assertThat(s.popCount(1, 128)).as("drained with nothing waiting later, as a backlog ends: dense")
+                .isEqualTo(128);
+    }
+
+    @Test
     void withoutCoordinationAGrownTopicsNewSlotsAreAssignedAndDueAtOnce() {
         SlotScheduler s = new SlotScheduler(2, POLL, true);
         long now = System.nanoTime();
