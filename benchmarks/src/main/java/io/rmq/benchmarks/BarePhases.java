@@ -1,7 +1,6 @@
 package io.rmq.benchmarks;
 
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 import io.rmq.benchmarks.BenchResults.How;
 import io.rmq.benchmarks.BenchResults.Phase;
@@ -23,18 +22,15 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
      * {@code warmup} messages sent and consumed, not measured, in rounds until {@link Benchmark#JVM_WARMUP_SECONDS}
      * have passed: the same JIT warm-up as the connector's ({@code Benchmark}'s JVM warm-up).
      */
-    void warmUp(RawBaseline raw, int consumers, int batch, int window) throws InterruptedException {
+    void warmUp(RawBaseline raw, int consumers, int batch, int window) throws Exception {
         if (s.warmup() == 0) {
             return;
         }
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(Benchmark.JVM_WARMUP_SECONDS);
-        int round = 0;
-        do {
-            round++;
+        Measures.repeatFor(Benchmark.JVM_WARMUP_SECONDS, round -> {
             Measures.progress("bare Lettuce warm-up, round %d: %,d messages sent and consumed ...", round, s.warmup());
             raw.send(s.warmup(), window, i -> payload("raw-warmup-" + i + "-"));
             expect(raw.consume(consumers, batch), s.warmup());
-        } while (System.nanoTime() - until < 0);
+        });
     }
 
     /**

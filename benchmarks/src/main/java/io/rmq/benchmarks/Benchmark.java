@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 
 import io.rmq.benchmarks.BenchResults.How;
 import io.rmq.benchmarks.BenchResults.Phase;
@@ -177,11 +176,9 @@ public final class Benchmark {
             }
             Measures.progress("JVM warm-up: the tuned channels in a container of their own, not measured, for at least"
                     + " %d s", JVM_WARMUP_SECONDS);
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(JVM_WARMUP_SECONDS);
             try (BenchContainer c = BenchContainer.start(BenchChannels.tuned(s, redis.uri(), keyPrefix))) {
-                do {
-                    phases.warmUpSteady(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(), s.warmup());
-                } while (System.nanoTime() - until < 0);
+                Measures.repeatFor(JVM_WARMUP_SECONDS,
+                        round -> phases.warmUpSteady(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(), s.warmup()));
             }
         }
 

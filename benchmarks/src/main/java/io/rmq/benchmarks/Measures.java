@@ -2,6 +2,7 @@ package io.rmq.benchmarks;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 
 import io.rmq.examples.support.Console;
 
@@ -23,6 +24,20 @@ final class Measures {
     /** A progress line, with the time of day to match it with logs and profiles. */
     static void progress(String format, Object... args) {
         Console.say("%s %s", Console.time(System.currentTimeMillis()), String.format(format, args));
+    }
+
+    /** One round of a warm-up, numbered from 1. */
+    interface Round {
+        void run(int round) throws Exception;
+    }
+
+    /** Runs {@code round} once, then again until {@code seconds} have passed since the first began. */
+    static void repeatFor(int seconds, Round round) throws Exception {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        int n = 0;
+        do {
+            round.run(++n);
+        } while (System.nanoTime() - until < 0);
     }
 
     /** The nearest-rank percentile of sorted values. */
