@@ -16,6 +16,7 @@ import io.rmq.engine.consume.flow.FlowSettingsCache;
 import io.rmq.engine.coordination.SlotOwnership;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.redis.RmqClient;
+import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.redis.WakeBus;
 import io.rmq.engine.scripts.TopicScripts;
 import io.rmq.engine.topic.FairShare;
@@ -46,6 +47,12 @@ final class ConsumerLoop implements WakeBus.Listener {
 
     private static final EngineLogging LOG = EngineLogging.log;
     private static final long HOLD_COMMITS_NANOS = TimeUnit.MILLISECONDS.toNanos(Settlement.HOLD_COMMITS_MILLIS);
+    /**
+     * How long before a pop it sleeps for the consumer sends a {@code PING} ({@link ScriptRunner#warmUp}), when the
+     * connection was quiet for {@link #WARM_UP_QUIET_NANOS}: the pop then goes out on a machine already awake.
+     */
+    static final long WARM_UP_LEAD_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
+    static final long WARM_UP_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final String name;
     private final TopicScripts scripts;
@@ -85,6 +92,8 @@ final class ConsumerLoop implements WakeBus.Listener {
     private CompletableFuture<List<Delivery>> popsDone;
     private String workerId;
     private final WakeTimer timer;
+    /** Fires {@link #WARM_UP_LEAD_NANOS} before the next pop the consumer sleeps for. */
+    private final WakeTimer warmUpTimer;
     /** The topic's flow settings in this engine, followed while the loop runs. */
     private final FlowSettingsCache flow;
     private Runnable leaveFlow = () -> { };
@@ -117,6 +126,7 @@ final class ConsumerLoop implements WakeBus.Listener {
         this.startingWritten = !configured.any();
         int slotAmount = scripts.keys().topic().slotAmount();
         this.timer = new WakeTimer(loop, this::popIfNeeded);
+        this.warmUpTimer = new WakeTimer(loop, this::warmUp);
         this.flow = flow;
         this.gate = options.rateLimit().isEmpty() && options.adaptiveSlowDown().isEmpty() ? null : newGate();
         // consumers start their round-robin at different slots (see SlotScheduler)
@@ -334,6 +344,7 @@ final class ConsumerLoop implements WakeBus.Listener {
         execute(() -> {
             paused = true;
             timer.cancel();
+            warmUpTimer.cancel();
             releasePrefetched();
         });
     }
@@ -364,6 +375,7 @@ final class ConsumerLoop implements WakeBus.Listener {
             stopping = true;
             leaveFlow.run();
             timer.cancel();
+            warmUpTimer.cancel();
             popsDone = done;
             completeIfPopsDone();
         })) {
@@ -640,6 +652,17 @@ final class ConsumerLoop implements WakeBus.Listener {
         long at = scheduler.earliestDue();
         if (at != Long.MAX_VALUE) {
             timer.arm(at);
+            long pop = scheduler.earliestPopDue();
+            if (pop != Long.MAX_VALUE && pop - System.nanoTime() > WARM_UP_LEAD_NANOS) {
+                warmUpTimer.arm(pop - WARM_UP_LEAD_NANOS);
+            }
+        }
+    }
+
+    /** Shortly before a pop the consumer slept for: a {@code PING} when the connection was quiet. */
+    private void warmUp() {
+        if (!stopping && !paused) {
+            scripts.warmUp(WARM_UP_QUIET_NANOS);
         }
     }
 

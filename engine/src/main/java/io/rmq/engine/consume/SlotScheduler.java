@@ -18,7 +18,10 @@ import java.util.TreeMap;
  * fall due at once, several are popped concurrently instead of one after another (each pop reserves the room it
  * asks for). A pop that fills its count, or finds nothing waiting later, makes the slot dense again: a backlog's pops
  * are full or empty it, so its pops stay as large as the room (sizing down every drained slot split a backlog's
- * commits: Redis commands per consumed message rose from 0.15 to 0.19-0.30 with four consumers).
+ * commits: Redis commands per consumed message rose from 0.15 to 0.19-0.30 with four consumers). A wake notice
+ * for a member due later (a delay above 0: the slot held nothing due sooner) makes a dense slot sparse too: the
+ * slot is a scheduled one whose first due time has not come, and its first pop then asks for
+ * {@value #SPARSE_POP_MIN}; if it fills them, the slot is dense again from the next pop on.
  *
  * <p>A slot whose last pop found nothing waiting at all is <em>parked</em>: its safety poll is not a pop
  * but part of one {@code EXISTS} over the store queues of all parked slots that are due
@@ -258,13 +261,26 @@ final class SlotScheduler {
 
     /** The earliest due time of an assigned slot that is not being popped, or {@code Long.MAX_VALUE}. */
     long earliestDue() {
+        return earliestDue(false);
+    }
+
+    /**
+     * The earliest due time of an assigned slot that is not being popped and not parked (a pop, not an existence
+     * check, is due then), or {@code Long.MAX_VALUE}.
+     */
+    long earliestPopDue() {
+        return earliestDue(true);
+    }
+
+    private long earliestDue(boolean popsOnly) {
         if (paused) {
             return Long.MAX_VALUE;
         }
         long earliest = 0;
         boolean any = false;
         for (int s = 0; s < dueAt.length; s++) {
-            if (assigned[s] && claimed[s] && !popping[s] && (!any || dueAt[s] - earliest < 0)) {
+            if (assigned[s] && claimed[s] && !popping[s] && !(popsOnly && parked[s])
+                    && (!any || dueAt[s] - earliest < 0)) {
                 earliest = dueAt[s];
                 any = true;
             }
@@ -397,6 +413,9 @@ final class SlotScheduler {
             parked[slot] = false;
             if (at - dueAt[slot] < 0) {
                 dueAt[slot] = at;
+            }
+            if (delayMillis > 0 && sparse[slot] < 0) {
+                sparse[slot] = 0;
             }
         }
     }

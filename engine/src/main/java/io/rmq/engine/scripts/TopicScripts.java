@@ -172,6 +172,26 @@ public final class TopicScripts {
         this.slots = new SlotKeyBytes(keys);
     }
 
+    /** Whether the scripts run on a Redis Cluster; {@code false} while Redis was not reached. */
+    public boolean onCluster() {
+        try {
+            return scripts.get().cluster();
+        } catch (RuntimeException notReached) {
+            return false;
+        }
+    }
+
+    /** {@link ScriptRunner#warmUp}; nothing while Redis was not reached. */
+    public void warmUp(long quietNanos) {
+        ScriptRunner runner;
+        try {
+            runner = scripts.get();
+        } catch (RuntimeException notReached) {
+            return;
+        }
+        runner.warmUp(quietNanos);
+    }
+
     public TopicKeys keys() {
         return keys;
     }

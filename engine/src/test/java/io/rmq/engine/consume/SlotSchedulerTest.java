@@ -96,6 +96,30 @@ class SlotSchedulerTest {
     }
 
     @Test
+    void aWakeNoticeForAMemberDueLaterMakesTheSlotSparseUntilAPopFillsItsCount() {
+        SlotScheduler s = new SlotScheduler(3, POLL, true);
+        long now = System.nanoTime();
+        for (int slot = 0; slot < 3; slot++) {
+            s.popStarted(slot, 128);
+            s.popDone(slot, 128, 0, -1, now); // empty: nothing waits
+        }
+
+        s.wake(0, 1_500);
+        s.wake(1, 0);
+        assertThat(s.popCount(0, 128)).as("a member due in 1.5 s: a scheduled slot").isEqualTo(SlotScheduler.SPARSE_POP_MIN);
+        assertThat(s.popCount(1, 128)).as("a member due now may start a backlog: dense").isEqualTo(128);
+
+        s.popStarted(0, 16);
+        s.popDone(0, 16, 16, 0, now);
+        assertThat(s.popCount(0, 128)).as("the first pop was full: a backlog, dense again").isEqualTo(128);
+
+        s.popStarted(2, 128);
+        s.wake(2, 1_500); // arrives while the slot is popped: the pop's outcome decides
+        s.popDone(2, 128, 0, -1, now);
+        assertThat(s.popCount(2, 128)).isEqualTo(128);
+    }
+
+    @Test
     void withoutCoordinationAGrownTopicsNewSlotsAreAssignedAndDueAtOnce() {
         SlotScheduler s = new SlotScheduler(2, POLL, true);
         long now = System.nanoTime();
