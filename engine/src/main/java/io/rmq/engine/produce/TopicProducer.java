@@ -60,7 +60,7 @@ public final class TopicProducer {
     /**
      * Most send calls of this producer under way at once, all slots together, on one Redis server: two, so that Redis
      * runs one while the next one travels. Under load the slots take turns and each call carries more messages (the
-     * script's fixed cost, about 30 us of Redis CPU, is shared by more of them); at a low rate a send leaves at once.
+     * script's fixed cost, about 40 us of Redis CPU, is shared by more of them); at a low rate a send leaves at once.
      * On a Redis Cluster the slots' servers work in parallel: there each slot has one call under way, as without it.
      */
     static final int SEND_CALLS_UNDER_WAY = 2;

@@ -151,7 +151,7 @@ public final class ScriptRunner {
     /**
      * Sends a {@code PING} unless a call got a reply within the last {@code quietNanos}; its reply counts for
      * {@link #lastReplyNanos()}. On a machine whose idle processors the host puts to sleep (a virtual machine), the
-     * first round trip after a second of silence took 12 to 17 ms, the next ones, a few ms later, about 1 ms: a
+     * first round trip after 1.5 s of silence took 9 to 17 ms, the next ones, a few ms later, about 1 ms: a
      * consumer sends it shortly before a due time it slept for.
      */
     public void warmUp(long quietNanos) {
