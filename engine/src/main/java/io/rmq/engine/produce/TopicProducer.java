@@ -16,7 +16,6 @@ import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.scripts.TopicScripts;
-import io.rmq.engine.support.CallGate;
 import io.rmq.engine.support.SlotBatcher;
 import io.rmq.engine.topic.FlowFeatures;
 import io.rmq.engine.topic.KeyLimits;
@@ -57,14 +56,6 @@ public final class TopicProducer {
 
     /** Most messages one send call carries: bounds the script's run time. */
     private static final int SENDS_PER_CALL = 256;
-    /**
-     * Most send calls of this producer under way at once, all slots together, on one Redis server: two, so that Redis
-     * runs one while the next one travels. Under load the slots take turns and each call carries more messages (the
-     * script's fixed cost, about 40 us of Redis CPU, is shared by more of them); at a low rate a send leaves at once.
-     * On a Redis Cluster the slots' servers work in parallel: there each slot has one call under way, as without it.
-     */
-    static final int SEND_CALLS_UNDER_WAY = 2;
-    private final CallGate sendCalls = new CallGate(SEND_CALLS_UNDER_WAY);
 
     private final TopicScripts scripts;
     private final TopicDefinition topic;
@@ -106,11 +97,6 @@ public final class TopicProducer {
         this.topic = scripts.keys().topic();
         this.options = options;
         this.durable = durable;
-        reachable.thenRun(() -> {
-            if (scripts.onCluster()) {
-                sendCalls.limit(Integer.MAX_VALUE);
-            }
-        });
         if (options.priorityAging().on()) {
             if (topic.type() != TopicType.PRIORITY) {
                 throw EngineArguments.arg.agingNeedsPriorityTopic(topic.name(), topic.type().name());
@@ -341,7 +327,7 @@ public final class TopicProducer {
     private SlotBatcher<PendingSend> newBatcher(long route) {
         int slot = (int) route;
         int routedBy = (int) (route >>> 32);
-        return new SlotBatcher<>(SENDS_PER_CALL, sendCalls, batch -> sendNow(slot, routedBy, batch));
+        return new SlotBatcher<>(SENDS_PER_CALL, batch -> sendNow(slot, routedBy, batch));
     }
 
     /** While old slot {@code slot} holds pre-split members: merge into a pending copy there, else go to {@code next}. */

@@ -47,11 +47,6 @@ public final class ScriptRunner {
         this.shebang = shebang;
     }
 
-    /** Whether the scripts run on a Redis Cluster, each slot's on the server that holds its hash slot. */
-    public boolean cluster() {
-        return cluster;
-    }
-
     /** Whether the scripts publish their wake notices on sharded channels, one per slot (a Redis 7 cluster). */
     public boolean shardedWakeChannels() {
         return sharded;

@@ -14,8 +14,7 @@ import java.util.function.Function;
  * at once when no call for the slot is under way, and otherwise joins the next call, which leaves as
  * soon as the current one returns. No timer: under load a call carries everything that arrived
  * during the previous round trip, and an isolated item waits for nothing. Items of a slot reach
- * Redis in the order they were added. Used for commits and for sends. With a {@link CallGate} shared
- * by the batchers of a topic's slots, a batcher also waits for a place under the gate's bound.
+ * Redis in the order they were added. Used for commits and for sends.
  *
  * <p>Thread-safe: {@link #add} may be called from any thread; calls complete on Lettuce's threads.
  *
@@ -24,14 +23,10 @@ import java.util.function.Function;
 public final class SlotBatcher<T> {
 
     private final int maxPerCall;
-    private final CallGate gate;
     private final Function<List<T>, CompletionStage<?>> call;
     private final Queue<T> pending = new ConcurrentLinkedQueue<>();
-    /** Set while this batcher has a call under way or waits in the gate's line for a place. */
     private final AtomicBoolean sending = new AtomicBoolean();
     private volatile CompletableFuture<Void> idle = CompletableFuture.completedFuture(null);
-    /** Completes when the call that the holder of {@link #sending} sends (or waits to send) returns. */
-    private CompletableFuture<Void> turn;
 
     /**
      * @param maxPerCall the most items one call carries (bounds the script's run time)
@@ -39,16 +34,7 @@ public final class SlotBatcher<T> {
      *                   when the next call may leave (a failure of it is ignored here)
      */
     public SlotBatcher(int maxPerCall, Function<List<T>, CompletionStage<?>> call) {
-        this(maxPerCall, null, call);
-    }
-
-    /**
-     * @param gate bounds the calls under way of the batchers sharing it; {@code null}: one call per batcher, no other
-     *             bound
-     */
-    public SlotBatcher(int maxPerCall, CallGate gate, Function<List<T>, CompletionStage<?>> call) {
         this.maxPerCall = maxPerCall;
-        this.gate = gate;
         this.call = call;
     }
 
@@ -80,47 +66,28 @@ public final class SlotBatcher<T> {
         if (pending.isEmpty() || !sending.compareAndSet(false, true)) {
             return;
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        turn = done;
-        idle = done;
-        if (gate == null || gate.enter(this)) {
-            sendBatch();
-        }
-        // else: in the gate's line; admitted() sends when a place is free
-    }
-
-    /** The gate gave this batcher, waiting in line, the place of a call that returned. */
-    void admitted() {
-        sendBatch();
-    }
-
-    /** Sends what is pending, holding {@link #sending} and (with a gate) a place. */
-    private void sendBatch() {
-        CompletableFuture<Void> done = turn;
         List<T> batch = new ArrayList<>();
         T item;
         while (batch.size() < maxPerCall && (item = pending.poll()) != null) {
             batch.add(item);
         }
         if (batch.isEmpty()) {
-            finished(done);
+            sending.set(false);
+            trySend();
             return;
         }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        idle = done;
         CompletionStage<?> reply;
         try {
             reply = call.apply(batch);
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        reply.whenComplete((r, f) -> finished(done));
-    }
-
-    private void finished(CompletableFuture<Void> done) {
-        sending.set(false);
-        done.complete(null);
-        if (gate != null) {
-            gate.leave();
-        }
-        trySend();
+        reply.whenComplete((r, f) -> {
+            sending.set(false);
+            done.complete(null);
+            trySend();
+        });
     }
 }
