@@ -48,8 +48,9 @@ final class ConsumerLoop implements WakeBus.Listener {
     private static final EngineLogging LOG = EngineLogging.log;
     private static final long HOLD_COMMITS_NANOS = TimeUnit.MILLISECONDS.toNanos(Settlement.HOLD_COMMITS_MILLIS);
     /**
-     * How long before a pop it sleeps for the consumer sends a {@code PING} ({@link ScriptRunner#warmUp}), when the
-     * connection was quiet for {@link #WARM_UP_QUIET_NANOS}: the pop then goes out on a machine already awake.
+     * How long before a member's due time it sleeps for ({@link SlotScheduler#earliestPopDue}) the consumer wakes and
+     * sends a {@code PING} ({@link ScriptRunner#warmUp}), when the connection was quiet for {@link #WARM_UP_QUIET_NANOS}:
+     * the pop then leaves from a thread that slept briefly, on a machine already awake.
      */
     static final long WARM_UP_LEAD_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
     static final long WARM_UP_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
@@ -92,7 +93,7 @@ final class ConsumerLoop implements WakeBus.Listener {
     private CompletableFuture<List<Delivery>> popsDone;
     private String workerId;
     private final WakeTimer timer;
-    /** Fires {@link #WARM_UP_LEAD_NANOS} before the next pop the consumer sleeps for. */
+    /** Fires {@link #WARM_UP_LEAD_NANOS} before the next member's due time the consumer sleeps for. */
     private final WakeTimer warmUpTimer;
     /** The topic's flow settings in this engine, followed while the loop runs. */
     private final FlowSettingsCache flow;
@@ -556,7 +557,7 @@ final class ConsumerLoop implements WakeBus.Listener {
         }
         CompletionStage<Long> check;
         try {
-            check = scripts.countPending(slots, fairShare.on());
+            check = scripts.countPending(slots, fairShare.on(), scripts.keyLimits().on());
         } catch (RuntimeException e) { // thrown rather than returned: a failed check, retried like one
             check = CompletableFuture.failedFuture(e);
         }
@@ -659,7 +660,7 @@ final class ConsumerLoop implements WakeBus.Listener {
         }
     }
 
-    /** Shortly before a pop the consumer slept for: a {@code PING} when the connection was quiet. */
+    /** Shortly before a member's due time the consumer slept for: a {@code PING} when the connection was quiet. */
     private void warmUp() {
         if (!stopping && !paused) {
             scripts.warmUp(WARM_UP_QUIET_NANOS);

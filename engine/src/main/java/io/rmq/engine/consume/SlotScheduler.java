@@ -52,6 +52,8 @@ final class SlotScheduler {
     private boolean[] claimed;
     /** The slot's last pop found nothing waiting: its safety poll is an existence check (see the class comment). */
     private boolean[] parked;
+    /** The slot's due time is its safety poll or a retry, not the due time of a member it reported. */
+    private boolean[] polled;
     /**
      * Members the slot's last pop found when it took every due one and more were due later (0 for none); -1 when it
      * filled its count or nothing waited later.
@@ -84,6 +86,7 @@ final class SlotScheduler {
         this.epochs = new long[slotAmount];
         this.claimed = new boolean[slotAmount];
         this.parked = new boolean[slotAmount];
+        this.polled = new boolean[slotAmount];
         this.sparse = new int[slotAmount];
         Arrays.fill(sparse, -1);
         int[] all = new int[allSlots ? slotAmount : 0];
@@ -115,6 +118,7 @@ final class SlotScheduler {
         woken = Arrays.copyOf(woken, slotAmount);
         claimed = Arrays.copyOf(claimed, slotAmount);
         parked = Arrays.copyOf(parked, slotAmount);
+        polled = Arrays.copyOf(polled, slotAmount);
         sparse = Arrays.copyOf(sparse, slotAmount);
         Arrays.fill(sparse, from, slotAmount, -1);
         if (assignAll && assignedSlots.length == from) {
@@ -265,8 +269,8 @@ final class SlotScheduler {
     }
 
     /**
-     * The earliest due time of an assigned slot that is not being popped and not parked (a pop, not an existence
-     * check, is due then), or {@code Long.MAX_VALUE}.
+     * The earliest time a member is due in an assigned slot that is not being popped, as its last pop or a wake notice
+     * reported it (not a parked slot's existence check, a safety poll or a retry), or {@code Long.MAX_VALUE}.
      */
     long earliestPopDue() {
         return earliestDue(true);
@@ -279,7 +283,7 @@ final class SlotScheduler {
         long earliest = 0;
         boolean any = false;
         for (int s = 0; s < dueAt.length; s++) {
-            if (assigned[s] && claimed[s] && !popping[s] && !(popsOnly && parked[s])
+            if (assigned[s] && claimed[s] && !popping[s] && !(popsOnly && (parked[s] || polled[s]))
                     && (!any || dueAt[s] - earliest < 0)) {
                 earliest = dueAt[s];
                 any = true;
@@ -365,10 +369,14 @@ final class SlotScheduler {
         parked[slot] = nextDelayMillis < 0;
         if (nextDelayMillis == 0) {
             dueAt[slot] = now;
+            polled[slot] = false;
         } else if (nextDelayMillis > 0) {
-            dueAt[slot] = now + Math.min(Duration.ofMillis(nextDelayMillis).toNanos(), pollNanos);
+            long delay = Duration.ofMillis(nextDelayMillis).toNanos();
+            dueAt[slot] = now + Math.min(delay, pollNanos);
+            polled[slot] = delay > pollNanos;
         } else {
             dueAt[slot] = now + pollNanos;
+            polled[slot] = true;
         }
         applyWake(slot);
     }
@@ -386,6 +394,7 @@ final class SlotScheduler {
             parked[slot] = false;
             if (wokenAt[slot] - dueAt[slot] < 0) {
                 dueAt[slot] = wokenAt[slot];
+                polled[slot] = false;
             }
         }
     }
@@ -395,6 +404,7 @@ final class SlotScheduler {
         rescanIfUnclaimed(slot);
         poppingCount -= count;
         dueAt[slot] = now + RETRY_AFTER_FAILURE_NANOS;
+        polled[slot] = true;
         woken[slot] = false;
     }
 
@@ -413,6 +423,7 @@ final class SlotScheduler {
             parked[slot] = false;
             if (at - dueAt[slot] < 0) {
                 dueAt[slot] = at;
+                polled[slot] = false;
             }
             if (delayMillis > 0 && sparse[slot] < 0) {
                 sparse[slot] = 0;

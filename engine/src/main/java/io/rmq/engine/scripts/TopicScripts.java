@@ -172,15 +172,6 @@ public final class TopicScripts {
         this.slots = new SlotKeyBytes(keys);
     }
 
-    /** Whether the scripts run on a Redis Cluster; {@code false} while Redis was not reached. */
-    public boolean onCluster() {
-        try {
-            return scripts.get().cluster();
-        } catch (RuntimeException notReached) {
-            return false;
-        }
-    }
-
     /** {@link ScriptRunner#warmUp}; nothing while Redis was not reached. */
     public void warmUp(long quietNanos) {
         ScriptRunner runner;
@@ -1133,12 +1124,26 @@ public final class TopicScripts {
      * a tenant has pending members): a consumer with fair share finds messages waiting only in tenant queues.
      */
     public CompletionStage<Long> countPending(int[] parked, boolean withTenants) {
-        int per = withTenants ? 2 : 1;
+        return countPending(parked, withTenants, false);
+    }
+
+    /**
+     * {@link #countPending(int[], boolean)}, with {@code withParkedKeys} also the slots' parked keys sets (limits per
+     * key): members parked behind a key at its limit wait there, not in the store queue, and a consumer whose wake
+     * notice for a freed place was lost finds them by this check.
+     */
+    public CompletionStage<Long> countPending(int[] parked, boolean withTenants, boolean withParkedKeys) {
+        int per = 1 + (withTenants ? 1 : 0) + (withParkedKeys ? 1 : 0);
         byte[][] k = new byte[per * parked.length][];
         for (int i = 0; i < parked.length; i++) {
-            k[per * i] = slots.of(parked[i])[STORE];
+            byte[][] slot = slots.of(parked[i]);
+            int at = per * i;
+            k[at++] = slot[STORE];
             if (withTenants) {
-                k[per * i + 1] = slots.of(parked[i])[TENANTS];
+                k[at++] = slot[TENANTS];
+            }
+            if (withParkedKeys) {
+                k[at] = slot[PARKED_KEYS];
             }
         }
         return countExisting(k);

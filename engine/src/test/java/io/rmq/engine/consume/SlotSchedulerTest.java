@@ -96,6 +96,30 @@ class SlotSchedulerTest {
     }
 
     @Test
+    void theEarliestPopDueIsAMembersDueTimeNotASafetyPollARetryOrAParkedCheck() {
+        SlotScheduler s = new SlotScheduler(4, POLL, true);
+        long now = System.nanoTime();
+        s.popStarted(0, 16);
+        s.popDone(0, 16, 0, POLL.toMillis() * 10, now); // its next member is due long after the safety poll
+        s.popStarted(1, 16);
+        s.popDone(1, 16, 0, -1, now); // nothing waits: parked
+        s.popStarted(2, 16);
+        s.popFailed(2, 16, now); // retried in a second
+        s.popStarted(3, 16);
+        s.popDone(3, 16, 0, POLL.toMillis() * 10, now);
+
+        assertThat(s.earliestDue()).as("the safety polls and the retry are due").isNotEqualTo(Long.MAX_VALUE);
+        assertThat(s.earliestPopDue()).as("no member is due before the safety poll").isEqualTo(Long.MAX_VALUE);
+
+        s.popStarted(0, 16);
+        s.popDone(0, 16, 0, 1_500, now);
+        assertThat(s.earliestPopDue()).isEqualTo(now + 1_500_000_000L);
+
+        s.wake(3, 700); // a member due in 0.7 s was written
+        assertThat(s.earliestPopDue()).isBetween(now + 700_000_000L, System.nanoTime() + 700_000_000L);
+    }
+
+    @Test
     void aWakeNoticeForAMemberDueLaterMakesTheSlotSparseUntilAPopFillsItsCount() {
         SlotScheduler s = new SlotScheduler(3, POLL, true);
         long now = System.nanoTime();
