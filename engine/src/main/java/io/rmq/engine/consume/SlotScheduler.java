@@ -52,7 +52,10 @@ final class SlotScheduler {
     private boolean[] claimed;
     /** The slot's last pop found nothing waiting: its safety poll is an existence check (see the class comment). */
     private boolean[] parked;
-    /** The slot's due time is its safety poll or a retry, not the due time of a member it reported. */
+    /**
+     * The slot's due time is its safety poll (a parked slot's check included) or a retry, not the due time of a member
+     * its last pop or a wake notice reported.
+     */
     private boolean[] polled;
     /**
      * Members the slot's last pop found when it took every due one and more were due later (0 for none); -1 when it
@@ -283,7 +286,7 @@ final class SlotScheduler {
         long earliest = 0;
         boolean any = false;
         for (int s = 0; s < dueAt.length; s++) {
-            if (assigned[s] && claimed[s] && !popping[s] && !(popsOnly && (parked[s] || polled[s]))
+            if (assigned[s] && claimed[s] && !popping[s] && !(popsOnly && polled[s])
                     && (!any || dueAt[s] - earliest < 0)) {
                 earliest = dueAt[s];
                 any = true;

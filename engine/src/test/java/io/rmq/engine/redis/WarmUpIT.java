@@ -44,11 +44,15 @@ class WarmUpIT {
     }
 
     @Test
-    void aConnectionThatGotAReplyWithinTheQuietTimeGetsNone() {
+    void aConnectionThatGotAReplyWithinTheQuietTimeGetsNone(RedisConnections redis) {
+        long before = scripts.lastReplyNanos();
         scripts.warmUp(TimeUnit.HOURS.toNanos(1));
 
         // Redis 7 names the subcommand, 6.2 does not
         assertThat(lastCommand()).as("the runner counts its creation as its last reply").isIn("client|id", "client");
+        // a command after it on the same connection: once answered, a PING sent before would have been too
+        redis.binary().sync().echo(new byte[] { 1 });
+        assertThat(scripts.lastReplyNanos()).as("no reply came through the runner").isEqualTo(before);
     }
 
     private String lastCommand() {

@@ -66,6 +66,18 @@ class KeyLimitScriptsIT {
     }
 
     @Test
+    void theSafetyPollOfAParkedSlotFindsMembersWaitingOnlyBehindAParkedKey(RedisConnections redis) {
+        start(redis, TopicType.FIXED_TIME, ONE_AT_A_TIME);
+        long due = redis.redisTimeMillis() - 100;
+        await(scripts.send(SLOT, List.of(keyed(due, "a1", "A"), keyed(due + 1, "a2", "A"))));
+        pop(10); // a1 goes, a2 is parked: the store queue is empty
+        assertThat(sync.exists(keys.store())).isZero();
+
+        assertThat(await(scripts.countPending(new int[] { SLOT }, false))).as("the store queue only").isZero();
+        assertThat(await(scripts.countPending(new int[] { SLOT }, false, true))).isEqualTo(1);
+    }
+
+    @Test
     void parksTheMembersOfAKeyAtItsLimitAndPopsTheOtherKeys(RedisConnections redis) {
         start(redis, TopicType.FIXED_TIME, ONE_AT_A_TIME);
         long due = redis.redisTimeMillis() - 100;
