@@ -2,11 +2,13 @@ package io.rmq.engine.support;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.PriorityQueue;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -17,16 +19,25 @@ import java.util.function.Function;
  * Redis in the order they were added. Used for commits and for sends.
  *
  * <p>Thread-safe: {@link #add} may be called from any thread; calls complete on Lettuce's threads.
+ * A call whose stage is already complete when it returns (a failure raised at once, say) does not
+ * deepen the stack: the next call leaves from the same loop.
  *
  * @param <T> an item, e.g. a delivery to commit
  */
 public final class SlotBatcher<T> {
 
+    /** Completes once {@code target} items have been answered. */
+    private record Waiter(long target, CompletableFuture<Void> done) {
+    }
+
     private final int maxPerCall;
     private final Function<List<T>, CompletionStage<?>> call;
     private final Queue<T> pending = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean sending = new AtomicBoolean();
-    private volatile CompletableFuture<Void> idle = CompletableFuture.completedFuture(null);
+    private final AtomicLong added = new AtomicLong();
+    /** Items whose call has returned; written under {@link #waiters}' lock. */
+    private long answered;
+    private final PriorityQueue<Waiter> waiters = new PriorityQueue<>((a, b) -> Long.compare(a.target, b.target));
 
     /**
      * @param maxPerCall the most items one call carries (bounds the script's run time)
@@ -39,6 +50,7 @@ public final class SlotBatcher<T> {
     }
 
     public void add(T item) {
+        added.incrementAndGet();
         pending.add(item);
         trySend();
     }
@@ -48,6 +60,7 @@ public final class SlotBatcher<T> {
      * that returns, whichever comes first.
      */
     public void hold(T item) {
+        added.incrementAndGet();
         pending.add(item);
     }
 
@@ -58,36 +71,68 @@ public final class SlotBatcher<T> {
 
     /** Completes when everything added so far has been sent and answered. */
     public CompletionStage<Void> flushed() {
-        trySend();
-        return pending.isEmpty() ? idle : idle.thenCompose(v -> flushed());
+        long target = added.get();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        boolean now;
+        synchronized (waiters) {
+            now = answered >= target;
+            if (!now) {
+                waiters.add(new Waiter(target, done));
+            }
+        }
+        if (now) {
+            done.complete(null);
+        } else {
+            trySend();
+        }
+        return done;
     }
 
     private void trySend() {
-        if (pending.isEmpty() || !sending.compareAndSet(false, true)) {
+        while (!pending.isEmpty() && sending.compareAndSet(false, true)) {
+            List<T> batch = new ArrayList<>(Math.min(maxPerCall, 16));
+            T item;
+            while (batch.size() < maxPerCall && (item = pending.poll()) != null) {
+                batch.add(item);
+            }
+            if (batch.isEmpty()) {
+                sending.set(false);
+                continue;
+            }
+            CompletableFuture<?> reply;
+            try {
+                reply = call.apply(batch).toCompletableFuture();
+            } catch (RuntimeException e) {
+                reply = CompletableFuture.failedFuture(e);
+            }
+            int size = batch.size();
+            if (reply.isDone()) {
+                answered(size);
+                continue;
+            }
+            reply.whenComplete((r, f) -> {
+                answered(size);
+                trySend();
+            });
             return;
         }
-        List<T> batch = new ArrayList<>();
-        T item;
-        while (batch.size() < maxPerCall && (item = pending.poll()) != null) {
-            batch.add(item);
+    }
+
+    /** Counts a call's items as answered, wakes the waiters they satisfy, and lets the next call leave. */
+    private void answered(int size) {
+        List<CompletableFuture<Void>> ready = null;
+        synchronized (waiters) {
+            answered += size;
+            while (!waiters.isEmpty() && waiters.peek().target <= answered) {
+                if (ready == null) {
+                    ready = new ArrayList<>();
+                }
+                ready.add(waiters.poll().done);
+            }
         }
-        if (batch.isEmpty()) {
-            sending.set(false);
-            trySend();
-            return;
+        sending.set(false);
+        if (ready != null) {
+            ready.forEach(done -> done.complete(null));
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        idle = done;
-        CompletionStage<?> reply;
-        try {
-            reply = call.apply(batch);
-        } catch (RuntimeException e) {
-            reply = CompletableFuture.failedFuture(e);
-        }
-        reply.whenComplete((r, f) -> {
-            sending.set(false);
-            done.complete(null);
-            trySend();
-        });
     }
 }

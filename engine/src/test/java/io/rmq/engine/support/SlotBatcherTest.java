@@ -118,4 +118,50 @@ class SlotBatcherTest {
         }
         assertThat(overlapping.get()).as("calls of one slot under way at once").isZero();
     }
+    @Test
+    void callsAnsweredAtOnceLeaveFromOneLoopWithoutDeepeningTheStack() {
+        List<Integer> sent = new ArrayList<>();
+        SlotBatcher<Integer> failing = new SlotBatcher<>(1, batch -> {
+            sent.addAll(batch);
+            throw new IllegalStateException("the server is down");
+        });
+        for (int i = 0; i < 200_000; i++) {
+            failing.hold(i);
+        }
+        failing.send();
+        assertThat(sent).hasSize(200_000);
+        assertThat(failing.flushed()).isCompleted();
+
+        AtomicInteger calls = new AtomicInteger();
+        SlotBatcher<Integer> answered = new SlotBatcher<>(1, batch -> {
+            calls.incrementAndGet();
+            return CompletableFuture.completedFuture(null);
+        });
+        for (int i = 0; i < 200_000; i++) {
+            answered.hold(i);
+        }
+        assertThat(answered.flushed()).isCompleted();
+        assertThat(calls.get()).isEqualTo(200_000);
+    }
+
+    @Test
+    void flushedWaitsForTheItemsAddedBeforeItAndNotForLaterOnes() {
+        Calls calls = new Calls();
+        SlotBatcher<Integer> a = new SlotBatcher<>(2, batch -> calls.call("a", batch));
+        a.add(1);
+        a.hold(2);
+        a.hold(3);
+        a.hold(4);
+        CompletableFuture<Void> firstFour = a.flushed().toCompletableFuture();
+        a.add(5);
+        calls.answer(0);
+        assertThat(calls.batches).containsExactly(List.of(1), List.of(2, 3));
+        assertThat(firstFour).isNotDone();
+        calls.answer(1);
+        assertThat(calls.batches.get(2)).containsExactly(4, 5);
+        assertThat(firstFour).as("item 4 is in the call under way").isNotDone();
+        calls.answer(2);
+        assertThat(firstFour).isDone();
+        assertThat(a.flushed()).as("nothing added since is unanswered").isCompleted();
+    }
 }
