@@ -433,6 +433,19 @@ if fresh and not withExpiries and not withTraces and not aging and not withKeys 
   local headMember, headScore
   local read = readHead(head)
   if #read > 0 then headMember, headScore = read[1], tonumber(read[2]) end
+  -- Every message scored strictly behind a head that is due and not in flight: the head stays, so none can wake a
+  -- consumer, whether or not a copy of it is in flight; quiet without reading the prepare queue for the call's members.
+  if headMember ~= nil and (not timed or headScore <= now) and not inPrepare(headMember) then
+    local behind = true
+    for i = 1, n do
+      local score = scores[i]
+      if (timed and score <= headScore) or (not timed and score >= headScore) then
+        behind = false
+        break
+      end
+    end
+    quiet = behind
+  end
   for i = 1, n do
     if quiet or wakeDelay == 0 then break end
     local member, score = members[i], scores[i]

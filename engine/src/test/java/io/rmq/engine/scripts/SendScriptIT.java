@@ -349,6 +349,50 @@ class SendScriptIT {
         assertThat(wakes.drain()).containsExactly(SLOT + ":0");
     }
 
+    @Test
+    void messagesAllBehindAFreeDueHeadDoNotWakeNorLookForTheirCopiesInFlight() {
+        long now = redis.redisTimeMillis();
+        sync.zadd(KEYS.store(), now - 1_000.0, "head");
+        sync.zadd(KEYS.prepare(), now + 30_000.0, "m"); // an earlier copy of m is being consumed
+        long lookUps = calls("zmscore");
+
+        List<Object> reply = await(scripts.run(RedisScript.SEND, utf8Array(KEYS.store(), KEYS.prepare()),
+                utf8("FIXED_TIME"), utf8(TOPIC.wakeChannel()), utf8(Integer.toString(SLOT)),
+                utf8(Long.toString(now - 500)), utf8("m"), utf8(Long.toString(now + 5_000)), utf8("n")));
+
+        assertThat(reply).as("both stored as new").containsExactly(2L, reply.get(1));
+        assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("head", "m", "n");
+        assertThat(wakes.drain()).as("the head stays, due and free: a consumer is popping it").isEmpty();
+        assertThat(calls("zmscore") - lookUps).as("ZMSCORE of the store queue only, not of the prepare queue")
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aMessageAtTheHeadsTimeStillLooksForCopiesInFlight() {
+        long now = redis.redisTimeMillis();
+        sync.zadd(KEYS.store(), now - 1_000.0, "b");
+        sync.zadd(KEYS.prepare(), now + 30_000.0, "a");
+        long lookUps = calls("zmscore");
+
+        // a sorts before b at the same time and its copy is in flight: the later message of the call meets a blocked
+        // head and wakes for its due time, as if each had been sent alone
+        await(scripts.run(RedisScript.SEND, utf8Array(KEYS.store(), KEYS.prepare()),
+                utf8("FIXED_TIME"), utf8(TOPIC.wakeChannel()), utf8(Integer.toString(SLOT)),
+                utf8(Long.toString(now - 1_000)), utf8("a"), utf8(Long.toString(now + 5_000)), utf8("c")));
+
+        assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("a", "b", "c");
+        assertThat(wakes.drain()).as("c meets a, blocked").singleElement()
+                .satisfies(notice -> assertThat(delayIn(notice)).isBetween(0L, 5_000L));
+        assertThat(calls("zmscore") - lookUps).as("the store queue's and the prepare queue's").isEqualTo(2);
+    }
+
+    /** How many times Redis ran {@code command}, scripts' calls included. */
+    private long calls(String command) {
+        String stats = sync.info("commandstats");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher(stats);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
     // --- helpers ---------------------------------------------------------------------------
 
     private record Reply(int status, double score) {
