@@ -13,9 +13,11 @@ import java.util.regex.Pattern;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.examples.support.ExampleRedis;
@@ -39,7 +41,6 @@ import io.rmq.examples.support.ExampleRedis;
  */
 public final class SendScriptCost {
 
-    private static final Pattern INCLUDE = Pattern.compile("(?m)^-- #include (\\S+?)(?::.*)?$");
     private static final Pattern EVALSHA = Pattern.compile("cmdstat_evalsha:calls=(\\d+),usec=(\\d+)");
     private static final int CALLS_PER_ROUND = 200;
     private static final int BACKLOG = 20_000;
@@ -58,7 +59,7 @@ public final class SendScriptCost {
                 .map(String::trim).mapToInt(Integer::parseInt).toArray();
         int rounds = Integer.getInteger("send-cost.rounds", 40);
         Map<String, String> sources = new LinkedHashMap<>();
-        sources.put("before", expandWithThisBuildsLib(Files.readString(Path.of(beforeFile))));
+        sources.put("before", RedisScript.expandSource("scripts/", Files.readString(Path.of(beforeFile))));
         sources.put("this build", RedisScript.expand("scripts/", "send.lua"));
 
         try (ExampleRedis redis = ExampleRedis.startOrConnect(System.getProperty("send-cost.redis-uri"))) {
@@ -90,12 +91,16 @@ public final class SendScriptCost {
         byte[] prepare = utf8("prepare{cost:t_0}");
         byte[] counters = utf8("counters{cost:t_0}");
         long now = Long.parseLong(new String(sync.time().get(0), StandardCharsets.US_ASCII)) * 1000;
+        List<ScoredValue<byte[]>> backlog = new ArrayList<>(BACKLOG);
         for (int i = 0; i < BACKLOG; i++) {
-            sync.zadd(store, now - 10_000_000 + i, utf8(String.format("backlog-%08d-%s", i, "x".repeat(83))));
+            backlog.add(ScoredValue.just(now - 10_000_000 + i, utf8(String.format("backlog-%08d-%s", i, "x".repeat(83)))));
         }
+        zaddAll(sync, store, backlog);
+        List<ScoredValue<byte[]>> inFlight = new ArrayList<>(IN_FLIGHT);
         for (int i = 0; i < IN_FLIGHT; i++) {
-            sync.zadd(prepare, now + 60_000, utf8(String.format("flight-%08d-%s", i, "x".repeat(84))));
+            inFlight.add(ScoredValue.just(now + 60_000, utf8(String.format("flight-%08d-%s", i, "x".repeat(84)))));
         }
+        zaddAll(sync, prepare, inFlight);
         byte[][] keys = { store, prepare, counters };
         Map<String, List<Double>> perMessage = new LinkedHashMap<>();
         sources.keySet().forEach(who -> perMessage.put(who, new ArrayList<>()));
@@ -133,15 +138,12 @@ public final class SendScriptCost {
         return perMessage;
     }
 
-    /** {@code source} with each {@code -- #include} line replaced by this build's file. */
-    private static String expandWithThisBuildsLib(String source) {
-        Matcher include = INCLUDE.matcher(source);
-        StringBuilder expanded = new StringBuilder();
-        while (include.find()) {
-            include.appendReplacement(expanded, Matcher.quoteReplacement(
-                    RedisScript.expand("scripts/", include.group(1))));
+    /** {@code ZADD}s of 1,000 members each. */
+    @SuppressWarnings("unchecked")
+    private static void zaddAll(RedisCommands<byte[], byte[]> sync, byte[] key, List<ScoredValue<byte[]>> members) {
+        for (int from = 0; from < members.size(); from += 1_000) {
+            sync.zadd(key, members.subList(from, Math.min(from + 1_000, members.size())).toArray(ScoredValue[]::new));
         }
-        return include.appendTail(expanded).toString();
     }
 
     private static long[] evalsha(String commandStats) {

@@ -143,7 +143,15 @@ public enum RedisScript {
      * by the file at {@code directory + path} (shared helpers, written once; an included file includes nothing).
      */
     public static String expand(String directory, String file) {
-        String source = read(directory + file);
+        return expandSource(directory, read(directory + file));
+    }
+
+    /**
+     * {@code source} with each line {@code -- #include <path>[: comment]} replaced by the file at
+     * {@code directory + path}, as {@link #expand} does for a script of this build (for example another version of
+     * one, measured against this build's).
+     */
+    public static String expandSource(String directory, String source) {
         // compiled here: an enum's static fields are not yet set while its constants are built
         Matcher include = Pattern.compile("(?m)^-- #include (\\S+?)(?::.*)?$").matcher(source);
         StringBuilder expanded = new StringBuilder(source.length() + 1024);
