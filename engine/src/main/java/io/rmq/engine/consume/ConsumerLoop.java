@@ -87,8 +87,11 @@ final class ConsumerLoop implements WakeBus.Listener {
     private long demand;
     private boolean draining;
     private boolean stopping;
-    /** Set by {@link #pause}: nothing is popped or handed over, popped messages go back to the store queue. */
-    private boolean paused;
+    /**
+     * Set by {@link #pause}: nothing is popped or handed over, popped messages go back to the store queue. Set on the
+     * caller's thread as well as the loop's; otherwise read and written on the loop's thread.
+     */
+    private volatile boolean paused;
     private int popsInFlight;
     private CompletableFuture<List<Delivery>> popsDone;
     private String workerId;
@@ -342,8 +345,11 @@ final class ConsumerLoop implements WakeBus.Listener {
      * score, no attempt counted. Messages the listener holds are settled as usual. The demand is kept.
      */
     void pause() {
+        // at once, not only when the loop gets to the task: a pop the loop would start before then (its pass under
+        // way, a wake notice) does not leave, and a pop's reply is released rather than handed over
+        paused = true;
         execute(() -> {
-            paused = true;
+            paused = true; // again: a resume() called just before may have run first
             timer.cancel();
             warmUpTimer.cancel();
             releasePrefetched();
