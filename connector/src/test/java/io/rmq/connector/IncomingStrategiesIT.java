@@ -166,9 +166,11 @@ class IncomingStrategiesIT {
 
     @Test
     void failRollsBackTheMessageAndItsPrefetchAndFailsTheChannel() {
-        send("bad-1", "good-1", "good-2", "good-3");
         start(Worker.class, "failure-strategy", "fail");
         Worker worker = app.get(Worker.class);
+        // sent once the channel is subscribed: a channel that fails while SmallRye still subscribes it fails the
+        // deployment instead (SRMSG00105). No wake notice: the consumer's poll (100 ms) finds them, bad-1 first.
+        send("bad-1", "good-1", "good-2", "good-3");
         RedisRmqConnector connector = app.container().select(RedisRmqConnector.class, ConnectorLiteral.of(RMQ)).get();
 
         await().atMost(WAIT).until(() -> connector.channelSnapshots().get(0).state() == ChannelSnapshot.State.FAILED);
