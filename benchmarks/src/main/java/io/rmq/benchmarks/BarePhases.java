@@ -53,6 +53,21 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
     }
 
     /**
+     * {@code messages} messages sent (not measured), then consumed by {@code consumers} threads popping {@code batch}
+     * per script call; returns the consume rate, messages per second.
+     */
+    double consumeRound(RawBaseline raw, int consumers, int batch, int window, int round) throws InterruptedException {
+        Measures.progress("paired round %d, bare Lettuce: %,d messages sent, then consumed by %d threads popping %d ...",
+                round, s.messages(), consumers, batch);
+        raw.send(s.messages(), window, i -> payload("raw-paired-" + round + "-" + i + "-"));
+        Counters start = Counters.take(redis);
+        long consumed = raw.consume(consumers, batch);
+        Counters end = Counters.take(redis);
+        expect(consumed, s.messages());
+        return end.since(start, s.messages()).perSecond();
+    }
+
+    /**
      * {@code messages} messages sent with one multi-member {@code ZADD} per slot for every
      * {@value #GROUPED_MEMBERS} of that slot: a send row; then consumed, not measured.
      */

@@ -41,8 +41,13 @@ final class BenchReport {
     private void summary(List<BenchResults> results) {
         line("## Summary");
         line("");
+        boolean paired = results.stream().anyMatch(s -> !s.paired().isEmpty());
         line("Each connector row is divided by the bare Lettuce row at its own consumers, batch size, window and"
-                + " slots (*same*), and by the fastest bare row of the run (*best bare*). Redis CPU: the server process's"
+                + " slots (*same*), and by the fastest bare row of the run (*best bare*)."
+                + (paired ? " The paired rounds repeat the tuned comparison of consuming: in each round the bare"
+                        + " client's consume phase and the tuned channels', one right after the other (the bare client"
+                        + " first in odd rounds, the channels first in even ones)." : "")
+                + " Redis CPU: the server process's"
                 + " user + system time per message (`INFO cpu`), the benchmark's own `INFO` calls taken out.");
         line("");
         StringBuilder head = new StringBuilder("| figure |");
@@ -67,6 +72,12 @@ final class BenchReport {
                     .map(p -> format("%d x %d (%,.0f)", p.consumers(), p.batch(), p.perSecond())).orElse("-"));
         }
         ratioRows(results, "consumed", Phase.CONSUME);
+        if (paired) {
+            summaryRow(results, "consumed, tuned / bare, paired rounds: median (each round)", BenchReport::paired);
+            summaryRow(results, "consumed /s in the paired rounds, tuned / bare", s -> s.paired().isEmpty() ? "-"
+                    : String.join(", ", s.paired().stream()
+                            .map(r -> format("%,.0f / %,.0f", r.connector(), r.bare())).toList()));
+        }
         summaryRow(results, "sent and consumed at once /s, connector, tuned", s -> rate(s, Phase.AT_ONCE, How.TUNED));
         for (How how : present(results, Phase.SEND)) {
             summaryRow(results, "Redis commands per message, send / consume, " + how.label,
@@ -120,6 +131,17 @@ final class BenchReport {
     /** The fastest bare row of {@code phase}: its rate and whose it is. */
     static String best(BenchResults s, Phase phase) {
         return s.bestBare(phase).map(r -> format("%,.0f (%s)", r.perSecond(), r.how().label)).orElse("-");
+    }
+
+    /** The median of the paired rounds' ratios, then each round's, in the order measured; {@code -} without rounds. */
+    static String paired(BenchResults s) {
+        List<Double> sorted = s.pairedRatios();
+        if (sorted.isEmpty()) {
+            return "-";
+        }
+        int n = sorted.size();
+        double median = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+        return format("%.2f (%s)", median, String.join(", ", s.paired().stream().map(r -> format("%.2f", r.ratio())).toList()));
     }
 
     static String ratio(double ratio) {

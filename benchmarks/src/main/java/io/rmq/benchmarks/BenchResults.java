@@ -13,9 +13,21 @@ import java.util.Optional;
  *
  * @param redis  the server, e.g. {@code 7.0.15 (redis-server from the PATH)}
  * @param search the points of the bare client's consumers x batch size search, in the order measured
+ * @param paired the rounds of the paired consume comparison, in the order measured
  */
 record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<SweepPoint> sweep,
-        List<SearchPoint> search) {
+        List<SearchPoint> search, List<PairedRound> paired) {
+
+    /**
+     * One round of the paired consume comparison: the bare client's consume rate at the tuned settings and the tuned
+     * channels', measured one right after the other.
+     */
+    record PairedRound(double bare, double connector) {
+
+        double ratio() {
+            return connector / bare;
+        }
+    }
 
     /** Whose figures a row holds. */
     enum How {
@@ -120,7 +132,7 @@ record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<
     static final String CONSUMERS_AXIS = "consumers";
 
     BenchResults(String redis) {
-        this(redis, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        this(redis, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
     }
 
     void add(Phase phase, How how, String settings, Counters.Phase figures) {
@@ -163,6 +175,11 @@ record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<
 
     private static double ratio(Optional<Row> row, Optional<Row> bare) {
         return row.flatMap(r -> bare.map(b -> r.perSecond() / b.perSecond())).orElse(Double.NaN);
+    }
+
+    /** The paired rounds' ratios, connector / bare, sorted; empty without rounds. */
+    List<Double> pairedRatios() {
+        return paired.stream().map(PairedRound::ratio).sorted().toList();
     }
 
     List<SweepPoint> sweep(String axis) {

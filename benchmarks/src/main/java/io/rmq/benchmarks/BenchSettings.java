@@ -43,13 +43,16 @@ import io.rmq.testing.redis.EmbeddedRedis;
  * @param sweepConsumers    the numbers of consumers of the sweep
  * @param out               directory of the results table and charts
  * @param tracing           whether the connector's channels trace (OpenTelemetry SDK, spans made and dropped)
+ * @param pairedRounds      rounds of the paired consume comparison: the bare client's consume phase at the tuned
+ *                          settings and the tuned channels', {@code messages} each, one right after the other (the
+ *                          bare client first in odd rounds, the channels first in even ones); 0: none
  */
 record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int consumers, int batchSize,
         int extraBareConsumers, int extraBareBatchSize, boolean bestBare, int bestBareMessages, int[] bestBareConsumers,
         int[] bestBareBatchSizes, int maxInflight, String topicType, int latenessMessages,
         long latenessLeadMs, long latenessSpreadMs,
         Optional<String> redisUri, String redis, boolean sweep, int sweepMessages, int[] sweepBatchSizes,
-        int[] sweepConsumers, Path out, boolean tracing) {
+        int[] sweepConsumers, Path out, boolean tracing, int pairedRounds) {
 
     /** The benchmark's program name, for its configuration source and output. */
     static final String PROGRAM = "bench";
@@ -60,7 +63,8 @@ record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int 
             "batch-size", "extra-bare-consumers", "extra-bare-batch-size", "best-bare", "best-bare-messages",
             "best-bare-consumers", "best-bare-batch-sizes", "max-inflight", "topic-type", "lateness-messages",
             "lateness-lead-ms", "lateness-spread-ms",
-            "redis-uri", "redis", "sweep", "sweep-messages", "sweep-batch-sizes", "sweep-consumers", "out", "tracing");
+            "redis-uri", "redis", "sweep", "sweep-messages", "sweep-batch-sizes", "sweep-consumers", "out", "tracing",
+            "paired-rounds");
 
     static BenchSettings from(String[] args) {
         Map<String, String> values = BenchArguments.collect(PREFIX, args);
@@ -119,7 +123,8 @@ record BenchSettings(int messages, int warmup, int payloadBytes, int slots, int 
                 BenchArguments.integers(PREFIX, values, "sweep-batch-sizes", new int[] {1, 4, 16, 32, 64, 128}, 1),
                 BenchArguments.integers(PREFIX, values, "sweep-consumers", new int[] {1, 2, 4, 8}, 1),
                 Path.of(out.isEmpty() ? "examples/target/bench" : out),
-                bool(values, "tracing", false));
+                bool(values, "tracing", false),
+                integer(values, "paired-rounds", 3, 0));
     }
 
     private static boolean bool(Map<String, String> values, String name, boolean defaultValue) {

@@ -127,7 +127,7 @@ public final class Benchmark {
                 warmUpJvm(phases, keyPrefix);
                 // each connector row right after the bare client's row at its own settings
                 bare.row(raw, How.BARE_AS_TUNED, s.consumers(), s.batchSize(), s.maxInflight());
-                tuned(phases, keyPrefix);
+                tuned(phases, keyPrefix, bare, raw);
                 bare.row(rawDefaults, How.BARE_AS_DEFAULTS, BenchChannels.DEFAULT_CONSUMERS, BenchChannels.DEFAULT_BATCH_SIZE,
                         BenchChannels.DEFAULT_MAX_INFLIGHT);
                 defaults(phases, keyPrefix);
@@ -188,8 +188,11 @@ public final class Benchmark {
             }
         }
 
-        /** The tuned channels: send, consume, both at once, lateness idle and at half load. */
-        private void tuned(ConnectorPhases phases, String keyPrefix) throws Exception {
+        /**
+         * The tuned channels: send, consume, both at once, lateness idle and at half load; then the paired rounds (the
+         * bare client's consume at the same settings, then the channels', in each round).
+         */
+        private void tuned(ConnectorPhases phases, String keyPrefix, BarePhases bare, RawBaseline raw) throws Exception {
             Measures.progress("connector, tuned channels: concurrency %d, batch-size %d, max-inflight %d, %d slots",
                     s.consumers(), s.batchSize(), s.maxInflight(), s.slots());
             try (BenchContainer c = BenchContainer.start(BenchChannels.tuned(s, redis.uri(), keyPrefix))) {
@@ -207,6 +210,19 @@ public final class Benchmark {
                     // half of what the machine carries sending and consuming at once: half the consume-only
                     // rate would ask the machine to send that much as well, more than it can
                     results.lateness().add(phases.latenessUnderLoad(c, atOnce.perSecond() / 2));
+                }
+                // the bare client first in odd rounds, the channels first in even ones: a drift of the machine's
+                // speed during the rounds favours neither side
+                for (int round = 1; round <= s.pairedRounds(); round++) {
+                    double bareRate = round % 2 == 1 ? bare.consumeRound(raw, s.consumers(), s.batchSize(),
+                            s.maxInflight(), round) : Double.NaN;
+                    Measures.progress("paired round %d, connector, tuned channels", round);
+                    double connectorRate = phases.sendThenConsume(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(),
+                            s.messages()).committed().perSecond();
+                    if (round % 2 == 0) {
+                        bareRate = bare.consumeRound(raw, s.consumers(), s.batchSize(), s.maxInflight(), round);
+                    }
+                    results.paired().add(new BenchResults.PairedRound(bareRate, connectorRate));
                 }
             }
         }

@@ -24,7 +24,7 @@ class BenchmarkIT {
         String output = run("redis=embedded", "messages=2000", "warmup=500", "lateness-messages=500",
                 "lateness-lead-ms=300", "lateness-spread-ms=500", "sweep=true", "sweep-messages=1000",
                 "sweep-batch-sizes=32", "sweep-consumers=2", "best-bare-messages=500", "best-bare-consumers=1,2",
-                "best-bare-batch-sizes=32", "out=" + out);
+                "best-bare-batch-sizes=32", "paired-rounds=2", "out=" + out);
 
         Path table = out.resolve(Benchmark.RESULTS_FILE);
         assertThat(table).isNotEmptyFile();
@@ -40,6 +40,8 @@ class BenchmarkIT {
                 "consumed, defaults / best bare")) {
             assertThat(summaryValue(markdown, figure)).as(figure).isPositive();
         }
+        assertThat(markdown).as("two paired rounds: the median, then each round's ratio").containsPattern(
+                "\\| consumed, tuned / bare, paired rounds: median \\(each round\\) \\| [0-9.]+ \\([0-9.]+, [0-9.]+\\) \\|");
         assertThat(markdown).contains("(embedded-redis)", "| idle | 500 of 500 |", "| half load | 500 of 500 |",
                 "JVM bytes allocated/msg", "Redis CPU µs/msg (process)", "Bare Lettuce search", "Consumed and committed per second against batch size",
                 "Consumed and committed per second against consumers");
