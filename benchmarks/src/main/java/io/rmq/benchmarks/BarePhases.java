@@ -45,11 +45,8 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
         raw.send(s.messages(), window, i -> payload("raw-" + how.ordinal() + "-" + i + "-"));
         Counters sent = Counters.take(redis);
         results.add(Phase.SEND, how, singleSend(window, raw.slots()), sent.since(before, s.messages()));
-        Counters start = Counters.take(redis);
-        long consumed = raw.consume(consumers, batch);
-        Counters end = Counters.take(redis);
-        expect(consumed, s.messages());
-        results.add(Phase.CONSUME, how, consume(consumers, batch, raw.slots()), end.since(start, s.messages()));
+        results.add(Phase.CONSUME, how, consume(consumers, batch, raw.slots()),
+                consumed(raw, consumers, batch, s.messages()));
     }
 
     /**
@@ -60,11 +57,16 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
         Measures.progress("paired round %d, bare Lettuce: %,d messages sent, then consumed by %d threads popping %d ...",
                 round, s.messages(), consumers, batch);
         raw.send(s.messages(), window, i -> payload("raw-paired-" + round + "-" + i + "-"));
+        return consumed(raw, consumers, batch, s.messages()).perSecond();
+    }
+
+    /** The {@code count} messages waiting consumed by {@code consumers} threads popping {@code batch}: the figures. */
+    private Counters.Phase consumed(RawBaseline raw, int consumers, int batch, int count) throws InterruptedException {
         Counters start = Counters.take(redis);
         long consumed = raw.consume(consumers, batch);
         Counters end = Counters.take(redis);
-        expect(consumed, s.messages());
-        return end.since(start, s.messages()).perSecond();
+        expect(consumed, count);
+        return end.since(start, count);
     }
 
     /**
@@ -92,11 +94,8 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
             for (int batch : s.bestBareBatchSizes()) {
                 Measures.progress("bare Lettuce search, %d threads popping %d: %,d messages ...", consumers, batch, count);
                 raw.send(count, s.maxInflight(), i -> payload("raw-search-" + i + "-"));
-                Counters start = Counters.take(redis);
-                long consumed = raw.consume(consumers, batch);
-                Counters end = Counters.take(redis);
-                expect(consumed, count);
-                results.search().add(new SearchPoint(consumers, batch, count, end.since(start, count).perSecond()));
+                double perSecond = consumed(raw, consumers, batch, count).perSecond();
+                results.search().add(new SearchPoint(consumers, batch, count, perSecond));
             }
         }
         return results.bestSearched();

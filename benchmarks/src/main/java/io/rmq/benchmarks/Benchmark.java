@@ -214,17 +214,20 @@ public final class Benchmark {
                 // the bare client first in odd rounds, the channels first in even ones: a drift of the machine's
                 // speed during the rounds favours neither side
                 for (int round = 1; round <= s.pairedRounds(); round++) {
-                    double bareRate = round % 2 == 1 ? bare.consumeRound(raw, s.consumers(), s.batchSize(),
-                            s.maxInflight(), round) : Double.NaN;
+                    boolean bareFirst = round % 2 == 1;
+                    double bareRate = bareFirst ? bareRound(bare, raw, round) : 0;
                     Measures.progress("paired round %d, connector, tuned channels", round);
                     double connectorRate = phases.sendThenConsume(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(),
                             s.messages()).committed().perSecond();
-                    if (round % 2 == 0) {
-                        bareRate = bare.consumeRound(raw, s.consumers(), s.batchSize(), s.maxInflight(), round);
-                    }
-                    results.paired().add(new BenchResults.PairedRound(bareRate, connectorRate));
+                    results.paired().add(new BenchResults.PairedRound(
+                            bareFirst ? bareRate : bareRound(bare, raw, round), connectorRate));
                 }
             }
+        }
+
+        /** The bare client's consume of a paired round, at the tuned settings: messages per second. */
+        private double bareRound(BarePhases bare, RawBaseline raw, int round) throws InterruptedException {
+            return bare.consumeRound(raw, s.consumers(), s.batchSize(), s.maxInflight(), round);
         }
 
         /** The channels with nothing but connector, topic and type: send and consume. */
