@@ -10,7 +10,7 @@ import io.rmq.examples.support.ExampleRedis;
 /**
  * The phases the benchmark runs with the bare Lettuce client ({@link RawBaseline}): a row at given consumers
  * and batch size (its send with single pipelined {@code ZADD}s, then its consume), the multi-member
- * {@code ZADD} send, and the search for its best consumers x batch size. Each adds its figures to
+ * {@code ZADD} send, sending and consuming at once, and the search for its best consumers x batch size. Each adds its figures to
  * {@code results}. Use from the main thread.
  */
 record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
@@ -82,6 +82,31 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
                 + " %d slots", Math.min(GROUPED_MEMBERS, s.maxInflight()), s.maxInflight(), raw.slots()),
                 sent.since(before, s.messages()));
         expect(raw.consume(consumers, batch), s.messages());
+    }
+
+    /**
+     * {@code messages} messages sent while {@code consumers} threads consume them, popping {@code batch} per script
+     * call: with single pipelined {@code ZADD}s, at most {@code window} unanswered ({@code grouped} false), or with
+     * one multi-member {@code ZADD} per slot for every {@value #GROUPED_MEMBERS} of that slot: an at-once row of
+     * {@code how}, measured until the last message was consumed and acked.
+     */
+    void atOnce(RawBaseline raw, How how, boolean grouped, int consumers, int batch, int window)
+            throws InterruptedException {
+        Measures.progress("%s: %,d messages sent while %d threads popping %d consume them ...", how.label,
+                s.messages(), consumers, batch);
+        String head = "raw-at-once-" + how.ordinal() + "-";
+        RawBaseline.Send send = grouped
+                ? () -> raw.sendGrouped(s.messages(), window, GROUPED_MEMBERS, i -> payload(head + i + "-"))
+                : () -> raw.send(s.messages(), window, i -> payload(head + i + "-"));
+        Counters start = Counters.take(redis);
+        long consumed = raw.sendWhileConsuming(consumers, batch, s.messages(), send);
+        Counters end = Counters.take(redis);
+        expect(consumed, s.messages());
+        String sending = grouped ? String.format("1 ZADD of up to %d members per slot, %d in flight",
+                Math.min(GROUPED_MEMBERS, window), window)
+                : String.format("1 ZADD per message, %d per pipeline flush, %d in flight", RawBaseline.PIPELINE, window);
+        results.add(Phase.AT_ONCE, how, String.format("%s; %s, %d µs pause after a round of empty slots", sending,
+                consume(consumers, batch, raw.slots()), RawBaseline.IDLE_PAUSE_MICROS), end.since(start, s.messages()));
     }
 
     /**

@@ -78,7 +78,21 @@ final class BenchReport {
                     : String.join(", ", s.paired().stream()
                             .map(r -> format("%,.0f / %,.0f", r.connector(), r.bare())).toList()));
         }
-        summaryRow(results, "sent and consumed at once /s, connector, tuned", s -> rate(s, Phase.AT_ONCE, How.TUNED));
+        for (How how : present(results, Phase.AT_ONCE)) {
+            summaryRow(results, "sent and consumed at once /s, " + how.label, s -> rate(s, Phase.AT_ONCE, how));
+        }
+        if (results.stream().anyMatch(s -> s.bestBare(Phase.AT_ONCE).isPresent())) {
+            summaryRow(results, "sent and consumed at once /s, best bare", s -> best(s, Phase.AT_ONCE));
+            summaryRow(results, "sent and consumed at once, tuned / bare at the same settings",
+                    s -> ratio(s.ratioToSame(Phase.AT_ONCE, How.TUNED)));
+            summaryRow(results, "sent and consumed at once, tuned / best bare",
+                    s -> ratio(s.ratioToBest(Phase.AT_ONCE, How.TUNED)));
+        }
+        for (How how : present(results, Phase.AT_ONCE)) {
+            summaryRow(results, "at once: Redis / JVM CPU µs per message, " + how.label, s -> s.row(Phase.AT_ONCE, how)
+                    .map(r -> format("%.1f / %.1f", r.figures().redisCpuMicrosPerMessage(),
+                            r.figures().jvmCpuMicrosPerMessage())).orElse("-"));
+        }
         for (How how : present(results, Phase.SEND)) {
             summaryRow(results, "Redis commands per message, send / consume, " + how.label,
                     s -> perPhase(s, how, f -> format("%.2f", f.redisCommandsPerMessage())));
@@ -177,7 +191,9 @@ final class BenchReport {
             line(row(s, r));
         }
         line("");
-        line("Best bare: sent " + best(s, Phase.SEND) + ", consumed " + best(s, Phase.CONSUME) + ".");
+        line("Best bare: sent " + best(s, Phase.SEND) + ", consumed " + best(s, Phase.CONSUME)
+                + (s.bestBare(Phase.AT_ONCE).isPresent() ? ", sent and consumed at once " + best(s, Phase.AT_ONCE) : "")
+                + ".");
         line("");
         if (!s.search().isEmpty()) {
             line("Bare Lettuce search, consumed and committed per second (the fastest measured in full, unless a row"

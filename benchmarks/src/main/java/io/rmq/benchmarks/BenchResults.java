@@ -75,12 +75,12 @@ record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<
             this.label = label;
         }
 
-        /** The bare client's phase this one is compared with: it has one consume, ended by its last ZREM; none at once. */
+        /** The bare client's phase this one is compared with: it has one consume, ended by its last ZREM. */
         Phase bare() {
             return switch (this) {
                 case SEND -> SEND;
                 case CONSUME_ACKED, CONSUME -> CONSUME;
-                case AT_ONCE -> null;
+                case AT_ONCE -> AT_ONCE;
             };
         }
     }
@@ -159,7 +159,7 @@ record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<
      * batch size, slots and window; NaN when either is missing.
      */
     double ratioToSame(Phase phase, How how) {
-        if (how.sameSettings() == null || phase.bare() == null) {
+        if (how.sameSettings() == null) {
             return Double.NaN;
         }
         return ratio(row(phase, how), row(phase.bare(), how.sameSettings()));
@@ -167,7 +167,7 @@ record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<
 
     /** The connector's messages per second in {@code phase} divided by the fastest bare row's; NaN when either is missing. */
     double ratioToBest(Phase phase, How how) {
-        if (how.bare() || phase.bare() == null) {
+        if (how.bare()) {
             return Double.NaN;
         }
         return ratio(row(phase, how), bestBare(phase));

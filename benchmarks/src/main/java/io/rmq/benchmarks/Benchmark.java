@@ -189,8 +189,9 @@ public final class Benchmark {
         }
 
         /**
-         * The tuned channels: send, consume, both at once, lateness idle and at half load; then the paired rounds (the
-         * bare client's consume at the same settings, then the channels', in each round).
+         * The tuned channels: send, consume, both at once (then the bare client at once), lateness idle and at half
+         * load; then the paired rounds (the bare client's consume at the same settings, then the channels', in each
+         * round).
          */
         private void tuned(ConnectorPhases phases, String keyPrefix, BarePhases bare, RawBaseline raw) throws Exception {
             Measures.progress("connector, tuned channels: concurrency %d, batch-size %d, max-inflight %d, %d slots",
@@ -205,6 +206,10 @@ public final class Benchmark {
                 Counters.Phase atOnce = phases.sendAndConsumeAtOnce(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(),
                         s.messages());
                 results.add(Phase.AT_ONCE, How.TUNED, tunedSettings, atOnce);
+                // the bare client at once right after, on the same machine state: single ZADDs as the tuned row's
+                // bare send, then its fastest send (multi-member ZADDs)
+                bare.atOnce(raw, How.BARE_AS_TUNED, false, s.consumers(), s.batchSize(), s.maxInflight());
+                bare.atOnce(raw, How.BARE_GROUPED, true, s.consumers(), s.batchSize(), s.maxInflight());
                 if (s.latenessMessages() > 0) {
                     results.lateness().add(phases.latenessIdle(c));
                     // half of what the machine carries sending and consuming at once: half the consume-only

@@ -12,6 +12,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 import io.lettuce.core.RedisClient;
@@ -37,6 +39,9 @@ import io.rmq.engine.topic.SlotRouter;
  * (slot {@code s} belongs to thread {@code s mod threads}): each pops a batch of due members per call of
  * {@code raw-pop.lua} (store queue to prepare queue, the due members removed by rank), then acks the batch with one multi-member
  * {@code ZREM} from the prepare queue, and goes on to its next slot until all of its slots are empty.</li>
+ * <li><b>Send and consume at once</b> ({@link #sendWhileConsuming}): the same consumer threads popping while a send
+ * runs, each going round its slots until every message sent was consumed; a thread that found all of its slots
+ * empty in a round waits {@value #IDLE_PAUSE_MICROS} µs before the next (it has no wake notices).</li>
  * </ul>
  * Not thread-safe: call it from one thread; it starts and ends its consumer threads itself.
  */
@@ -46,6 +51,8 @@ final class RawBaseline implements AutoCloseable {
     static final int PIPELINE = 16;
     /** The prepare deadline of popped members: far enough to never expire during the phase. */
     private static final long PREPARE_TIMEOUT_MS = 60_000;
+    /** How long a consumer thread of {@link #sendWhileConsuming} waits after a round that found its slots empty. */
+    static final int IDLE_PAUSE_MICROS = 1_000;
 
     private final RedisClient client;
     private final String keyPrefix;
@@ -196,22 +203,8 @@ final class RawBaseline implements AutoCloseable {
     long consume(int threads, int batch) throws InterruptedException {
         AtomicLong consumed = new AtomicLong();
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            List<Integer> own = new ArrayList<>();
-            for (int slot = t; slot < slots; slot += threads) {
-                own.add(slot);
-            }
-            Thread worker = new Thread(() -> {
-                try {
-                    consumed.addAndGet(consumeSlots(own, batch));
-                } catch (RuntimeException e) {
-                    failure.compareAndSet(null, e);
-                }
-            }, "rmq-bench-raw-consumer-" + t);
-            workers.add(worker);
-            worker.start();
-        }
+        List<Thread> workers = startConsumers(threads, "rmq-bench-raw-consumer-", failure,
+                own -> consumed.addAndGet(consumeSlots(own, batch)));
         for (Thread worker : workers) {
             worker.join();
         }
@@ -221,13 +214,94 @@ final class RawBaseline implements AutoCloseable {
         return consumed.get();
     }
 
+    /**
+     * {@code threads} started threads, each running {@code work} on its share of the slots (slot {@code s} to thread
+     * {@code s mod threads}); the first exception any throws goes to {@code failure}.
+     */
+    private List<Thread> startConsumers(int threads, String name, AtomicReference<Throwable> failure,
+            Consumer<List<Integer>> work) {
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            List<Integer> own = new ArrayList<>();
+            for (int slot = t; slot < slots; slot += threads) {
+                own.add(slot);
+            }
+            Thread worker = new Thread(() -> {
+                try {
+                    work.accept(own);
+                } catch (RuntimeException e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, name + t);
+            workers.add(worker);
+            worker.start();
+        }
+        return workers;
+    }
+
+    /** A send of the bare client, run by {@link #sendWhileConsuming} on its calling thread. */
+    interface Send {
+        void run() throws InterruptedException;
+    }
+
+    /**
+     * Runs {@code send} of {@code count} messages on the calling thread while {@code threads} threads consume them,
+     * popping up to {@code batch} members per script call, each batch acked with one {@code ZREM}; returns when
+     * {@code count} messages were consumed, with the messages consumed.
+     */
+    long sendWhileConsuming(int threads, int batch, long count, Send send) throws InterruptedException {
+        AtomicLong consumed = new AtomicLong();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60 + count / 1_000);
+        List<Thread> workers = startConsumers(threads, "rmq-bench-raw-at-once-", failure,
+                own -> consumeUntil(own, batch, consumed, count, failure, deadline));
+        try {
+            send.run();
+        } catch (InterruptedException | RuntimeException e) {
+            failure.compareAndSet(null, e);
+        }
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("the bare client's send and consume at once failed", failure.get());
+        }
+        if (consumed.get() < count) {
+            throw new IllegalStateException("the bare client consumed " + consumed.get() + " of " + count
+                    + " messages sent while it consumed, in " + (60 + count / 1_000) + " s");
+        }
+        return consumed.get();
+    }
+
+    /**
+     * Pops from each of {@code own} in turn until {@code total} reaches {@code count} (or a thread failed, or the
+     * deadline passed), waiting {@value #IDLE_PAUSE_MICROS} µs after a round that found every slot empty.
+     */
+    private void consumeUntil(List<Integer> own, int batch, AtomicLong total, long count,
+            AtomicReference<Throwable> failure, long deadline) {
+        List<byte[][]> keys = slotKeys(own);
+        byte[] limit = Integer.toString(batch).getBytes(StandardCharsets.US_ASCII);
+        try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE)) {
+            RedisCommands<byte[], byte[]> redis = connection.sync();
+            while (total.get() < count && failure.get() == null && System.nanoTime() - deadline < 0) {
+                boolean found = false;
+                for (byte[][] slotKeys : keys) {
+                    int popped = popAndAck(redis, slotKeys, limit);
+                    if (popped > 0) {
+                        total.addAndGet(popped);
+                        found = true;
+                    }
+                }
+                if (!found) {
+                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(IDLE_PAUSE_MICROS));
+                }
+            }
+        }
+    }
+
     /** Pops from each of {@code own} in turn, until each is empty; returns the messages consumed. */
     private long consumeSlots(List<Integer> own, int batch) {
-        List<byte[][]> keys = new ArrayList<>();
-        for (int slot : own) {
-            keys.add(new byte[][] {store(slot).getBytes(StandardCharsets.UTF_8),
-                    prepare(slot).getBytes(StandardCharsets.UTF_8)});
-        }
+        List<byte[][]> keys = slotKeys(own);
         byte[] limit = Integer.toString(batch).getBytes(StandardCharsets.US_ASCII);
         long consumed = 0;
         try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE)) {
@@ -235,21 +309,38 @@ final class RawBaseline implements AutoCloseable {
             int next = 0;
             while (!keys.isEmpty()) {
                 next %= keys.size();
-                byte[][] slotKeys = keys.get(next);
-                long now = System.currentTimeMillis();
-                List<Object> popped = redis.evalsha(popSha, ScriptOutputType.MULTI, slotKeys,
-                        Long.toString(now).getBytes(StandardCharsets.US_ASCII),
-                        Long.toString(now + PREPARE_TIMEOUT_MS).getBytes(StandardCharsets.US_ASCII), limit);
-                if (popped.isEmpty()) {
+                int popped = popAndAck(redis, keys.get(next), limit);
+                if (popped == 0) {
                     keys.remove(next);
                     continue;
                 }
-                redis.zrem(slotKeys[1], popped.stream().map(m -> (byte[]) m).toArray(byte[][]::new));
-                consumed += popped.size();
+                consumed += popped;
                 next++;
             }
         }
         return consumed;
+    }
+
+    /** The store and prepare queue names of each of {@code own}, as bytes. */
+    private List<byte[][]> slotKeys(List<Integer> own) {
+        List<byte[][]> keys = new ArrayList<>();
+        for (int slot : own) {
+            keys.add(new byte[][] {store(slot).getBytes(StandardCharsets.UTF_8),
+                    prepare(slot).getBytes(StandardCharsets.UTF_8)});
+        }
+        return keys;
+    }
+
+    /** One pop of up to {@code limit} due members of a slot, then their ack ({@code ZREM}); returns how many. */
+    private int popAndAck(RedisCommands<byte[], byte[]> redis, byte[][] slotKeys, byte[] limit) {
+        long now = System.currentTimeMillis();
+        List<Object> popped = redis.evalsha(popSha, ScriptOutputType.MULTI, slotKeys,
+                Long.toString(now).getBytes(StandardCharsets.US_ASCII),
+                Long.toString(now + PREPARE_TIMEOUT_MS).getBytes(StandardCharsets.US_ASCII), limit);
+        if (!popped.isEmpty()) {
+            redis.zrem(slotKeys[1], popped.stream().map(m -> (byte[]) m).toArray(byte[][]::new));
+        }
+        return popped.size();
     }
 
     private static String script() {

@@ -27,6 +27,8 @@ class BenchReportTest {
         s.add(Phase.CONSUME_ACKED, How.TUNED, "tuned", figures(275_000, 0.15, 3.0));
         s.add(Phase.CONSUME, How.TUNED, "tuned", figures(260_000, 0.15, 3.1));
         s.add(Phase.AT_ONCE, How.TUNED, "tuned", figures(90_000, 0.38, 8.0));
+        s.add(Phase.AT_ONCE, How.BARE_AS_TUNED, "single", figures(100_000, 1.1, 6.0));
+        s.add(Phase.AT_ONCE, How.BARE_GROUPED, "grouped", figures(120_000, 0.2, 4.0));
         s.add(Phase.SEND, How.BARE_AS_DEFAULTS, "single", figures(190_000, 1.0, 3.5));
         s.add(Phase.CONSUME, How.BARE_AS_DEFAULTS, "1 x 128", figures(150_000, 0.16, 2.2));
         s.add(Phase.SEND, How.DEFAULTS, "defaults", figures(120_000, 0.23, 5.0));
@@ -53,7 +55,10 @@ class BenchReportTest {
         assertThat(s.ratioToSame(Phase.CONSUME, How.ORDINARY)).as("against 4 threads popping 128").isEqualTo(0.45);
         assertThat(s.ratioToSame(Phase.SEND, How.TUNED)).isEqualTo(0.75);
         assertThat(s.ratioToBest(Phase.SEND, How.TUNED)).as("the multi-member ZADD is the fastest send").isEqualTo(0.375);
-        assertThat(s.ratioToSame(Phase.AT_ONCE, How.TUNED)).as("the bare client has no such phase").isNaN();
+        assertThat(s.ratioToSame(Phase.AT_ONCE, How.TUNED)).as("against the bare client's at once").isEqualTo(0.9);
+        assertThat(s.ratioToBest(Phase.AT_ONCE, How.TUNED)).as("the multi-member ZADD is the fastest at once")
+                .isEqualTo(0.75);
+        assertThat(s.ratioToSame(Phase.AT_ONCE, How.DEFAULTS)).as("no such row").isNaN();
         assertThat(s.ratioToSame(Phase.CONSUME, How.BARE_SEARCHED)).isNaN();
         assertThat(s.ratioToBest(Phase.CONSUME, How.BARE_AS_TUNED)).isNaN();
         assertThat(s.bestSearched()).contains(new SearchPoint(4, 256, 50_000, 330_000));
@@ -78,6 +83,12 @@ class BenchReportTest {
                 "| Redis CPU µs per message (process), send / consume, bare Lettuce, as tuned | 3.4 / 2.0 |",
                 "| Redis CPU µs per message (process), send / consume, bare Lettuce, multi-member ZADD | 1.1 / - |",
                 "| JVM CPU µs per message, send / consume, connector, tuned | 3.0 / 3.0 |",
+                "| sent and consumed at once /s, connector, tuned | 90,000 |",
+                "| sent and consumed at once /s, bare Lettuce, as tuned | 100,000 |",
+                "| sent and consumed at once /s, best bare | 120,000 (bare Lettuce, multi-member ZADD) |",
+                "| sent and consumed at once, tuned / bare at the same settings | 0.90 |",
+                "| sent and consumed at once, tuned / best bare | 0.75 |",
+                "| at once: Redis / JVM CPU µs per message, bare Lettuce, as tuned | 6.0 / 3.0 |",
                 "| / bare, same settings | / best bare | Redis commands/msg | Redis CPU µs/msg (process) |",
                 "| 4 | 256 | 50,000 | 330,000 |");
         assertThat(md).doesNotContain("baseline");

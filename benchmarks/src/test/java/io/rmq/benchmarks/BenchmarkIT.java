@@ -37,7 +37,11 @@ class BenchmarkIT {
                 "sent, tuned / bare at the same settings", "sent, tuned / best bare",
                 "sent, defaults / bare at the same settings", "consumed, tuned / bare at the same settings",
                 "consumed, tuned / best bare", "consumed, defaults / bare at the same settings",
-                "consumed, defaults / best bare")) {
+                "consumed, defaults / best bare", "sent and consumed at once /s, connector, tuned",
+                "sent and consumed at once /s, bare Lettuce, as tuned",
+                "sent and consumed at once /s, bare Lettuce, multi-member ZADD",
+                "sent and consumed at once, tuned / bare at the same settings",
+                "sent and consumed at once, tuned / best bare")) {
             assertThat(summaryValue(markdown, figure)).as(figure).isPositive();
         }
         assertThat(markdown).as("two paired rounds: the median, then each round's ratio").containsPattern(
