@@ -122,7 +122,7 @@ end
 -- #include lib/optional_keys.lua: optionalKeys(first)
 local optional = optionalKeys(7)
 
-local members, scores, expiries, traces = {}, {}, nil, nil
+local members, scores, expiries, traces = {}, nil, nil, nil
 local withExpiries = ARGV[4] == 'EXPIRES'
 local first, step = 4, 2
 if withExpiries then first, step, expiries = 5, 3, {} end
@@ -150,11 +150,40 @@ if withKeys then first, step, keysOf = first + 1, step + 1, {} end
 local traceAt = withExpiries and 3 or 2
 -- n counts the messages and indexes their tables (cheaper than #t per element)
 local n = 0
--- where the messages' values are in ARGV (the common path below hands them to ZADD as they came)
+-- where the messages' values are in ARGV (the plain path below hands them to ZADD as they came)
 local valuesFrom, valuesStep = first, step
 local merging = topicType == 'RANGE_MERGE'
-for i = first, #ARGV, step do
-  local value = tonumber(ARGV[i])
+-- A value's number, converted once per distinct text: the messages of a call often share their value (a
+-- delivery time in ms, a priority, a range), and the texts are interned Lua strings, compared by reference.
+local lastText, lastValue = nil, nil
+local function valueOf(text)
+  if text ~= lastText then lastText, lastValue = text, tonumber(text) end
+  return lastValue
+end
+-- The message at index i's score.
+local function scoreOf(i)
+  local value = valueOf(ARGV[valuesFrom + valuesStep * (i - 1)])
+  return merging and now + value or value
+end
+-- A plain call carries nothing but values and members (no expiry, trace context, aging, key or tenant): its
+-- messages are read into the members alone, with the lowest and highest value, and it takes the plain path
+-- below when every message is new; the scores are built only for the general path.
+local plain = not withExpiries and not withTraces and not aging and not withKeys and not optional.fair
+local lowest, highest = nil, nil
+if plain then
+  for i = first, #ARGV, 2 do
+    local value = valueOf(ARGV[i])
+    if value == nil then return fail(ERRORS.BAD_VALUE, ARGV[i]) end
+    n = n + 1
+    members[n] = ARGV[i + 1]
+    if lowest == nil or value < lowest then lowest = value end
+    if highest == nil or value > highest then highest = value end
+  end
+else
+  scores = {}
+end
+for i = first, plain and 0 or #ARGV, step do
+  local value = valueOf(ARGV[i])
   if value == nil then return fail(ERRORS.BAD_VALUE, ARGV[i]) end
   n = n + 1
   members[n] = ARGV[i + 1]
@@ -172,24 +201,9 @@ end
 
 -- A key of the wrong type (written by another client) must fail the call before anything is
 -- stored, or a message would be stored and reported as failed: the store queue is read here, the
--- prepare queue before the first write (checkPrepare), the counters hash written last.
+-- prepare queue before the first write (checkPrepare), the counters hash before the first write as well.
 local current = {}  -- member -> its score in the store queue as this call's writes leave it; false: absent
 local found = callAll('ZMSCORE', storeKey, members)
--- whether every message is new: none pending, none twice in the call (the common path below)
-local fresh = n > 0
-for i, member in ipairs(members) do
-  if current[member] == nil then
-    current[member] = found[i] and tonumber(found[i]) or false
-    if found[i] then fresh = false end
-  else
-    fresh = false
-  end
-end
-if countersKey then redis.call('HEXISTS', countersKey, '') end
-if withExpiries and expiryKey then redis.call('ZCARD', expiryKey) end
-if withTraces then redis.call('HLEN', traceKey) end
-if aging then ageScores(optional.since, aging.pace, aging.epoch, now, members, scores, current) end
-if withKeys then redis.call('HLEN', flowKeysKey) end
 
 local prepareRead = false
 local function checkPrepare()
@@ -200,16 +214,21 @@ end
 -- Whether a member is in the prepare queue: read once for the initial head, and once for all the
 -- call's members when one of them becomes the head (the send never changes the prepare queue).
 local inFlight = {}
+local callRead = false
+local function readCallInPrepare()
+  if not callRead then
+    callRead = true
+    local distinct, seen = {}, {}
+    for _, m in ipairs(members) do
+      if not seen[m] then seen[m] = true; distinct[#distinct + 1] = m end
+    end
+    local scoresThere = callAll('ZMSCORE', prepareKey, distinct)
+    for i, m in ipairs(distinct) do inFlight[m] = scoresThere[i] and true or false end
+  end
+end
 local function inPrepare(member)
   if inFlight[member] == nil then
-    if current[member] ~= nil then
-      local distinct, seen = {}, {}
-      for _, m in ipairs(members) do
-        if not seen[m] then seen[m] = true; distinct[#distinct + 1] = m end
-      end
-      local scoresThere = callAll('ZMSCORE', prepareKey, distinct)
-      for i, m in ipairs(distinct) do inFlight[m] = scoresThere[i] and true or false end
-    end
+    if current[member] ~= nil then readCallInPrepare() end
     if inFlight[member] == nil then inFlight[member] = redis.call('ZSCORE', prepareKey, member) and true or false end
     prepareRead = true
   end
@@ -223,7 +242,7 @@ local function anyInPrepare()
   if callInPrepare == nil then
     callInPrepare = false
     if redis.call('ZCARD', prepareKey) > 0 then
-      inPrepare(members[1])
+      readCallInPrepare()
       for _, m in ipairs(members) do
         if inFlight[m] then callInPrepare = true break end
       end
@@ -426,29 +445,29 @@ local function send(member, score)
   return 1
 end
 
--- The common path: every message new, and nothing but scores to write (no expiry, trace context, aging, key or
--- tenant). Each message is stored with its score; the wake notice follows the rule the general path below applies
--- message by message, with the head of the queue as the writes so far leave it; the reply is { 2, now }.
-if fresh and not withExpiries and not withTraces and not aging and not withKeys and not optional.fair then
+-- The plain path: a plain call whose messages are all new (none pending in the store queue). Each message is stored
+-- with its score, by one ZADD of the values as they came; the wake notice follows the rule the general path below
+-- applies message by message, with the head of the queue as the writes so far leave it; the reply is { 2, now }. A
+-- member given twice in the call shows in ZADD's count of members added: none of the call's members was in the store
+-- queue, so removing them all undoes the write, and the call takes the general path (which merges the later copy
+-- into the earlier one).
+local function sendPlain()
+  for i = 1, n do
+    if found[i] then return nil end
+  end
+  if countersKey then redis.call('HEXISTS', countersKey, '') end
   local headMember, headScore
   local read = readHead(head)
   if #read > 0 then headMember, headScore = read[1], tonumber(read[2]) end
   -- Every message scored strictly behind a head that is due and not in flight: the head stays, so none can wake a
   -- consumer, whether or not a copy of it is in flight; quiet without reading the prepare queue for the call's members.
   if headMember ~= nil and (not timed or headScore <= now) and not inPrepare(headMember) then
-    local behind = true
-    for i = 1, n do
-      local score = scores[i]
-      if (timed and score <= headScore) or (not timed and score >= headScore) then
-        behind = false
-        break
-      end
-    end
-    quiet = behind
+    local shift = merging and now or 0
+    if timed then quiet = lowest + shift > headScore else quiet = highest < headScore end
   end
   for i = 1, n do
     if quiet or wakeDelay == 0 then break end
-    local member, score = members[i], scores[i]
+    local member, score = members[i], scoreOf(i)
     local delay = delayOf(score)
     if wakesSooner(delay) then meetHead(score, delay, headMember, headScore) end
     if headMember == nil or popsBefore(score, member, headScore, headMember) then
@@ -457,13 +476,13 @@ if fresh and not withExpiries and not withTraces and not aging and not withKeys 
   end
   checkPrepare()
   -- The scores as text, so that redis.call does not format a number per member: a FIXED_TIME or PRIORITY value as
-  -- it came (ZADD parses it as tonumber did above; one padded with spaces, which tonumber accepts, ZADD refuses,
-  -- storing nothing), a RANGE_MERGE due time formatted once per distinct score.
-  local args = {}
+  -- it came, the call's own arguments handed on (ZADD parses each as tonumber did above; one padded with spaces,
+  -- which tonumber accepts, ZADD refuses, storing nothing), a RANGE_MERGE due time formatted once per distinct score.
+  local added = 0
   if merging then
-    local text = {}
+    local args, text = {}, {}
     for i = 1, n do
-      local score = scores[i]
+      local score = scoreOf(i)
       local t = text[score]
       if t == nil then
         t = string.format('%.17g', score)
@@ -472,17 +491,37 @@ if fresh and not withExpiries and not withTraces and not aging and not withKeys 
       args[2 * i - 1] = t
       args[2 * i] = members[i]
     end
+    added = callAll('ZADD', storeKey, args)
   else
-    for i = 1, n do
-      args[2 * i - 1] = ARGV[valuesFrom + valuesStep * (i - 1)]
-      args[2 * i] = members[i]
+    for from = valuesFrom, #ARGV, CHUNK do
+      added = added + redis.call('ZADD', storeKey, unpack(ARGV, from, math.min(from + CHUNK - 1, #ARGV)))
     end
   end
-  callAll('ZADD', storeKey, args)
+  if added < n then
+    callAll('ZREM', storeKey, members)
+    wakeDelay, quiet = nil, false
+    return nil
+  end
   if wakeDelay ~= nil then publishWake(wakeChannel, slot, wakeDelay) end
   if countersKey then redis.call('HINCRBY', countersKey, 'sent', n) end
   return { 2, now }
 end
+if plain and n > 0 then
+  local reply = sendPlain()
+  if reply then return reply end
+  scores = {}
+  for i = 1, n do scores[i] = scoreOf(i) end
+end
+
+-- The general path: the messages one by one, as if each were sent in a call of its own.
+for i, member in ipairs(members) do
+  if current[member] == nil then current[member] = found[i] and tonumber(found[i]) or false end
+end
+if countersKey then redis.call('HEXISTS', countersKey, '') end
+if withExpiries and expiryKey then redis.call('ZCARD', expiryKey) end
+if withTraces then redis.call('HLEN', traceKey) end
+if aging then ageScores(optional.since, aging.pace, aging.epoch, now, members, scores, current) end
+if withKeys then redis.call('HLEN', flowKeysKey) end
 
 local result = {}
 local stored = 0
