@@ -181,22 +181,22 @@ if plain then
   end
 else
   scores = {}
-end
-for i = first, plain and 0 or #ARGV, step do
-  local value = valueOf(ARGV[i])
-  if value == nil then return fail(ERRORS.BAD_VALUE, ARGV[i]) end
-  n = n + 1
-  members[n] = ARGV[i + 1]
-  scores[n] = merging and now + value or value
-  if withExpiries then
-    local expiry = ARGV[i + 2]
-    local expiresAt = tonumber(expiry)
-    if expiresAt == nil then return fail(ERRORS.BAD_VALUE, expiry) end
-    if string.sub(expiry, 1, 1) == '+' then expiresAt = now + expiresAt end
-    expiries[n] = expiresAt
+  for i = first, #ARGV, step do
+    local value = valueOf(ARGV[i])
+    if value == nil then return fail(ERRORS.BAD_VALUE, ARGV[i]) end
+    n = n + 1
+    members[n] = ARGV[i + 1]
+    scores[n] = merging and now + value or value
+    if withExpiries then
+      local expiry = ARGV[i + 2]
+      local expiresAt = tonumber(expiry)
+      if expiresAt == nil then return fail(ERRORS.BAD_VALUE, expiry) end
+      if string.sub(expiry, 1, 1) == '+' then expiresAt = now + expiresAt end
+      expiries[n] = expiresAt
+    end
+    if withTraces then traces[n] = ARGV[i + traceAt] end
+    if withKeys then keysOf[n] = ARGV[i + step - 1] end
   end
-  if withTraces then traces[n] = ARGV[i + traceAt] end
-  if withKeys then keysOf[n] = ARGV[i + step - 1] end
 end
 
 -- A key of the wrong type (written by another client) must fail the call before anything is
