@@ -136,6 +136,7 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 -- #include lib/expiry.lua: expireMembers(keys, topicType, now, limit, toDead)
 -- #include lib/fair.lua: fair share between tenants
 -- #include lib/blocked.lua: blockedKeyOf, noteBlocked, takeBlocked
+-- #include lib/candidates.lua: candidatesOf(queue, timed, now, from, want), scores read run by run
 
 local result = { POPPED, now, 0, epoch, 0, 0, 0 }
 local expiring = expiryKey and redis.call('ZCARD', expiryKey) > 0
@@ -172,15 +173,8 @@ if plan then queueKey, upTo, skipped = fairStep(plan, s, popped, count) end
 for _ = 1, 4 do
   local want = upTo - popped
   if want <= 0 then break end
-  local candidates
-  if timed then
-    candidates = redis.call('ZRANGEBYSCORE', queueKey, '-inf', now, 'WITHSCORES', 'LIMIT', skipped, want)
-  else
-    candidates = redis.call('ZREVRANGE', queueKey, skipped, skipped + want - 1, 'WITHSCORES')
-  end
-  if #candidates == 0 then break end
-  local members = {}
-  for i = 1, #candidates / 2 do members[i] = candidates[2 * i - 1] end
+  local members, candidateScores = candidatesOf(queueKey, timed, now, skipped, want)
+  if #members == 0 then break end
   -- ZCARD first: the members of an empty prepare queue need no look-up (ZCARD checks the key's type too)
   local inFlight = {}
   if redis.call('ZCARD', prepareKey) > 0 then inFlight = callAll('ZMSCORE', prepareKey, members) end
@@ -195,10 +189,10 @@ for _ = 1, 4 do
     else
       n = n + 1
       moving[n] = member
-      scores[n] = candidates[2 * i]
+      scores[n] = candidateScores[i]
       if not timed then
         origins[2 * n - 1] = member
-        origins[2 * n] = candidates[2 * i]
+        origins[2 * n] = candidateScores[i]
       end
       deadlines[2 * n - 1] = deadlineArg
       deadlines[2 * n] = member
@@ -252,7 +246,7 @@ for _ = 1, 4 do
     end
     popped = popped + #moving
   end
-  if popped >= upTo or #candidates < 2 * want then break end
+  if popped >= upTo or #members < want then break end
 end
 if plan then fairStepDone(plan, popped, upTo, skipped) end
 end

@@ -7,7 +7,11 @@ import static io.rmq.testing.Futures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -215,6 +219,71 @@ class PopScriptIT {
         assertThat(empty.entries()).isEmpty();
         assertThat(empty.next()).isEqualTo(-1);
         assertThat(empty.now()).isPositive();
+    }
+
+    /**
+     * The scores are read run by run of equal scores (lib/candidates.lua): runs of every length around the script's
+     * thresholds (a first run of 16 members, runs shorter than 4), fractional scores, members blocked by a copy in
+     * flight inside runs (pops that start inside a run, after skipped members) and, for the timed types, members not
+     * yet due. Popped again and again with counts of every size, the members come in the queue's order, each with its
+     * own score.
+     */
+    @ParameterizedTest
+    @EnumSource(TopicType.class)
+    void eachPoppedMemberCarriesItsOwnScoreWhateverTheRunsOfEqualScores(TopicType type) {
+        // without blocked members every pop starts at the queue's first member; with them pops start after the skipped
+        // ones, and a blocked member left at the head alone makes the runs short
+        int[][] countSequences = {{7, 16, 1, 33, 128, 5, 17, 3, 64, 100, 2, 250}, {128}, {21}, {40, 3}, {1000}};
+        for (int blockEvery : new int[] {0, 37}) {
+            for (int[] counts : countSequences) {
+                popsInTheQueuesOrderWithTheirScores(type, blockEvery, counts);
+                sync.del(KEYS.store(), KEYS.prepare(), KEYS.origin(), KEYS.counters(), "blocked{" + KEYS.store() + "}");
+            }
+        }
+    }
+
+    private void popsInTheQueuesOrderWithTheirScores(TopicType type, int blockEvery, int[] counts) {
+        long now = redis.redisTimeMillis();
+        int[] runs = {1, 20, 3, 4, 5, 17, 1, 1, 40, 2, 16, 30, 1, 3, 64, 1, 15, 16, 4, 1, 24, 1, 200};
+        List<String> order = new ArrayList<>();
+        Map<String, Double> scoreOf = new HashMap<>();
+        Set<String> blocked = new HashSet<>();
+        int m = 0;
+        for (int r = 0; r < runs.length; r++) {
+            // timed: oldest first, the runs in order of the array; PRIORITY: highest first, so the scores fall
+            double score = type.isTimed() ? now - 10_000.0 + 7 * r + (r % 3 == 0 ? 0.5 : 0) : 1_000.0 - 7 * r - 0.25 * (r % 2);
+            for (int i = 0; i < runs[r]; i++) {
+                String member = String.format("m-%03d-%04d", r, m++);
+                sync.zadd(KEYS.store(), score, member);
+                scoreOf.put(member, score);
+                if (blockEvery > 0 && m % blockEvery == 5) {
+                    blocked.add(member);
+                    sync.zadd(KEYS.prepare(), now + TIMEOUT, member);
+                }
+            }
+        }
+        if (type.isTimed()) {
+            sync.zadd(KEYS.store(), now + 60_000.0, "not-yet-due");
+        }
+        // the queue's order: by score (PRIORITY: highest first), members of one score by their bytes (reversed)
+        List<String> queued = type.isTimed() ? sync.zrange(KEYS.store(), 0, -1) : sync.zrevrange(KEYS.store(), 0, -1);
+        for (String member : queued) {
+            if (scoreOf.containsKey(member) && !blocked.contains(member)) {
+                order.add(member);
+            }
+        }
+
+        List<Entry> popped = new ArrayList<>();
+        for (int i = 0; popped.size() < order.size() && i < 1000; i++) {
+            popped.addAll(pop(type, counts[i % counts.length]).entries());
+        }
+
+        assertThat(popped.stream().map(Entry::member).toList()).isEqualTo(order);
+        for (Entry entry : popped) {
+            assertThat(entry.score()).as(entry.member()).isEqualTo(scoreOf.get(entry.member()));
+        }
+        List<String> left = sync.zrange(KEYS.store(), 0, -1);
+        assertThat(left).as("the blocked members, and what is not due").hasSize(blocked.size() + (type.isTimed() ? 1 : 0));
     }
 
     // --- members blocked by a copy in the prepare queue --------------------------------------

@@ -1,0 +1,66 @@
+-- The candidates of a pop round: up to `want` members of a queue from rank `from` on (timed types: due at `now`,
+-- lowest score first; PRIORITY: highest score first), with their scores as text.
+--
+-- A score costs Redis more than its member to hand to the script (Redis 6.2 and 7.0 format each score with
+-- snprintf), and a queue's members usually come in runs of one score (messages sent in the same millisecond, or with
+-- the same priority). So the scores are read run by run: the first candidate's score, then a ZCOUNT that tells where
+-- the run of that score ends, and the members without scores. A first run shorter than RUN_FIRST members (all but
+-- distinct scores) reads the round with WITHSCORES at once, as does the rest of a round once a run is shorter than
+-- RUN_SHORT members: where runs are short, one formatted score per member is cheaper than two reads per run.
+--
+-- Returns the members (a list) and their scores (a list of the same length; the members of a run share one string).
+local RUN_FIRST, RUN_SHORT = 16, 4
+
+-- the rank (from the queue's start in its order) right after the run of score s
+local function runEnd(queue, timed, s)
+  if timed then return redis.call('ZCOUNT', queue, '-inf', s) end
+  return redis.call('ZCOUNT', queue, s, '+inf')
+end
+
+-- members and scores, alternating, of up to `count` candidates from rank `at` on
+local function withScores(queue, timed, now, at, count)
+  if timed then return redis.call('ZRANGEBYSCORE', queue, '-inf', now, 'WITHSCORES', 'LIMIT', at, count) end
+  return redis.call('ZREVRANGE', queue, at, at + count - 1, 'WITHSCORES')
+end
+
+local function candidatesOf(queue, timed, now, from, want)
+  local probe = withScores(queue, timed, now, from, 1)
+  if #probe == 0 then return {}, {} end
+  local score = probe[2]
+  local stop = runEnd(queue, timed, score)
+  local members, scores = {}, {}
+  if stop - from < math.min(want, RUN_FIRST) then
+    local read = withScores(queue, timed, now, from, want)
+    for i = 1, #read / 2 do
+      members[i] = read[2 * i - 1]
+      scores[i] = read[2 * i]
+    end
+    return members, scores
+  end
+  if timed then members = redis.call('ZRANGEBYSCORE', queue, '-inf', now, 'LIMIT', from, want)
+  else members = redis.call('ZREVRANGE', queue, from, from + want - 1) end
+  local n = #members
+  -- i: the first member without a score; the run of `score` ends at rank `stop`
+  local i = 1
+  while true do
+    local upTo = math.min(n, stop - from)
+    for j = i, upTo do scores[j] = score end
+    if upTo >= n then return members, scores end
+    local runLength = upTo - i + 1
+    i = upTo + 1
+    if runLength < RUN_SHORT then
+      local read = withScores(queue, timed, now, from + i - 1, n - i + 1)
+      for k = 2, #read, 2 do
+        scores[i] = read[k]
+        i = i + 1
+      end
+      return members, scores
+    end
+    -- the candidates are the queue's members from rank `from` on, in its order: the next run starts at this rank
+    local one
+    if timed then one = redis.call('ZRANGE', queue, from + i - 1, from + i - 1, 'WITHSCORES')
+    else one = redis.call('ZREVRANGE', queue, from + i - 1, from + i - 1, 'WITHSCORES') end
+    score = one[2]
+    stop = runEnd(queue, timed, score)
+  end
+end
