@@ -80,6 +80,7 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 -- #include lib/keys.lua: limits per key (keysOf, freePlaces, forgetKeys, parkedOf, ...)
 -- #include lib/expiry.lua: expireMembers(keys, topicType, now, limit, toDead)
 -- #include lib/blocked.lua: blockedKeyOf, noteBlocked, takeBlocked
+-- #include lib/candidates.lua: candidatesOf(queue, timed, now, from, want), scores read run by run
 
 -- The keys' state as this call leaves it: key -> { c = members in the prepare queue, t = tat }
 local state, changed, changedList = {}, {}, {}
@@ -195,15 +196,8 @@ local retried = nil
 for round = 1, 8 do
   local want = count - popped
   local fetch = math.max(want, 128)
-  local candidates
-  if timed then
-    candidates = redis.call('ZRANGEBYSCORE', storeKey, '-inf', now, 'WITHSCORES', 'LIMIT', skipped, fetch)
-  else
-    candidates = redis.call('ZREVRANGE', storeKey, skipped, skipped + fetch - 1, 'WITHSCORES')
-  end
-  if #candidates == 0 then break end
-  local members = {}
-  for i = 1, #candidates / 2 do members[i] = candidates[2 * i - 1] end
+  local members, candidateScores = candidatesOf(storeKey, timed, now, skipped, fetch)
+  if #members == 0 then break end
   local keys = keysOf(flow.keys, members)
   loadKeys(keys)
   -- members held back by their key, per key in pop order: score, member, ...
@@ -233,7 +227,7 @@ for round = 1, 8 do
         parking[key] = list
         parkingKeys[#parkingKeys + 1] = key
       end
-      list[#list + 1] = candidates[2 * i]
+      list[#list + 1] = candidateScores[i]
       list[#list + 1] = member
       parkingAll[#parkingAll + 1] = member
     else
@@ -241,10 +235,10 @@ for round = 1, 8 do
       n = n + 1
       moving[n] = member
       movingKeys[n] = key
-      scores[n] = candidates[2 * i]
+      scores[n] = candidateScores[i]
       if not timed then
         origins[2 * n - 1] = member
-        origins[2 * n] = candidates[2 * i]
+        origins[2 * n] = candidateScores[i]
       end
       deadlines[2 * n - 1] = deadlineArg
       deadlines[2 * n] = member
@@ -302,7 +296,7 @@ for round = 1, 8 do
     end
     popped = popped + #moving
   end
-  if full or popped >= count or #candidates < 2 * fetch then break end
+  if full or popped >= count or #members < fetch then break end
   if round == 8 then unseen = true end
 end
 noteBlocked(blockedKey, blocked)

@@ -223,7 +223,7 @@ class PopScriptIT {
 
     /**
      * The scores are read run by run of equal scores (lib/candidates.lua): runs of every length around the script's
-     * thresholds (a first run of 16 members, runs shorter than 4), fractional scores, members blocked by a copy in
+     * thresholds (a first run of 16 members, later runs shorter than 8), fractional scores, members blocked by a copy in
      * flight inside runs (pops that start inside a run, after skipped members) and, for the timed types, members not
      * yet due. Popped again and again with counts of every size, the members come in the queue's order, each with its
      * own score.
@@ -244,7 +244,7 @@ class PopScriptIT {
 
     private void popsInTheQueuesOrderWithTheirScores(TopicType type, int blockEvery, int[] counts) {
         long now = redis.redisTimeMillis();
-        int[] runs = {1, 20, 3, 4, 5, 17, 1, 1, 40, 2, 16, 30, 1, 3, 64, 1, 15, 16, 4, 1, 24, 1, 200};
+        int[] runs = {1, 20, 3, 4, 5, 17, 1, 1, 40, 2, 16, 30, 1, 3, 64, 1, 15, 16, 4, 1, 24, 8, 9, 7, 30, 1, 200};
         List<String> order = new ArrayList<>();
         Map<String, Double> scoreOf = new HashMap<>();
         Set<String> blocked = new HashSet<>();

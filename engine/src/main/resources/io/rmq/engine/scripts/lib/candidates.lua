@@ -9,7 +9,7 @@
 -- RUN_SHORT members: where runs are short, one formatted score per member is cheaper than two reads per run.
 --
 -- Returns the members (a list) and their scores (a list of the same length; the members of a run share one string).
-local RUN_FIRST, RUN_SHORT = 16, 4
+local RUN_FIRST, RUN_SHORT = 16, 8
 
 -- the rank (from the queue's start in its order) right after the run of score s
 local function runEnd(queue, timed, s)
