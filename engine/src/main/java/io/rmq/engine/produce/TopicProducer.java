@@ -16,6 +16,7 @@ import io.rmq.engine.i18n.EngineExceptions;
 import io.rmq.engine.i18n.EngineLogging;
 import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.scripts.TopicScripts;
+import io.rmq.engine.support.CallGate;
 import io.rmq.engine.support.SlotBatcher;
 import io.rmq.engine.topic.FlowFeatures;
 import io.rmq.engine.topic.KeyLimits;
@@ -28,8 +29,9 @@ import io.rmq.engine.topic.TopicType;
  * Sends messages to one topic: routes each to its slot and stores or merges it with the
  * {@code send} script. The sends of a slot that arrive while a call for the slot is under way travel
  * together in the next call (see {@link SlotBatcher}), so a busy producer costs one round trip per
- * slot and batch, not per message; a send alone leaves at once. Each send completes with its own
- * result.
+ * slot and batch, not per message; a send alone leaves at once. At most {@value #SEND_CALLS_UNDER_WAY} calls of
+ * the producer are under way together ({@link CallGate}): under load the calls are fewer and larger. Each send
+ * completes with its own result.
  *
  * <p><b>Failures</b> are {@link SendFailedException}s, which say whether the message may have been stored
  * ({@link WriteState}): a call refused before it was written stored nothing; one whose reply was lost may have.
@@ -56,6 +58,12 @@ public final class TopicProducer {
 
     /** Most messages one send call carries: bounds the script's run time. */
     private static final int SENDS_PER_CALL = 256;
+    /**
+     * Most send calls of this producer under way at once, over all its slots: under load a slot's messages gather
+     * while the other slots' calls are out, so the calls are fewer and larger (a call's fixed cost in Redis, about
+     * that of ten messages, is spread over more of them); a producer with fewer calls out sends at once.
+     */
+    static final int SEND_CALLS_UNDER_WAY = 4;
 
     private final TopicScripts scripts;
     private final TopicDefinition topic;
@@ -64,6 +72,8 @@ public final class TopicProducer {
     private final DurableSends durable;
     /** By {@link #route(int, int)}: one batcher per slot and the amount its sends are routed by. */
     private final Map<Long, SlotBatcher<PendingSend>> batchers = new ConcurrentHashMap<>();
+    /** Shared by the batchers: bounds the send calls under way together. */
+    private final CallGate sendCalls = new CallGate(SEND_CALLS_UNDER_WAY);
     /** Slots found split, by {@link #route(int, int)}: their messages are routed by the doubled amount. */
     private final Set<Long> split = ConcurrentHashMap.newKeySet();
     /** Split slots that hold no pre-split member any more: nothing there to merge into. */
@@ -327,7 +337,7 @@ public final class TopicProducer {
     private SlotBatcher<PendingSend> newBatcher(long route) {
         int slot = (int) route;
         int routedBy = (int) (route >>> 32);
-        return new SlotBatcher<>(SENDS_PER_CALL, batch -> sendNow(slot, routedBy, batch));
+        return new SlotBatcher<>(SENDS_PER_CALL, sendCalls, batch -> sendNow(slot, routedBy, batch));
     }
 
     /** While old slot {@code slot} holds pre-split members: merge into a pending copy there, else go to {@code next}. */

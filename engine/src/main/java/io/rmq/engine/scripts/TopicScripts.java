@@ -325,7 +325,14 @@ public final class TopicScripts {
      * once the slot was split by a growth to {@code 2 * routedBy}.
      */
     public CompletionStage<List<SendResult>> send(int slot, int routedBy, List<Send> sends) {
-        if (sends.stream().noneMatch(s -> s.tenant() != null)) {
+        boolean tenants = false;
+        for (Send send : sends) {
+            if (send.tenant() != null) {
+                tenants = true;
+                break;
+            }
+        }
+        if (!tenants) {
             return sendTo(slot, routedBy, sends, null);
         }
         // one call per tenant, each on its tenant's queue; the results in the order of the sends
@@ -352,9 +359,16 @@ public final class TopicScripts {
     /** {@code send.lua} on the queue of the tenant encoded as {@code tenant}; {@code null}: the store queue, no tenant. */
     private CompletionStage<List<SendResult>> sendTo(int slot, int routedBy, List<Send> sends, String tenant) {
         byte[][] k = slots.of(slot);
-        boolean keyed = sends.stream().anyMatch(s -> s.flowKey() != null);
-        byte[][] args = messageArgs(slot, k, sends, sends.stream().anyMatch(s -> s.expiry() != null),
-                sends.stream().anyMatch(s -> s.trace() != null), keyed);
+        // the optional sections the batch needs, in one pass over it
+        boolean keyed = false;
+        boolean expiring = false;
+        boolean traced = false;
+        for (Send send : sends) {
+            keyed |= send.flowKey() != null;
+            expiring |= send.expiry() != null;
+            traced |= send.trace() != null;
+        }
+        byte[][] args = messageArgs(slot, k, sends, expiring, traced, keyed);
         byte[] marker = bytes(keys.splitMarker(slot, 2 * routedBy));
         PriorityAging aged = scoringAging();
         byte[][] sendKeys = tenant == null
@@ -366,8 +380,7 @@ public final class TopicScripts {
         }
         if (aged != null) {
             sendKeys = withKeys(sendKeys, k[SINCE]);
-            args = withAging(args, aged, sends.stream().anyMatch(s -> s.expiry() != null),
-                    sends.stream().anyMatch(s -> s.trace() != null));
+            args = withAging(args, aged, expiring, traced);
         }
         return this.<List<Object>>run(RedisScript.SEND, sendKeys, args)
                 .thenApply(reply -> {

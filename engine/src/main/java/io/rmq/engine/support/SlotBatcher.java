@@ -18,6 +18,9 @@ import java.util.function.Function;
  * during the previous round trip, and an isolated item waits for nothing. Items of a slot reach
  * Redis in the order they were added. Used for commits and for sends.
  *
+ * <p>With a {@link CallGate} shared by the batchers of a group (a producer's slots), a call also waits for a place in
+ * the gate: under load the group's calls are fewer and larger.
+ *
  * <p>Thread-safe: {@link #add} may be called from any thread; calls complete on Lettuce's threads.
  * A call whose stage is already complete when it returns (a failure raised at once, say) does not
  * deepen the stack: the next call leaves from the same loop.
@@ -38,6 +41,14 @@ public final class SlotBatcher<T> {
     /** Items whose call has returned; written under {@link #waiters}' lock. */
     private long answered;
     private final PriorityQueue<Waiter> waiters = new PriorityQueue<>((a, b) -> Long.compare(a.target, b.target));
+    /** Shared with other batchers, or {@code null}. */
+    private final CallGate gate;
+    /** Whether this batcher waits in the gate's line (once at most). */
+    private final AtomicBoolean inLine = new AtomicBoolean();
+    private final Runnable retry = () -> {
+        inLine.set(false);
+        trySend();
+    };
 
     /**
      * @param maxPerCall the most items one call carries (bounds the script's run time)
@@ -45,7 +56,19 @@ public final class SlotBatcher<T> {
      *                   when the next call may leave (a failure of it is ignored here)
      */
     public SlotBatcher(int maxPerCall, Function<List<T>, CompletionStage<?>> call) {
+        this(maxPerCall, null, call);
+    }
+
+    /**
+     * @param maxPerCall the most items one call carries (bounds the script's run time)
+     * @param gate       shared with the other slots' batchers: bounds their calls under way together ({@code null}:
+     *                   no bound but this slot's one call)
+     * @param call       sends a batch and settles its items, whatever the outcome; its stage only tells
+     *                   when the next call may leave (a failure of it is ignored here)
+     */
+    public SlotBatcher(int maxPerCall, CallGate gate, Function<List<T>, CompletionStage<?>> call) {
         this.maxPerCall = maxPerCall;
+        this.gate = gate;
         this.call = call;
     }
 
@@ -90,6 +113,14 @@ public final class SlotBatcher<T> {
 
     private void trySend() {
         while (!pending.isEmpty() && sending.compareAndSet(false, true)) {
+            if (gate != null && !gate.tryEnter()) {
+                // the group's calls under way fill the gate: the items gather until a place frees
+                sending.set(false);
+                if (inLine.compareAndSet(false, true)) {
+                    gate.waitInLine(retry);
+                }
+                return;
+            }
             List<T> batch = new ArrayList<>(Math.min(maxPerCall, 16));
             T item;
             while (batch.size() < maxPerCall && (item = pending.poll()) != null) {
@@ -97,6 +128,7 @@ public final class SlotBatcher<T> {
             }
             if (batch.isEmpty()) {
                 sending.set(false);
+                leaveGate();
                 continue;
             }
             CompletableFuture<?> reply;
@@ -108,13 +140,21 @@ public final class SlotBatcher<T> {
             int size = batch.size();
             if (reply.isDone()) {
                 answered(size);
+                leaveGate();
                 continue;
             }
             reply.whenComplete((r, f) -> {
                 answered(size);
+                leaveGate();
                 trySend();
             });
             return;
+        }
+    }
+
+    private void leaveGate() {
+        if (gate != null) {
+            gate.leave();
         }
     }
 

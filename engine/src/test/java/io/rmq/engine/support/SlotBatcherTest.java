@@ -63,24 +63,38 @@ class SlotBatcherTest {
 
     @Test
     void underConcurrentAddsEveryItemIsSentOnceInItsSlotsOrderAndOneCallAtATime() throws Exception {
+        assertThat(concurrentAdds(null)).as("calls under way at once, all slots").isLessThanOrEqualTo(8);
+    }
+
+    @Test
+    void withAGateTheSlotsTogetherHaveAtMostItsPlacesUnderWayAndEveryItemIsSentOnceInOrder() throws Exception {
+        assertThat(concurrentAdds(new CallGate(3))).as("calls under way at once, all slots").isLessThanOrEqualTo(3);
+    }
+
+    /** Adds items to 8 slots from 8 threads, answers on 3 others; returns the most calls under way at once. */
+    private static int concurrentAdds(CallGate gate) throws Exception {
         int slots = 8;
         int perSlot = 5_000;
         ExecutorService redis = Executors.newFixedThreadPool(3);
         List<List<Integer>> received = new ArrayList<>();
         List<SlotBatcher<Integer>> batchers = new ArrayList<>();
         AtomicInteger overlapping = new AtomicInteger();
+        AtomicInteger allUnderWay = new AtomicInteger();
+        AtomicInteger mostUnderWay = new AtomicInteger();
         for (int s = 0; s < slots; s++) {
             List<Integer> mine = new ArrayList<>();
             received.add(mine);
             AtomicInteger underWay = new AtomicInteger();
-            batchers.add(new SlotBatcher<>(64, batch -> {
+            batchers.add(new SlotBatcher<>(64, gate, batch -> {
                 if (underWay.incrementAndGet() > 1) {
                     overlapping.incrementAndGet();
                 }
+                mostUnderWay.accumulateAndGet(allUnderWay.incrementAndGet(), Math::max);
                 return CompletableFuture.runAsync(() -> {
                     synchronized (mine) {
                         mine.addAll(batch);
                     }
+                    allUnderWay.decrementAndGet();
                     underWay.decrementAndGet();
                 }, redis);
             }));
@@ -117,7 +131,69 @@ class SlotBatcherTest {
             }
         }
         assertThat(overlapping.get()).as("calls of one slot under way at once").isZero();
+        return mostUnderWay.get();
     }
+
+    @Test
+    void slotsWaitingForAPlaceOfTheGateGoInTurnAndGatherTheirItemsMeanwhile() {
+        Calls calls = new Calls();
+        CallGate gate = new CallGate(2);
+        SlotBatcher<Integer> a = new SlotBatcher<>(100, gate, batch -> calls.call("a", batch));
+        SlotBatcher<Integer> b = new SlotBatcher<>(100, gate, batch -> calls.call("b", batch));
+        SlotBatcher<Integer> c = new SlotBatcher<>(100, gate, batch -> calls.call("c", batch));
+
+        a.add(1);
+        b.add(10);
+        c.add(100);
+        c.add(101);
+        a.add(2);
+
+        assertThat(calls.slots).as("two places: c waits").containsExactly("a", "b");
+        calls.answer(0);
+        assertThat(calls.slots).as("the place a frees goes to c, first in line").containsExactly("a", "b", "c");
+        assertThat(calls.batches.get(2)).containsExactly(100, 101);
+        a.add(3);
+        calls.answer(1);
+        assertThat(calls.slots).containsExactly("a", "b", "c", "a");
+        assertThat(calls.batches.get(3)).as("what a gathered while it waited").containsExactly(2, 3);
+        calls.answer(2);
+        calls.answer(3);
+        assertThat(a.flushed()).isCompleted();
+        assertThat(b.flushed()).isCompleted();
+        assertThat(c.flushed()).isCompleted();
+        b.add(11);
+        assertThat(calls.slots).as("a free place: at once").hasSize(5);
+    }
+
+    @Test
+    void slotsSharingAGateWhoseCallsAreAnsweredAtOnceDoNotDeepenTheStack() {
+        CallGate gate = new CallGate(1);
+        CompletableFuture<Void> first = new CompletableFuture<>();
+        SlotBatcher<Integer> holder = new SlotBatcher<>(1, gate, batch -> first);
+        holder.add(0);
+        AtomicInteger calls = new AtomicInteger();
+        List<SlotBatcher<Integer>> batchers = new ArrayList<>();
+        for (int s = 0; s < 2_000; s++) {
+            SlotBatcher<Integer> batcher = new SlotBatcher<>(1, gate, batch -> {
+                calls.incrementAndGet();
+                throw new IllegalStateException("the server is down");
+            });
+            batchers.add(batcher);
+            for (int i = 0; i < 100; i++) {
+                batcher.add(i);
+            }
+        }
+        assertThat(calls.get()).as("the holder's call has the only place").isZero();
+
+        first.complete(null);
+
+        assertThat(calls.get()).as("the slots in line, woken one after the other").isEqualTo(200_000);
+        for (SlotBatcher<Integer> batcher : batchers) {
+            assertThat(batcher.flushed()).isCompleted();
+        }
+        assertThat(holder.flushed()).isCompleted();
+    }
+
     @Test
     void callsAnsweredAtOnceLeaveFromOneLoopWithoutDeepeningTheStack() {
         List<Integer> sent = new ArrayList<>();
