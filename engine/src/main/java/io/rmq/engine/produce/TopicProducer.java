@@ -30,8 +30,8 @@ import io.rmq.engine.topic.TopicType;
  * {@code send} script. The sends of a slot that arrive while a call for the slot is under way travel
  * together in the next call (see {@link SlotBatcher}), so a busy producer costs one round trip per
  * slot and batch, not per message; a send alone leaves at once. At most {@value #SEND_CALLS_UNDER_WAY} calls of
- * the producer are under way together ({@link CallGate}): under load the calls are fewer and larger. Each send
- * completes with its own result.
+ * the producer are under way together ({@link CallGate}; on a Redis Cluster one per slot): under load the calls are
+ * fewer and larger. Each send completes with its own result.
  *
  * <p><b>Failures</b> are {@link SendFailedException}s, which say whether the message may have been stored
  * ({@link WriteState}): a call refused before it was written stored nothing; one whose reply was lost may have.
@@ -59,9 +59,10 @@ public final class TopicProducer {
     /** Most messages one send call carries: bounds the script's run time. */
     private static final int SENDS_PER_CALL = 256;
     /**
-     * Most send calls of this producer under way at once, over all its slots: under load a slot's messages gather
-     * while the other slots' calls are out, so the calls are fewer and larger (a call's fixed cost in Redis, about
-     * that of ten messages, is spread over more of them); a producer with fewer calls out sends at once.
+     * Most send calls of this producer under way at once, over all its slots (not on a Redis Cluster, whose nodes work
+     * apart): under load a slot's messages gather while the other slots' calls are out, so the calls are fewer and
+     * larger (a call's fixed cost in Redis is spread over more messages); a producer with fewer calls out sends at
+     * once.
      */
     static final int SEND_CALLS_UNDER_WAY = 4;
 
@@ -337,7 +338,9 @@ public final class TopicProducer {
     private SlotBatcher<PendingSend> newBatcher(long route) {
         int slot = (int) route;
         int routedBy = (int) (route >>> 32);
-        return new SlotBatcher<>(SENDS_PER_CALL, sendCalls, batch -> sendNow(slot, routedBy, batch));
+        // on a Redis Cluster the slots' calls go to several nodes, each of which works on its own: no common bound
+        return new SlotBatcher<>(SENDS_PER_CALL, scripts.onCluster() ? null : sendCalls,
+                batch -> sendNow(slot, routedBy, batch));
     }
 
     /** While old slot {@code slot} holds pre-split members: merge into a pending copy there, else go to {@code next}. */

@@ -47,6 +47,11 @@ public final class ScriptRunner {
         this.shebang = shebang;
     }
 
+    /** Whether the scripts run on a Redis Cluster (each slot's keys on the node that owns them). */
+    public boolean onCluster() {
+        return cluster;
+    }
+
     /** Whether the scripts publish their wake notices on sharded channels, one per slot (a Redis 7 cluster). */
     public boolean shardedWakeChannels() {
         return sharded;

@@ -172,6 +172,15 @@ public final class TopicScripts {
         this.slots = new SlotKeyBytes(keys);
     }
 
+    /** Whether the topic's scripts run on a Redis Cluster; {@code false} while Redis was not reached. */
+    public boolean onCluster() {
+        try {
+            return scripts.get().onCluster();
+        } catch (RuntimeException notReached) {
+            return false;
+        }
+    }
+
     /** {@link ScriptRunner#warmUp}; nothing while Redis was not reached. */
     public void warmUp(long quietNanos) {
         ScriptRunner runner;
