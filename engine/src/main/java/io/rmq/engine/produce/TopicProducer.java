@@ -73,8 +73,8 @@ public final class TopicProducer {
     private final DurableSends durable;
     /** By {@link #route(int, int)}: one batcher per slot and the amount its sends are routed by. */
     private final Map<Long, SlotBatcher<PendingSend>> batchers = new ConcurrentHashMap<>();
-    /** Shared by the batchers: bounds the send calls under way together. */
-    private final CallGate sendCalls = new CallGate(SEND_CALLS_UNDER_WAY);
+    /** Shared by the batchers: bounds the send calls under way together (not on a Redis Cluster). */
+    private final CallGate sendCalls;
     /** Slots found split, by {@link #route(int, int)}: their messages are routed by the doubled amount. */
     private final Set<Long> split = ConcurrentHashMap.newKeySet();
     /** Split slots that hold no pre-split member any more: nothing there to merge into. */
@@ -108,6 +108,8 @@ public final class TopicProducer {
         this.topic = scripts.keys().topic();
         this.options = options;
         this.durable = durable;
+        // on a Redis Cluster the slots' calls go to several nodes, each of which works on its own: no common bound
+        this.sendCalls = new CallGate(SEND_CALLS_UNDER_WAY, () -> !scripts.onCluster());
         if (options.priorityAging().on()) {
             if (topic.type() != TopicType.PRIORITY) {
                 throw EngineArguments.arg.agingNeedsPriorityTopic(topic.name(), topic.type().name());
@@ -338,9 +340,7 @@ public final class TopicProducer {
     private SlotBatcher<PendingSend> newBatcher(long route) {
         int slot = (int) route;
         int routedBy = (int) (route >>> 32);
-        // on a Redis Cluster the slots' calls go to several nodes, each of which works on its own: no common bound
-        return new SlotBatcher<>(SENDS_PER_CALL, scripts.onCluster() ? null : sendCalls,
-                batch -> sendNow(slot, routedBy, batch));
+        return new SlotBatcher<>(SENDS_PER_CALL, sendCalls, batch -> sendNow(slot, routedBy, batch));
     }
 
     /** While old slot {@code slot} holds pre-split members: merge into a pending copy there, else go to {@code next}. */

@@ -3,6 +3,7 @@ package io.rmq.engine.support;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * Bounds the script calls that a group of {@link SlotBatcher}s has under way together: a batcher whose slot has items
@@ -11,29 +12,40 @@ import java.util.concurrent.atomic.AtomicInteger;
  * each (each call's fixed cost in Redis is spread over more messages); a batcher alone, or a group with fewer calls
  * under way than places, waits for nothing.
  *
+ * <p>A gate may bound only while a condition holds (asked before each call): a producer's gate bounds nothing on a
+ * Redis Cluster, whose nodes work apart, and the producer learns the server's kind only once Redis is reached.
+ *
  * <p>Thread-safe. The batchers in line are woken on the thread that freed a place, one after the other (never
  * recursively: a call that returns at once frees its place to the loop that woke it).
  */
 public final class CallGate {
 
-    private final int places;
     private final AtomicInteger free;
+    private final BooleanSupplier bounding;
     private final Queue<Runnable> line = new ConcurrentLinkedQueue<>();
     /** Wakers at work or owed: only one thread wakes the line at a time, and it goes round again for the others. */
     private final AtomicInteger waking = new AtomicInteger();
 
     /** @param places the most calls under way at once, at least 1 */
     public CallGate(int places) {
+        this(places, () -> true);
+    }
+
+    /**
+     * @param places   the most calls under way at once, at least 1
+     * @param bounding whether the gate bounds the calls leaving now; while it says no, calls leave without a place
+     */
+    public CallGate(int places, BooleanSupplier bounding) {
         if (places < 1) {
             throw new IllegalArgumentException("a call gate needs at least one place, not " + places);
         }
-        this.places = places;
         this.free = new AtomicInteger(places);
+        this.bounding = bounding;
     }
 
-    /** The most calls under way at once. */
-    public int places() {
-        return places;
+    /** Whether a call leaving now needs a place. */
+    boolean bounds() {
+        return bounding.getAsBoolean();
     }
 
     /** Takes a place if one is free. */

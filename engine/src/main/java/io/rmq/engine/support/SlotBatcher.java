@@ -113,7 +113,10 @@ public final class SlotBatcher<T> {
 
     private void trySend() {
         while (!pending.isEmpty() && sending.compareAndSet(false, true)) {
-            if (gate != null && !gate.tryEnter()) {
+            // whether this call takes a place: asked per call, since whether the gate bounds may change (it learns the
+            // server's kind once Redis is reached)
+            boolean gated = gate != null && gate.bounds();
+            if (gated && !gate.tryEnter()) {
                 // the group's calls under way fill the gate: the items gather until a place frees
                 sending.set(false);
                 if (inLine.compareAndSet(false, true)) {
@@ -128,7 +131,7 @@ public final class SlotBatcher<T> {
             }
             if (batch.isEmpty()) {
                 sending.set(false);
-                leaveGate();
+                leaveGate(gated);
                 continue;
             }
             CompletableFuture<?> reply;
@@ -140,20 +143,20 @@ public final class SlotBatcher<T> {
             int size = batch.size();
             if (reply.isDone()) {
                 answered(size);
-                leaveGate();
+                leaveGate(gated);
                 continue;
             }
             reply.whenComplete((r, f) -> {
                 answered(size);
-                leaveGate();
+                leaveGate(gated);
                 trySend();
             });
             return;
         }
     }
 
-    private void leaveGate() {
-        if (gate != null) {
+    private void leaveGate(boolean gated) {
+        if (gated) {
             gate.leave();
         }
     }
