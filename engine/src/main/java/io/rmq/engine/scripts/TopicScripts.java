@@ -763,7 +763,7 @@ public final class TopicScripts {
         byte[][] k = slots.of(slot);
         KeyLimits limits = keyLimits;
         if (limits.on()) {
-            return this.<List<Object>>run(RedisScript.POP_FLOW, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN],
+            return this.<List<Object>>runPop(RedisScript.POP_FLOW, slot, new byte[][] { k[STORE], k[PREPARE], k[ATTEMPTS], k[ORIGIN],
                     k[OWNER], k[PAUSED], k[COUNTERS], k[EXPIRY], k[HELD_EXPIRY], k[DEAD], k[FAILURES], k[TRACE],
                     k[FLOW_KEYS], k[KEY_COUNTS], k[PARKED_KEYS] },
                     type, number(count), number(prepareTimeoutMillis), number(epoch), bytes(worker == null ? "" : worker),
@@ -793,7 +793,8 @@ public final class TopicScripts {
                 args[i++] = bytes(Double.toString(w.getValue()));
             }
         }
-        return this.<List<Object>>run(RedisScript.POP, popKeys, args).thenApply(reply -> popReply(reply, traced, false));
+        return this.<List<Object>>runPop(RedisScript.POP, slot, popKeys, args)
+                .thenApply(reply -> popReply(reply, traced, false));
     }
 
     /**
@@ -1368,6 +1369,21 @@ public final class TopicScripts {
             return scripts.get().shardedWakeChannels() ? slots.shardedWakeChannel(slot) : slots.wakeChannel();
         } catch (RuntimeException notConnected) {
             return slots.wakeChannel(); // the call fails anyway, in run()
+        }
+    }
+
+    /**
+     * A pop script: as {@link #run}, and a {@code WRONGTYPE} failure names the slot's blocked hash too (the script
+     * builds its name and checks its type before anything moves).
+     */
+    private <T> CompletionStage<T> runPop(RedisScript script, int slot, byte[][] scriptKeys, byte[]... args) {
+        try {
+            ScriptRunner runner = scripts.get();
+            return runner.<T>run(script, scriptKeys, args).exceptionallyCompose(failure -> KeyTypes.nameWrongKeys(
+                    CompletableFuture.<T>failedFuture(failure), runner.commands(), script,
+                    withKeys(scriptKeys, bytes(keys.slot(slot).blocked()))));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
     }
 

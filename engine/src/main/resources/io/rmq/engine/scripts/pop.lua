@@ -31,6 +31,12 @@
   so two owners never consume a slot at the same time. Epoch 0 (coordination off) skips all of this
   and leaves the owner hash untouched.
 
+  Copies in flight among the candidates: with the prepare queue holding members, the candidates usually enter it
+  first, by ZADD NX with the call's deadline, and are looked up (ZMSCORE) only when fewer were added than offered: a
+  member then scored with the call's deadline is one the call added, any other a copy in flight whose deadline NX
+  left alone (sortCandidates below says when the look-up comes first instead). Keys written after the members move
+  (the counters, blocked, attempts, origin and trace hashes) have their types checked before anything moves.
+
   Blocked copies: a member left in the store queue because a copy of it is in flight is recorded in the slot's
   blocked hash blocked{<prefix><topic>_<slot>} (a name built from KEYS[1]; lib/blocked.lua), so that the commit of
   the copy wakes the consumers; a member this call moves loses its entry (one HLEN while the hash is empty).
@@ -128,8 +134,9 @@ local refused = claimSlot(ownerKey, prepareKey, pausedKey, epoch, ARGV[4], worke
 if refused then return refused end
 
 -- A key of the wrong type (written by another client) must fail the call before anything moves,
--- or popped members would sit in the prepare queue with no one told: the counters hash is written
--- last, so its type is checked first (the other keys are read before the members move).
+-- or popped members would sit in the prepare queue with no one told, or leave the store queue for nowhere: the
+-- counters hash and the blocked hash (below) are written after the members move, so their types are checked first
+-- (the other keys are read before the members move).
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
@@ -137,6 +144,8 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 -- #include lib/fair.lua: fair share between tenants
 -- #include lib/blocked.lua: blockedKeyOf, noteBlocked, takeBlocked
 -- #include lib/candidates.lua: candidatesOf(queue, timed, now, from, want), scores read run by run
+local blockedKey = blockedKeyOf(storeKey)
+redis.call('HLEN', blockedKey)
 
 local result = { POPPED, now, 0, epoch, 0, 0, 0 }
 local expiring = expiryKey and redis.call('ZCARD', expiryKey) > 0
@@ -153,9 +162,50 @@ end
 local popped = 0
 local skipped = 0
 -- members left behind by a copy in flight (member, '1', ...), recorded for the commit of that copy
-local blockedKey, blocked, nb = blockedKeyOf(storeKey), {}, 0
--- whether the attempts hash holds a count (read once, when the first member moves)
+local blocked, nb = {}, 0
+-- whether the attempts hash holds a count (read once: before the rounds with enterFirst, else when the first member
+-- moves)
 local retried = nil
+-- Whether the candidates go into the prepare queue before they are told apart (sortCandidates): not when the call
+-- expires members or shares between tenants, whose writes come before the members' entries. The keys written after
+-- those entries have their types checked first (the attempts hash by its read, the origin and trace hashes).
+local enterFirst = not expiring and not fairAt
+if enterFirst then
+  retried = redis.call('HLEN', attemptsKey) > 0
+  if not timed then redis.call('HLEN', originKey) end
+  if traced then redis.call('HLEN', traceKey) end
+end
+-- Which candidates have a copy in flight (inFlight[i] true), and whether the others are in the prepare queue
+-- already (entered). With the prepare queue empty none is (one ZCARD). Otherwise, when no member of the prepare
+-- queue has this call's deadline as its score (one ZCOUNT per call), the candidates are added with ZADD NX: when
+-- every one was added, none was in flight; when fewer were, one ZMSCORE tells them apart: a member scored with this
+-- call's deadline was added now (no other could have it), any other score is a copy in flight, whose own deadline
+-- NX left alone. The members moving then need no ZADD of their own, and a round without a copy in flight (the
+-- usual one) needs no look-up of its members. Without enterFirst, or when the deadline is taken, one ZMSCORE tells
+-- them apart and the caller adds the members moving.
+local deadlineScore = tonumber(deadlineArg)
+local deadlineFree = nil
+local function sortCandidates(members)
+  if redis.call('ZCARD', prepareKey) == 0 then return {}, false end
+  if enterFirst and deadlineFree == nil then
+    deadlineFree = redis.call('ZCOUNT', prepareKey, deadlineArg, deadlineArg) == 0
+  end
+  if not (enterFirst and deadlineFree) then return callAll('ZMSCORE', prepareKey, members), false end
+  local entries = {}
+  for i, member in ipairs(members) do
+    entries[2 * i - 1] = deadlineArg
+    entries[2 * i] = member
+  end
+  local added = 0
+  for from = 1, #entries, CHUNK do
+    added = added + redis.call('ZADD', prepareKey, 'NX', unpack(entries, from, math.min(from + CHUNK - 1, #entries)))
+  end
+  if added == #members then return {}, true end
+  local there = callAll('ZMSCORE', prepareKey, members)
+  local inFlight = {}
+  for i = 1, #members do inFlight[i] = tonumber(there[i]) ~= deadlineScore end
+  return inFlight, true
+end
 -- fair share: the rounds below run once per step of the plan, on that tenant's queue, up to its quota
 local queueKey, upTo, plan, fk = storeKey, count, nil, nil
 if fairAt then
@@ -176,8 +226,7 @@ for _ = 1, 4 do
   local members, candidateScores = candidatesOf(queueKey, timed, now, skipped, want)
   if #members == 0 then break end
   -- ZCARD first: the members of an empty prepare queue need no look-up (ZCARD checks the key's type too)
-  local inFlight = {}
-  if redis.call('ZCARD', prepareKey) > 0 then inFlight = callAll('ZMSCORE', prepareKey, members) end
+  local inFlight, entered = sortCandidates(members)
   -- n counts the members moving, and indexes the tables below (cheaper than #t per element)
   local moving, origins, deadlines, scores, n = {}, {}, {}, {}, 0
   for i, member in ipairs(members) do
@@ -194,16 +243,16 @@ for _ = 1, 4 do
         origins[2 * n - 1] = member
         origins[2 * n] = candidateScores[i]
       end
-      deadlines[2 * n - 1] = deadlineArg
-      deadlines[2 * n] = member
+      if not entered then
+        deadlines[2 * n - 1] = deadlineArg
+        deadlines[2 * n] = member
+      end
     end
   end
   if #moving > 0 then
     -- an empty attempts hash (no member of the slot failed before) needs no look-up either
-    if retried == nil then
-      retried = redis.call('HLEN', attemptsKey) > 0
-      if retried then result[7] = 1 end
-    end
+    if retried == nil then retried = redis.call('HLEN', attemptsKey) > 0 end
+    if retried then result[7] = 1 end
     local failures = {}
     if retried then failures = callAll('HMGET', attemptsKey, moving) end
     if not timed then callAll('HSET', originKey, origins) end
@@ -228,7 +277,7 @@ for _ = 1, 4 do
     if not removedByRank then callAll('ZREM', queueKey, moving) end
     takeBlocked(blockedKey, moving)
     if plan then fairPopped(fk, plan.current, moving) end
-    callAll('ZADD', prepareKey, deadlines)
+    if not entered then callAll('ZADD', prepareKey, deadlines) end
     local last = #result
     for i, member in ipairs(moving) do
       result[last + 1] = member

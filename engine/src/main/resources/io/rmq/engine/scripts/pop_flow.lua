@@ -81,6 +81,9 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 -- #include lib/expiry.lua: expireMembers(keys, topicType, now, limit, toDead)
 -- #include lib/blocked.lua: blockedKeyOf, noteBlocked, takeBlocked
 -- #include lib/candidates.lua: candidatesOf(queue, timed, now, from, want), scores read run by run
+-- the blocked hash is written after the members move: its type is checked before anything moves
+local blockedKey = blockedKeyOf(storeKey)
+redis.call('HLEN', blockedKey)
 
 -- The keys' state as this call leaves it: key -> { c = members in the prepare queue, t = tat }
 local state, changed, changedList = {}, {}, {}
@@ -185,7 +188,7 @@ end
 local popped = 0
 local skipped = 0
 -- members left behind by a copy in flight (member, '1', ...), recorded for the commit of that copy
-local blockedKey, blocked, nb = blockedKeyOf(storeKey), {}, 0
+local blocked, nb = {}, 0
 -- whether the rounds ended with due members not looked at (the caller then pops again at once)
 local unseen = false
 -- whether the attempts hash holds a count (read once, when the first member moves)

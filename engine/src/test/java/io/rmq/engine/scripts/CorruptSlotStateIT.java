@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.engine.redis.ScriptRunner;
 import io.rmq.engine.redis.WrongKeyTypeException;
+import io.rmq.engine.topic.KeyLimits;
 import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
@@ -22,8 +23,9 @@ import io.rmq.testing.redis.RedisTest;
 
 /**
  * Slot state written by another client, as the scripts meet it (part of the bad-input catalogue,
- * docs/bad-input.md): an unreadable ownership epoch is replaced by the next claim, and a key of the
- * wrong type fails a rollback before its member leaves the prepare queue, naming the key.
+ * docs/bad-input.md): an unreadable ownership epoch is replaced by the next claim, a key of the
+ * wrong type fails a rollback before its member leaves the prepare queue, naming the key, and a blocked hash of the
+ * wrong type fails a pop before any member leaves the store queue.
  */
 @RedisTest
 class CorruptSlotStateIT {
@@ -112,5 +114,38 @@ class CorruptSlotStateIT {
         assertThat(failure.getCause()).hasMessageContaining("key '" + KEYS.counters() + "' (the counters hash of the"
                 + " slot) holds a string where a hash is expected");
         assertThat(sync.zrange(KEYS.prepare(), 0, -1)).containsExactly("a");
+    }
+
+    /**
+     * The blocked hash is written after the members move (a member this pop moves loses its entry there): a pop meeting
+     * one of the wrong type fails before anything moves, whether or not members are in flight (the prepare queue empty
+     * or not takes different ways), with and without limits per key ({@code pop.lua}, {@code pop_flow.lua}).
+     */
+    @Test
+    void aPopMeetingABlockedHashOfTheWrongTypeLeavesItsMembersInTheStoreQueue(RedisConnections redis) throws Exception {
+        ScriptRunner runner = new ScriptRunner(redis.binary().async());
+        TopicScripts limited = new TopicScripts(() -> runner, TOPIC);
+        limited.keyLimits(new KeyLimits(1, 0, 0));
+        for (TopicScripts popping : List.of(scripts, limited)) {
+            for (boolean inFlight : new boolean[] {false, true}) {
+                sync.del(KEYS.store(), KEYS.prepare(), KEYS.blocked());
+                sync.zadd(KEYS.store(), 0, "a");
+                sync.zadd(KEYS.store(), 1, "b");
+                if (inFlight) {
+                    sync.zadd(KEYS.prepare(), 1234, "in-flight");
+                }
+                sync.set(KEYS.blocked(), "written by hand");
+
+                Throwable failure = catchThrowable(() -> join(popping.pop(2, 10, 30_000, 0, null)));
+
+                assertThat(failure).hasCauseInstanceOf(WrongKeyTypeException.class);
+                assertThat(((WrongKeyTypeException) failure.getCause()).keys()).containsExactly(KEYS.blocked());
+                assertThat(failure.getCause()).hasMessageContaining("key '" + KEYS.blocked()
+                        + "' (the blocked hash of the slot) holds a string where a hash is expected");
+                assertThat(sync.zrange(KEYS.store(), 0, -1)).as("not lost").containsExactly("a", "b");
+                assertThat(sync.zrange(KEYS.prepare(), 0, -1)).as("nothing moved")
+                        .isEqualTo(inFlight ? List.of("in-flight") : List.of());
+            }
+        }
     }
 }

@@ -308,6 +308,79 @@ class PopScriptIT {
         assertThat(sync.zscore(KEYS.prepare(), "blocked")).as("the copy in flight keeps its deadline").isEqualTo(1234.0);
     }
 
+    /**
+     * A pop adds its candidates to a prepare queue that holds members with ZADD NX and looks them up only when fewer
+     * were added than offered, telling its own entries by their deadline; when a member in flight already has that
+     * deadline it looks them up first. Here copies in flight of 5,001 candidates hold every deadline of the next 5 s,
+     * so whenever the pop runs one of them has its deadline: each keeps its place and its deadline, the others move.
+     */
+    @ParameterizedTest
+    @EnumSource(TopicType.class)
+    void copiesInFlightStayInTheStoreWhenOneHasThePopsOwnDeadline(TopicType type) {
+        long now = redis.redisTimeMillis();
+        int copies = 5_001;
+        Object[] store = new Object[2 * copies];
+        Object[] prepare = new Object[2 * copies];
+        for (int ms = 0; ms < copies; ms++) {
+            // after b and c in every order
+            store[2 * ms] = type.isTimed() ? now - 10_000.0 + ms : 10_000.0 - ms;
+            store[2 * ms + 1] = "in-flight-" + ms;
+            prepare[2 * ms] = (double) (now + TIMEOUT + ms);
+            prepare[2 * ms + 1] = "in-flight-" + ms;
+        }
+        sync.zadd(KEYS.store(), store);
+        sync.zadd(KEYS.prepare(), prepare);
+        sync.zadd(KEYS.store(), type.isTimed() ? now - 20_000.0 : 20_000.0, "b");
+        sync.zadd(KEYS.store(), type.isTimed() ? now - 19_000.0 : 19_000.0, "c");
+
+        Popped popped = pop(type, copies + 2);
+
+        assertThat(popped.members()).containsExactly("b", "c");
+        assertThat(sync.zcard(KEYS.store())).isEqualTo(copies);
+        for (int ms = 0; ms < copies; ms++) {
+            assertThat(sync.zscore(KEYS.prepare(), "in-flight-" + ms)).isEqualTo(now + TIMEOUT + ms);
+        }
+        assertThat(sync.zscore(KEYS.prepare(), "b")).isEqualTo(popped.now() + TIMEOUT);
+        assertThat(sync.zscore(KEYS.prepare(), "c")).isEqualTo(popped.now() + TIMEOUT);
+    }
+
+    /** Candidates with and without copies in flight, over several rounds of one call: each in its place. */
+    @ParameterizedTest
+    @EnumSource(TopicType.class)
+    void copiesInFlightAmongManyCandidatesKeepTheirDeadlinesAndTheRestMoveWithThePops(TopicType type) {
+        long now = redis.redisTimeMillis();
+        List<String> expected = new ArrayList<>();
+        Set<String> blockedMembers = new HashSet<>();
+        for (int i = 0; i < 300; i++) {
+            String member = String.format("m-%03d", i);
+            sync.zadd(KEYS.store(), type.isTimed() ? now - 1_000.0 + i : 1_000.0 - i, member);
+            if (i % 7 == 3 || i >= 40 && i < 100) { // single copies in flight, and a long stretch of them
+                sync.zadd(KEYS.prepare(), 5_000.0 + i, member);
+                blockedMembers.add(member);
+            } else {
+                expected.add(member);
+            }
+        }
+
+        List<String> popped = new ArrayList<>();
+        long popNow = 0;
+        for (int count : new int[] {50, 128, 300}) {
+            Popped p = pop(type, count);
+            popped.addAll(p.members());
+            popNow = p.now();
+        }
+
+        assertThat(popped).isEqualTo(expected);
+        assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactlyInAnyOrderElementsOf(blockedMembers);
+        for (String member : blockedMembers) {
+            assertThat(sync.zscore(KEYS.prepare(), member)).as(member).isEqualTo(5_000.0 + Integer.parseInt(member.substring(2)));
+        }
+        for (String member : expected) {
+            assertThat(sync.zscore(KEYS.prepare(), member)).as(member).isGreaterThanOrEqualTo(now + TIMEOUT)
+                    .isLessThanOrEqualTo(popNow + TIMEOUT);
+        }
+    }
+
     @Test
     void severalBlockedMembersAreSkippedToFillTheBatch() {
         long now = redis.redisTimeMillis();
