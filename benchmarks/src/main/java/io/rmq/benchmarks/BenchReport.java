@@ -3,6 +3,7 @@ package io.rmq.benchmarks;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.Function;
 
 import io.rmq.benchmarks.BenchResults.How;
@@ -111,6 +112,10 @@ final class BenchReport {
         }
         summaryRow(results, "half load: background sent and consumed /s (aimed at: half of at once)", s -> s.lateness().stream()
                 .filter(l -> l.loadTarget() > 0).findFirst().map(BenchReport::load).orElse("-"));
+        summaryRow(results, "machine steal, tuned: send / consume / at once / lateness idle / half load", s ->
+                String.join(" / ", steal(s.row(Phase.SEND, How.TUNED)), steal(s.row(Phase.CONSUME, How.TUNED)),
+                        steal(s.row(Phase.AT_ONCE, How.TUNED)), latenessSteal(s, "idle"), latenessSteal(s, "half load")));
+        summaryRow(results, "machine steal, highest of any phase", s -> steal(highestSteal(s)));
         line("");
     }
 
@@ -168,6 +173,32 @@ final class BenchReport {
                 + s.row(Phase.CONSUME, how).map(r -> value.apply(r.figures())).orElse("-");
     }
 
+    /** A share of the machine's CPU time its hypervisor took, as a percentage; - when unknown. */
+    static String steal(double share) {
+        return share < 0 ? "-" : format("%.1f%%", share * 100);
+    }
+
+    private static String steal(Optional<Row> row) {
+        return row.map(r -> steal(r.figures().steal())).orElse("-");
+    }
+
+    private static String latenessSteal(BenchResults s, String condition) {
+        return s.lateness().stream().filter(l -> l.condition().equals(condition)).findFirst()
+                .map(l -> steal(l.steal())).orElse("-");
+    }
+
+    /** The highest steal of any phase of the run (rows and lateness), -1 when none is known. */
+    static double highestSteal(BenchResults s) {
+        double highest = -1;
+        for (Row r : s.rows()) {
+            highest = Math.max(highest, r.figures().steal());
+        }
+        for (Lateness l : s.lateness()) {
+            highest = Math.max(highest, l.steal());
+        }
+        return highest;
+    }
+
     private static String percentiles(Lateness l) {
         if (l.sorted().length == 0) {
             return "none delivered";
@@ -185,8 +216,8 @@ final class BenchReport {
         line("");
         line("| phase | who | settings | messages | seconds | messages/s | / bare, same settings | / best bare"
                 + " | Redis commands/msg | Redis CPU µs/msg (process) | script calls/msg | Redis CPU | JVM CPU"
-                + " | JVM CPU µs/msg | JVM bytes allocated/msg |");
-        line("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+                + " | JVM CPU µs/msg | JVM bytes allocated/msg | machine steal |");
+        line("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (Row r : s.rows()) {
             line(row(s, r));
         }
@@ -209,19 +240,20 @@ final class BenchReport {
         if (!s.lateness().isEmpty()) {
             line("FIXED_TIME lateness (delivered wall time - due time):");
             line("");
-            line("| condition | received | sent in | background consumed /s (aimed at) | min | p50 | p90 | p99 | p99.9 | max |");
-            line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+            line("| condition | received | sent in | background consumed /s (aimed at) | min | p50 | p90 | p99 | p99.9 | max"
+                    + " | machine steal |");
+            line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
             for (Lateness l : s.lateness()) {
                 long[] v = l.sorted();
                 String load = l.loadTarget() > 0 ? load(l) : "-";
                 if (v.length == 0) {
-                    line(format("| %s | 0 of %,d | %d ms | %s | | | | | | |", l.condition(), l.expected(),
-                            l.sentWithinMs(), load));
+                    line(format("| %s | 0 of %,d | %d ms | %s | | | | | | | %s |", l.condition(), l.expected(),
+                            l.sentWithinMs(), load, steal(l.steal())));
                     continue;
                 }
-                line(format("| %s | %,d of %,d | %d ms | %s | %d ms | %d ms | %d ms | %d ms | %d ms | %d ms |",
+                line(format("| %s | %,d of %,d | %d ms | %s | %d ms | %d ms | %d ms | %d ms | %d ms | %d ms | %s |",
                         l.condition(), v.length, l.expected(), l.sentWithinMs(), load, v[0], l.percentile(50),
-                        l.percentile(90), l.percentile(99), l.percentile(99.9), v[v.length - 1]));
+                        l.percentile(90), l.percentile(99), l.percentile(99.9), v[v.length - 1], steal(l.steal())));
             }
             line("");
         }
@@ -245,12 +277,12 @@ final class BenchReport {
     /** One row of a server's table. */
     static String row(BenchResults s, Row r) {
         Counters.Phase f = r.figures();
-        return format("| %s | %s | %s | %,d | %.2f | %,.0f | %s | %s | %.2f | %.1f | %.3f | %.0f%% | %.0f%% | %.1f | %s |",
+        return format("| %s | %s | %s | %,d | %.2f | %,.0f | %s | %s | %.2f | %.1f | %.3f | %.0f%% | %.0f%% | %.1f | %s | %s |",
                 r.phase().label, r.how().label, r.settings(), f.messages(), f.seconds(), f.perSecond(),
                 ratio(s.ratioToSame(r.phase(), r.how())), ratio(s.ratioToBest(r.phase(), r.how())),
                 f.redisCommandsPerMessage(), f.redisCpuMicrosPerMessage(), f.scriptCallsPerMessage(), f.redisCpu() * 100,
                 f.jvmCpu() * 100, f.jvmCpuMicrosPerMessage(), f.allocatedBytesPerMessage() < 0 ? "-"
-                        : format("%,.0f", f.allocatedBytesPerMessage()));
+                        : format("%,.0f", f.allocatedBytesPerMessage()), steal(f.steal()));
     }
 
     private void line(String text) {

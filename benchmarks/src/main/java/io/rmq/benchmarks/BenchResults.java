@@ -106,9 +106,10 @@ record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<
      * @param sentWithinMs    how long sending them took
      * @param loadTarget      the background consume rate aimed at (0: none)
      * @param loadPerSecond   the background messages consumed per second while the phase ran
+     * @param steal           share of the machine's CPU time its hypervisor took while the phase ran (-1: unknown)
      */
     record Lateness(String condition, long[] sorted, int expected, long sentWithinMs, double loadTarget,
-            double loadPerSecond) {
+            double loadPerSecond, double steal) {
 
         long percentile(double p) {
             return Measures.percentile(sorted, p);

@@ -73,8 +73,7 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
         awaitEmpty(topic, slots, 60);
         Counters afterCommit = Counters.take(redis);
         // the ack figures end when the last ack() completed, not when they were read
-        Counters acked = new Counters(ackedAt, afterAck.jvmCpuNanos(), afterAck.jvmAllocatedBytes(),
-                afterAck.redisCommands(), afterAck.redisScriptCalls(), afterAck.redisCpuSeconds());
+        Counters acked = afterAck.at(ackedAt);
         return new Throughput(afterSend.since(beforeSend, sent.acked()), acked.since(beforeConsume, count),
                 afterCommit.since(beforeConsume, count));
     }
@@ -142,6 +141,7 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
             throws Exception {
         int count = s.latenessMessages();
         var all = c.lateness.expect(count);
+        long[] machineBefore = Counters.readMachineTicks();
         SplittableRandom random = new SplittableRandom(42);
         long start = System.currentTimeMillis();
         long loadStart = load == null ? 0 : load.acked();
@@ -158,6 +158,8 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
             Console.say("!! not every lateness message arrived");
         }
         long end = System.currentTimeMillis();
+        long[] machineAfter = Counters.readMachineTicks();
+        double steal = Counters.stealShare(machineBefore[0], machineBefore[1], machineAfter[0], machineAfter[1]);
         double loadPerSecond = load == null ? 0 : (load.acked() - loadStart) * 1000.0 / Math.max(1, end - start);
         if (load != null && loadPerSecond < 0.8 * loadTarget) {
             Console.say("!! the background load reached %,.0f of the %,.0f messages/s aimed at: the machine did not"
@@ -169,7 +171,7 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
                     + " raise bench.lateness-lead-ms", sentWithin);
         }
         return new BenchResults.Lateness(condition, c.lateness.sortedLateness(), count, sentWithin, loadTarget,
-                loadPerSecond);
+                loadPerSecond, steal);
     }
 
     byte[] payload(String head) {

@@ -1,6 +1,9 @@
 package io.rmq.benchmarks;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 
 import io.rmq.examples.support.ExampleRedis;
@@ -17,9 +20,14 @@ import io.rmq.examples.support.ExampleRedis;
  * out of both the commands and the CPU time (their {@code INFO commandstats} calls and usec). The usec of
  * {@code INFO commandstats} are not summed instead: a script's usec include those of the commands it calls,
  * which are counted again under their own names.
+ *
+ * <p>The machine's steal time is the CPU time its hypervisor gave to others while this machine wanted it (the
+ * {@code steal} ticks of the {@code cpu} line of {@code /proc/stat}, against all ticks of that line): on a quiet
+ * machine it stays near 0; a phase where it is not ran on a machine whose speed moved under it. -1 where
+ * {@code /proc/stat} cannot be read.
  */
 record Counters(long nanos, long jvmCpuNanos, long jvmAllocatedBytes, long redisCommands, long redisScriptCalls,
-        double redisCpuSeconds) {
+        double redisCpuSeconds, long stealTicks, long machineTicks) {
 
     static Counters take(ExampleRedis redis) {
         Map<String, String> stats = redis.info("stats");
@@ -29,8 +37,59 @@ record Counters(long nanos, long jvmCpuNanos, long jvmAllocatedBytes, long redis
         String info = commands.get("cmdstat_info");
         double redisCpu = Double.parseDouble(cpu.getOrDefault("used_cpu_user", "0"))
                 + Double.parseDouble(cpu.getOrDefault("used_cpu_sys", "0")) - field(info, "usec") / 1e6;
+        long[] machine = readMachineTicks();
         return new Counters(System.nanoTime(), processCpuNanos(), allocatedBytes(),
-                Long.parseLong(stats.getOrDefault("total_commands_processed", "0")) - calls(info), scripts, redisCpu);
+                Long.parseLong(stats.getOrDefault("total_commands_processed", "0")) - calls(info), scripts, redisCpu,
+                machine[0], machine[1]);
+    }
+
+    /** The same snapshot at another time: the wall clock taken at {@code nanos}, every counter as this one. */
+    Counters at(long nanos) {
+        return new Counters(nanos, jvmCpuNanos, jvmAllocatedBytes, redisCommands, redisScriptCalls, redisCpuSeconds,
+                stealTicks, machineTicks);
+    }
+
+    /** The share of the machine's CPU time stolen between {@code earlier} and this snapshot; -1 when unknown. */
+    double stealSince(Counters earlier) {
+        return stealShare(earlier.stealTicks, earlier.machineTicks, stealTicks, machineTicks);
+    }
+
+    static double stealShare(long stealBefore, long ticksBefore, long stealAfter, long ticksAfter) {
+        if (stealBefore < 0 || stealAfter < 0 || ticksAfter <= ticksBefore) {
+            return -1;
+        }
+        return (stealAfter - stealBefore) / (double) (ticksAfter - ticksBefore);
+    }
+
+    /** {steal, all} ticks of the machine since it started, or {-1, -1} when {@code /proc/stat} cannot be read. */
+    static long[] readMachineTicks() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
+                if (line.startsWith("cpu ")) {
+                    return parseCpuLine(line);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or not readable: unknown
+        }
+        return new long[] { -1, -1 };
+    }
+
+    /**
+     * {steal, all} ticks of a {@code /proc/stat} {@code cpu} line ({@code cpu user nice system idle iowait irq softirq
+     * steal guest guest_nice}): all is the sum of the first eight (guest time is counted in user time already); a line
+     * without a steal field gives {-1, -1}.
+     */
+    static long[] parseCpuLine(String line) {
+        String[] f = line.trim().split("\\s+");
+        if (f.length < 9) {
+            return new long[] { -1, -1 };
+        }
+        long all = 0;
+        for (int i = 1; i <= 8; i++) {
+            all += Long.parseLong(f[i]);
+        }
+        return new long[] { Long.parseLong(f[8]), all };
     }
 
     /** What happened between {@code earlier} and this snapshot, for {@code messages} messages. */
@@ -45,7 +104,8 @@ record Counters(long nanos, long jvmCpuNanos, long jvmAllocatedBytes, long redis
                 (jvmCpuNanos - earlier.jvmCpuNanos) / 1e9 / seconds,
                 (jvmCpuNanos - earlier.jvmCpuNanos) / 1e3 / messages,
                 jvmAllocatedBytes < 0 || earlier.jvmAllocatedBytes < 0 ? -1
-                        : (jvmAllocatedBytes - earlier.jvmAllocatedBytes) / (double) messages);
+                        : (jvmAllocatedBytes - earlier.jvmAllocatedBytes) / (double) messages,
+                stealSince(earlier));
     }
 
     /**
@@ -57,9 +117,12 @@ record Counters(long nanos, long jvmCpuNanos, long jvmAllocatedBytes, long redis
      * @param jvmCpuMicrosPerMessage   JVM CPU time (all threads) per message, in microseconds
      * @param allocatedBytesPerMessage heap bytes the JVM's threads allocated per message (-1 when the JVM
      *                                 cannot tell)
+     * @param steal                    share of the machine's CPU time its hypervisor took (0 on a quiet machine; -1
+     *                                 when unknown)
      */
     record Phase(long messages, double seconds, double redisCommandsPerMessage, double scriptCallsPerMessage,
-            double redisCpu, double redisCpuMicrosPerMessage, double jvmCpu, double jvmCpuMicrosPerMessage, double allocatedBytesPerMessage) {
+            double redisCpu, double redisCpuMicrosPerMessage, double jvmCpu, double jvmCpuMicrosPerMessage, double allocatedBytesPerMessage,
+            double steal) {
 
         double perSecond() {
             return messages / seconds;

@@ -15,8 +15,13 @@ class BenchReportTest {
 
     /** {@code perSecond} messages per second over one second, {@code cpuMicros} Redis CPU µs per message. */
     private static Counters.Phase figures(double perSecond, double commands, double cpuMicros) {
+        return figures(perSecond, commands, cpuMicros, 0.0);
+    }
+
+    private static Counters.Phase figures(double perSecond, double commands, double cpuMicros, double steal) {
         long messages = (long) perSecond;
-        return new Counters.Phase(messages, 1.0, commands, 0.01, cpuMicros * messages / 1e6, cpuMicros, 0.5, 3.0, 1_000);
+        return new Counters.Phase(messages, 1.0, commands, 0.01, cpuMicros * messages / 1e6, cpuMicros, 0.5, 3.0, 1_000,
+                steal);
     }
 
     private static BenchResults server() {
@@ -118,5 +123,32 @@ class BenchReportTest {
         s.paired().add(new BenchResults.PairedRound(100_000, 120_000));
         assertThat(BenchReport.paired(s)).as("an even number of rounds: the mean of the middle two")
                 .isEqualTo("1.05 (1.10, 0.80, 1.00, 1.20)");
+    }
+
+    @Test
+    void eachPhaseShowsTheMachinesStealAndTheSummaryTheTunedPhasesAndTheHighest() {
+        BenchResults s = server();
+        s.add(Phase.AT_ONCE, How.BARE_AS_DEFAULTS, "single", figures(80_000, 1.1, 6.0, 0.183));
+        s.lateness().add(new BenchResults.Lateness("idle", new long[] {1, 2, 3}, 3, 10, 0, 0, 0.004));
+        s.lateness().add(new BenchResults.Lateness("half load", new long[] {2, 4}, 2, 10, 1_000, 990, -1));
+        String md = BenchReport.markdown(List.of("setup line"), List.of(s));
+        assertThat(md).contains(
+                "| machine steal, tuned: send / consume / at once / lateness idle / half load | 0.0% / 0.0% / 0.0% / 0.4% / - |",
+                "| machine steal, highest of any phase | 18.3% |",
+                "| JVM bytes allocated/msg | machine steal |",
+                "| max | machine steal |");
+        assertThat(BenchReport.row(s, s.row(Phase.AT_ONCE, How.BARE_AS_DEFAULTS).orElseThrow())).endsWith("| 18.3% |");
+    }
+
+    @Test
+    void stealIsTheStolenShareOfTheMachinesTicksFromTheCpuLineOfProcStat() {
+        long[] before = Counters.parseCpuLine("cpu  100 5 50 800 10 0 5 30 0 0");
+        long[] after = Counters.parseCpuLine("cpu  200 5 70 900 10 0 5 50 7 0");
+        assertThat(before).containsExactly(30, 1_000);
+        assertThat(after).containsExactly(50, 1_240);
+        assertThat(Counters.stealShare(before[0], before[1], after[0], after[1])).isEqualTo(20 / 240.0);
+        assertThat(Counters.parseCpuLine("cpu  1 2 3 4 5 6 7")).as("no steal field").containsExactly(-1, -1);
+        assertThat(Counters.stealShare(-1, -1, 50, 1_240)).as("unknown").isEqualTo(-1);
+        assertThat(Counters.stealShare(30, 1_000, 30, 1_000)).as("no tick between").isEqualTo(-1);
     }
 }
