@@ -75,9 +75,9 @@ final class BenchReport {
         ratioRows(results, "consumed", Phase.CONSUME);
         if (paired) {
             summaryRow(results, "consumed, tuned / bare, paired rounds: median (each round)", BenchReport::paired);
-            summaryRow(results, "consumed /s in the paired rounds, tuned / bare", s -> s.paired().isEmpty() ? "-"
-                    : String.join(", ", s.paired().stream()
-                            .map(r -> format("%,.0f / %,.0f", r.connector(), r.bare())).toList()));
+            summaryRow(results, "consumed /s in the paired rounds, tuned / bare (machine steal)", s -> s.paired().isEmpty()
+                    ? "-" : String.join(", ", s.paired().stream()
+                            .map(r -> format("%,.0f / %,.0f (%s)", r.connector(), r.bare(), steal(r.steal()))).toList()));
         }
         for (How how : present(results, Phase.AT_ONCE)) {
             summaryRow(results, "sent and consumed at once /s, " + how.label, s -> rate(s, Phase.AT_ONCE, how));
@@ -195,6 +195,9 @@ final class BenchReport {
         }
         for (Lateness l : s.lateness()) {
             highest = Math.max(highest, l.steal());
+        }
+        for (BenchResults.PairedRound r : s.paired()) {
+            highest = Math.max(highest, r.steal());
         }
         return highest;
     }

@@ -20,9 +20,9 @@ record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<
 
     /**
      * One round of the paired consume comparison: the bare client's consume rate at the tuned settings and the tuned
-     * channels', measured one right after the other.
+     * channels', measured one right after the other, and the machine's steal over the round (-1: unknown).
      */
-    record PairedRound(double bare, double connector) {
+    record PairedRound(double bare, double connector, double steal) {
 
         double ratio() {
             return connector / bare;

@@ -114,13 +114,14 @@ class BenchReportTest {
         BenchResults s = server();
         assertThat(BenchReport.markdown(List.of("setup line"), List.of(s))).as("without rounds")
                 .doesNotContain("paired rounds");
-        s.paired().add(new BenchResults.PairedRound(200_000, 220_000));
-        s.paired().add(new BenchResults.PairedRound(250_000, 200_000));
-        s.paired().add(new BenchResults.PairedRound(100_000, 100_000));
+        s.paired().add(new BenchResults.PairedRound(200_000, 220_000, 0.002));
+        s.paired().add(new BenchResults.PairedRound(250_000, 200_000, 0.0));
+        s.paired().add(new BenchResults.PairedRound(100_000, 100_000, -1));
         assertThat(BenchReport.markdown(List.of("setup line"), List.of(s))).contains(
                 "| consumed, tuned / bare, paired rounds: median (each round) | 1.00 (1.10, 0.80, 1.00) |",
-                "| consumed /s in the paired rounds, tuned / bare | 220,000 / 200,000, 200,000 / 250,000, 100,000 / 100,000 |");
-        s.paired().add(new BenchResults.PairedRound(100_000, 120_000));
+                "| consumed /s in the paired rounds, tuned / bare (machine steal) | 220,000 / 200,000 (0.2%),"
+                        + " 200,000 / 250,000 (0.0%), 100,000 / 100,000 (-) |");
+        s.paired().add(new BenchResults.PairedRound(100_000, 120_000, 0.0));
         assertThat(BenchReport.paired(s)).as("an even number of rounds: the mean of the middle two")
                 .isEqualTo("1.05 (1.10, 0.80, 1.00, 1.20)");
     }
