@@ -187,7 +187,7 @@ final class BenchReport {
                 .map(l -> steal(l.steal())).orElse("-");
     }
 
-    /** The highest steal of any phase of the run (rows and lateness), -1 when none is known. */
+    /** The highest steal of any phase of the run (rows, lateness phases, paired rounds), -1 when none is known. */
     static double highestSteal(BenchResults s) {
         double highest = -1;
         for (Row r : s.rows()) {
