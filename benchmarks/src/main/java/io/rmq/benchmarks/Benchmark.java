@@ -220,15 +220,14 @@ public final class Benchmark {
                 // speed during the rounds favours neither side
                 for (int round = 1; round <= s.pairedRounds(); round++) {
                     boolean bareFirst = round % 2 == 1;
-                    long[] machine = Counters.readMachineTicks();
+                    Counters.MachineTicks machine = Counters.MachineTicks.read();
                     double bareRate = bareFirst ? bareRound(bare, raw, round) : 0;
                     Measures.progress("paired round %d, connector, tuned channels", round);
                     double connectorRate = phases.sendThenConsume(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(),
                             s.messages()).committed().perSecond();
                     double bareOfRound = bareFirst ? bareRate : bareRound(bare, raw, round);
-                    long[] after = Counters.readMachineTicks();
                     results.paired().add(new BenchResults.PairedRound(bareOfRound, connectorRate,
-                            Counters.stealShare(machine[0], machine[1], after[0], after[1])));
+                            Counters.MachineTicks.read().stealSince(machine)));
                 }
             }
         }

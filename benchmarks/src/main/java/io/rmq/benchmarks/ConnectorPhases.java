@@ -141,7 +141,7 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
             throws Exception {
         int count = s.latenessMessages();
         var all = c.lateness.expect(count);
-        long[] machineBefore = Counters.readMachineTicks();
+        Counters.MachineTicks machine = Counters.MachineTicks.read();
         SplittableRandom random = new SplittableRandom(42);
         long start = System.currentTimeMillis();
         long loadStart = load == null ? 0 : load.acked();
@@ -158,8 +158,7 @@ record ConnectorPhases(BenchSettings s, ExampleRedis redis, String keyPrefix) {
             Console.say("!! not every lateness message arrived");
         }
         long end = System.currentTimeMillis();
-        long[] machineAfter = Counters.readMachineTicks();
-        double steal = Counters.stealShare(machineBefore[0], machineBefore[1], machineAfter[0], machineAfter[1]);
+        double steal = Counters.MachineTicks.read().stealSince(machine);
         double loadPerSecond = load == null ? 0 : (load.acked() - loadStart) * 1000.0 / Math.max(1, end - start);
         if (load != null && loadPerSecond < 0.8 * loadTarget) {
             Console.say("!! the background load reached %,.0f of the %,.0f messages/s aimed at: the machine did not"

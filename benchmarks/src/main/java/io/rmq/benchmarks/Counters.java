@@ -27,7 +27,7 @@ import io.rmq.examples.support.ExampleRedis;
  * {@code /proc/stat} cannot be read.
  */
 record Counters(long nanos, long jvmCpuNanos, long jvmAllocatedBytes, long redisCommands, long redisScriptCalls,
-        double redisCpuSeconds, long stealTicks, long machineTicks) {
+        double redisCpuSeconds, MachineTicks machine) {
 
     static Counters take(ExampleRedis redis) {
         Map<String, String> stats = redis.info("stats");
@@ -37,59 +37,68 @@ record Counters(long nanos, long jvmCpuNanos, long jvmAllocatedBytes, long redis
         String info = commands.get("cmdstat_info");
         double redisCpu = Double.parseDouble(cpu.getOrDefault("used_cpu_user", "0"))
                 + Double.parseDouble(cpu.getOrDefault("used_cpu_sys", "0")) - field(info, "usec") / 1e6;
-        long[] machine = readMachineTicks();
         return new Counters(System.nanoTime(), processCpuNanos(), allocatedBytes(),
                 Long.parseLong(stats.getOrDefault("total_commands_processed", "0")) - calls(info), scripts, redisCpu,
-                machine[0], machine[1]);
+                MachineTicks.read());
     }
 
     /** The same snapshot at another time: the wall clock taken at {@code nanos}, every counter as this one. */
     Counters at(long nanos) {
         return new Counters(nanos, jvmCpuNanos, jvmAllocatedBytes, redisCommands, redisScriptCalls, redisCpuSeconds,
-                stealTicks, machineTicks);
+                machine);
     }
 
     /** The share of the machine's CPU time stolen between {@code earlier} and this snapshot; -1 when unknown. */
     double stealSince(Counters earlier) {
-        return stealShare(earlier.stealTicks, earlier.machineTicks, stealTicks, machineTicks);
-    }
-
-    static double stealShare(long stealBefore, long ticksBefore, long stealAfter, long ticksAfter) {
-        if (stealBefore < 0 || stealAfter < 0 || ticksAfter <= ticksBefore) {
-            return -1;
-        }
-        return (stealAfter - stealBefore) / (double) (ticksAfter - ticksBefore);
-    }
-
-    /** {steal, all} ticks of the machine since it started, or {-1, -1} when {@code /proc/stat} cannot be read. */
-    static long[] readMachineTicks() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
-                if (line.startsWith("cpu ")) {
-                    return parseCpuLine(line);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // not Linux, or not readable: unknown
-        }
-        return new long[] { -1, -1 };
+        return machine.stealSince(earlier.machine);
     }
 
     /**
-     * {steal, all} ticks of a {@code /proc/stat} {@code cpu} line ({@code cpu user nice system idle iowait irq softirq
-     * steal guest guest_nice}): all is the sum of the first eight (guest time is counted in user time already); a line
-     * without a steal field gives {-1, -1}.
+     * The machine's CPU ticks since it started, from the {@code cpu} line of {@code /proc/stat}: those its hypervisor
+     * stole and all of them; both -1 when unknown.
      */
-    static long[] parseCpuLine(String line) {
-        String[] f = line.trim().split("\\s+");
-        if (f.length < 9) {
-            return new long[] { -1, -1 };
+    record MachineTicks(long steal, long all) {
+
+        static final MachineTicks UNKNOWN = new MachineTicks(-1, -1);
+
+        /** The machine's ticks now, or {@link #UNKNOWN} when {@code /proc/stat} cannot be read. */
+        static MachineTicks read() {
+            try {
+                for (String line : Files.readAllLines(Path.of("/proc/stat"))) {
+                    if (line.startsWith("cpu ")) {
+                        return parse(line);
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // not Linux, or not readable: unknown
+            }
+            return UNKNOWN;
         }
-        long all = 0;
-        for (int i = 1; i <= 8; i++) {
-            all += Long.parseLong(f[i]);
+
+        /**
+         * The ticks of a {@code cpu} line ({@code cpu user nice system idle iowait irq softirq steal guest
+         * guest_nice}): all is the sum of the first eight (guest time is counted in user time already); a line
+         * without a steal field is {@link #UNKNOWN}.
+         */
+        static MachineTicks parse(String line) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length < 9) {
+                return UNKNOWN;
+            }
+            long all = 0;
+            for (int i = 1; i <= 8; i++) {
+                all += Long.parseLong(f[i]);
+            }
+            return new MachineTicks(Long.parseLong(f[8]), all);
         }
-        return new long[] { Long.parseLong(f[8]), all };
+
+        /** The share of the ticks since {@code earlier} that were stolen; -1 when unknown. */
+        double stealSince(MachineTicks earlier) {
+            if (earlier.steal < 0 || steal < 0 || all <= earlier.all) {
+                return -1;
+            }
+            return (steal - earlier.steal) / (double) (all - earlier.all);
+        }
     }
 
     /** What happened between {@code earlier} and this snapshot, for {@code messages} messages. */

@@ -143,13 +143,14 @@ class BenchReportTest {
 
     @Test
     void stealIsTheStolenShareOfTheMachinesTicksFromTheCpuLineOfProcStat() {
-        long[] before = Counters.parseCpuLine("cpu  100 5 50 800 10 0 5 30 0 0");
-        long[] after = Counters.parseCpuLine("cpu  200 5 70 900 10 0 5 50 7 0");
-        assertThat(before).containsExactly(30, 1_000);
-        assertThat(after).containsExactly(50, 1_240);
-        assertThat(Counters.stealShare(before[0], before[1], after[0], after[1])).isEqualTo(20 / 240.0);
-        assertThat(Counters.parseCpuLine("cpu  1 2 3 4 5 6 7")).as("no steal field").containsExactly(-1, -1);
-        assertThat(Counters.stealShare(-1, -1, 50, 1_240)).as("unknown").isEqualTo(-1);
-        assertThat(Counters.stealShare(30, 1_000, 30, 1_000)).as("no tick between").isEqualTo(-1);
+        Counters.MachineTicks before = Counters.MachineTicks.parse("cpu  100 5 50 800 10 0 5 30 0 0");
+        Counters.MachineTicks after = Counters.MachineTicks.parse("cpu  200 5 70 900 10 0 5 50 7 0");
+        assertThat(before).isEqualTo(new Counters.MachineTicks(30, 1_000));
+        assertThat(after).isEqualTo(new Counters.MachineTicks(50, 1_240));
+        assertThat(after.stealSince(before)).isEqualTo(20 / 240.0);
+        assertThat(Counters.MachineTicks.parse("cpu  1 2 3 4 5 6 7")).as("no steal field")
+                .isEqualTo(new Counters.MachineTicks(-1, -1));
+        assertThat(after.stealSince(Counters.MachineTicks.UNKNOWN)).as("unknown").isEqualTo(-1);
+        assertThat(before.stealSince(before)).as("no tick between").isEqualTo(-1);
     }
 }
