@@ -811,30 +811,57 @@ public final class TopicScripts {
         return popReply(reply, false, false);
     }
 
+    @SuppressWarnings("unchecked")
     private static PopReply popReply(List<Object> reply, boolean traced, boolean keyed) {
-        // each member: content, score, its attempt when some member of the slot has failed before (else 1), trace, key
-        boolean attempts = (Long) reply.get(6) == 1L;
-        int traceAt = attempts ? 3 : 2;
-        int keyAt = traceAt + (traced ? 1 : 0);
-        int per = keyAt + (keyed ? 1 : 0);
-        List<PoppedMember> members = new ArrayList<>((reply.size() - POP_HEADER) / per);
-        boolean held = (Long) reply.get(5) == 1L;
-        long now = (Long) reply.get(1);
-        for (int i = POP_HEADER; i + per - 1 < reply.size(); i += per) {
-            String trace = null;
-            if (traced && reply.get(i + traceAt) instanceof byte[] entry && entry.length > 0) {
-                trace = new String(entry, StandardCharsets.US_ASCII);
+        // after the header, when members were popped: the members, their scores in runs (score, count, ...), their
+        // failures so far (with the attempts flag), trace entries (traced) and keys (keyed); see pop.lua
+        List<PoppedMember> members;
+        if (reply.size() <= POP_HEADER) {
+            members = List.of();
+        } else {
+            List<Object> contents = (List<Object>) reply.get(POP_HEADER);
+            List<Object> runs = (List<Object>) reply.get(POP_HEADER + 1);
+            List<Object> failures = (Long) reply.get(6) == 1L ? (List<Object>) reply.get(POP_HEADER + 2) : List.of();
+            List<Object> traces = traced ? (List<Object>) reply.get(POP_HEADER + 3) : List.of();
+            List<Object> keys = keyed ? (List<Object>) reply.get(POP_HEADER + 4) : List.of();
+            boolean held = (Long) reply.get(5) == 1L;
+            long now = (Long) reply.get(1);
+            int n = contents.size();
+            members = new ArrayList<>(n);
+            int i = 0;
+            for (int r = 0; r + 1 < runs.size(); r += 2) {
+                byte[] score = (byte[]) runs.get(r);
+                long count = (Long) runs.get(r + 1);
+                for (long c = 0; c < count && i < n; c++, i++) {
+                    String trace = i < traces.size() && traces.get(i) instanceof byte[] entry && entry.length > 0
+                            ? new String(entry, StandardCharsets.US_ASCII) : null;
+                    String key = i < keys.size() && keys.get(i) instanceof byte[] k && k.length > 0
+                            ? new String(k, StandardCharsets.UTF_8) : null;
+                    members.add(new PoppedMember((byte[]) contents.get(i), score,
+                            i < failures.size() ? attemptAfter(failures.get(i)) : 1, held, now, trace, null, key));
+                }
             }
-            int attempt = attempts ? ((Long) reply.get(i + 2)).intValue() : 1;
-            String key = null;
-            if (keyed && reply.get(i + keyAt) instanceof byte[] k && k.length > 0) {
-                key = new String(k, StandardCharsets.UTF_8);
+            if (i != n) {
+                throw new IllegalStateException("pop reply: " + n + " members but scores for " + i);
             }
-            members.add(new PoppedMember((byte[]) reply.get(i), (byte[]) reply.get(i + 1), attempt, held, now, trace, null,
-                    key));
         }
         return new PopReply(PopStatus.of((Long) reply.get(0)), (Long) reply.get(1), (Long) reply.get(2),
                 (Long) reply.get(3), (Long) reply.get(4), members);
+    }
+
+    /**
+     * The delivery number of a member whose attempts hash holds {@code failures} (its failed deliveries so far): 1 with
+     * none, or with a count that is not a number (written by hand; rollback.lua replaces it).
+     */
+    private static int attemptAfter(Object failures) {
+        if (failures instanceof byte[] count && count.length > 0) {
+            try {
+                return Math.addExact(Integer.parseInt(new String(count, StandardCharsets.US_ASCII)), 1);
+            } catch (NumberFormatException | ArithmeticException e) {
+                return 1;
+            }
+        }
+        return 1;
     }
 
     /** {@code commit.lua}: removes these members from the prepare queue; the number removed. */

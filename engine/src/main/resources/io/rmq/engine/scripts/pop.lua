@@ -73,9 +73,8 @@
                            settlement puts it back there. next also covers the visited tenants' queues. Without
                            'FAIR' the tenant keys are not read: the store queue alone is popped.
 
-  Returns  { status, now, next, detail, expired, held, attempts, member1, score1, [attempt1,] [trace1,] member2, ... }
-           each member is followed by its score, then by its attempt when attempts = 1, then by its trace entry
-           with traces (ARGV[7] = 1)
+  Returns  { status, now, next, detail, expired, held, attempts, members, runs, failures, traces, keys }: the header,
+           then, when members were popped, five lists in the members' order (lib/pop_reply.lua):
            status   0 POPPED: the caller may pop (owner, or no coordination); members follow
                     1 HANDOVER: the caller owns the slot, but members popped under an earlier epoch
                       are still in the prepare queue; nothing popped
@@ -91,11 +90,14 @@
                     the prepare queue; FENCED: the epoch the slot is owned under
            expired  members this call expired (0 unless POPPED)
            held     1 when a popped member had an expiry (now in the held expiry hash), else 0
-           attempts 1 when some member of the slot has failed before (its attempts hash is not empty): each
-                    popped member's attempt follows its score; 0 when every popped member is on its first
-                    delivery: no attempt follows (the reply is smaller)
-           score    the member's store score, as a string
-           attempt  the delivery number, 1 on the first delivery
+           attempts 1 when some member of the slot has failed before (its attempts hash is not empty): the
+                    failures list is given; 0 when every popped member is on its first delivery
+           members  the members popped
+           runs     their store scores, as strings, in runs: score, how many members in a row have it, score, ...
+           failures with attempts = 1, each member's failed deliveries so far (the attempts hash's count; nil for
+                    none, and a count that is not a number counts as none); else empty
+           traces   with traces (ARGV[7] = 1), each member's trace entry (nil or missing for none); else empty
+           keys     pop_flow.lua: each member's key; pop.lua: empty
 ]]
 if redis.replicate_commands then redis.replicate_commands() end
 
@@ -144,10 +146,12 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 -- #include lib/fair.lua: fair share between tenants
 -- #include lib/blocked.lua: blockedKeyOf, noteBlocked, takeBlocked
 -- #include lib/candidates.lua: candidatesOf(queue, timed, now, from, want), scores read run by run
+-- #include lib/pop_reply.lua: newPopped, addPopped, popReply: the reply's lists of the members moved
 local blockedKey = blockedKeyOf(storeKey)
 redis.call('HLEN', blockedKey)
 
 local result = { POPPED, now, 0, epoch, 0, 0, 0 }
+local out = newPopped()
 local expiring = expiryKey and redis.call('ZCARD', expiryKey) > 0
 if expiring then
   local expired, more = expireMembers({ store = storeKey, prepare = prepareKey, attempts = attemptsKey,
@@ -186,7 +190,7 @@ end
 local deadlineScore = tonumber(deadlineArg)
 local deadlineFree = nil
 local function sortCandidates(members)
-  if redis.call('ZCARD', prepareKey) == 0 then return {}, false end
+  if redis.call('ZCARD', prepareKey) == 0 then return nil, false end
   if enterFirst and deadlineFree == nil then
     deadlineFree = redis.call('ZCOUNT', prepareKey, deadlineArg, deadlineArg) == 0
   end
@@ -200,7 +204,7 @@ local function sortCandidates(members)
   for from = 1, #entries, CHUNK do
     added = added + redis.call('ZADD', prepareKey, 'NX', unpack(entries, from, math.min(from + CHUNK - 1, #entries)))
   end
-  if added == #members then return {}, true end
+  if added == #members then return nil, true end
   local there = callAll('ZMSCORE', prepareKey, members)
   local inFlight = {}
   for i = 1, #members do inFlight[i] = tonumber(there[i]) ~= deadlineScore end
@@ -223,43 +227,58 @@ if plan then queueKey, upTo, skipped = fairStep(plan, s, popped, count) end
 for _ = 1, 4 do
   local want = upTo - popped
   if want <= 0 then break end
-  local members, candidateScores = candidatesOf(queueKey, timed, now, skipped, want)
+  local members, runs = candidatesOf(queueKey, timed, now, skipped, want)
   if #members == 0 then break end
   -- ZCARD first: the members of an empty prepare queue need no look-up (ZCARD checks the key's type too)
   local inFlight, entered = sortCandidates(members)
-  -- n counts the members moving, and indexes the tables below (cheaper than #t per element)
-  local moving, origins, deadlines, scores, n = {}, {}, {}, {}, 0
-  for i, member in ipairs(members) do
-    if inFlight[i] then
-      skipped = skipped + 1
-      blocked[nb + 1] = member
-      blocked[nb + 2] = '1'
-      nb = nb + 2
-    else
-      n = n + 1
-      moving[n] = member
-      scores[n] = candidateScores[i]
-      if not timed then
-        origins[2 * n - 1] = member
-        origins[2 * n] = candidateScores[i]
+  -- none in flight (the usual round): the candidates and their runs are the members moving, as they are
+  local moving, movingRuns, n = members, runs, #members
+  if inFlight then
+    moving, movingRuns, n = {}, {}, 0
+    local i = 0
+    for r = 1, #runs, 2 do
+      local score, kept = runs[r], 0
+      for _ = 1, runs[r + 1] do
+        i = i + 1
+        local member = members[i]
+        if inFlight[i] then
+          skipped = skipped + 1
+          blocked[nb + 1] = member
+          blocked[nb + 2] = '1'
+          nb = nb + 2
+        else
+          n = n + 1
+          moving[n] = member
+          kept = kept + 1
+        end
       end
-      if not entered then
-        deadlines[2 * n - 1] = deadlineArg
-        deadlines[2 * n] = member
+      if kept > 0 then
+        movingRuns[#movingRuns + 1] = score
+        movingRuns[#movingRuns + 1] = kept
       end
     end
   end
-  if #moving > 0 then
+  if n > 0 then
     -- an empty attempts hash (no member of the slot failed before) needs no look-up either
     if retried == nil then retried = redis.call('HLEN', attemptsKey) > 0 end
     if retried then result[7] = 1 end
-    local failures = {}
+    local failures = nil
     if retried then failures = callAll('HMGET', attemptsKey, moving) end
-    if not timed then callAll('HSET', originKey, origins) end
+    if not timed then
+      local origins, k = {}, 0
+      for r = 1, #movingRuns, 2 do
+        for _ = 1, movingRuns[r + 1] do
+          k = k + 1
+          origins[2 * k - 1] = moving[k]
+          origins[2 * k] = movingRuns[r]
+        end
+      end
+      callAll('HSET', originKey, origins)
+    end
     if expiring then
       if holdExpiries(expiryKey, KEYS[9], moving) then result[6] = 1 end
     end
-    local traces = {}
+    local traces = nil
     if traced and redis.call('HLEN', traceKey) > 0 then
       traces = callAll('HMGET', traceKey, moving)
       callAll('HDEL', traceKey, moving)
@@ -277,23 +296,16 @@ for _ = 1, 4 do
     if not removedByRank then callAll('ZREM', queueKey, moving) end
     takeBlocked(blockedKey, moving)
     if plan then fairPopped(fk, plan.current, moving) end
-    if not entered then callAll('ZADD', prepareKey, deadlines) end
-    local last = #result
-    for i, member in ipairs(moving) do
-      result[last + 1] = member
-      result[last + 2] = scores[i]
-      last = last + 2
-      -- a count that is not a number (written by hand) counts as 0; rollback.lua replaces it
-      if retried then
-        last = last + 1
-        result[last] = (tonumber(failures[i] or '0') or 0) + 1
+    if not entered then
+      local deadlines = {}
+      for i = 1, n do
+        deadlines[2 * i - 1] = deadlineArg
+        deadlines[2 * i] = moving[i]
       end
-      if traced then
-        last = last + 1
-        result[last] = traces[i] or ''
-      end
+      callAll('ZADD', prepareKey, deadlines)
     end
-    popped = popped + #moving
+    addPopped(out, moving, n, movingRuns, failures, traces, nil)
+    popped = popped + n
   end
   if popped >= upTo or #members < want then break end
 end
@@ -324,4 +336,4 @@ if popped < count then
   if cap and (nextDelay < 0 or cap < nextDelay) then nextDelay = cap end
   result[3] = nextDelay
 end
-return result
+return popReply(result, out)

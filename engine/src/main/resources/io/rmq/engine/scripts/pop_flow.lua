@@ -33,7 +33,7 @@
   ARGV[9]  permit ms       ms per permit of one key's rate (1000 / rate per second), or 0 for no rate limit
   ARGV[10] burst           permits a key may take at once after a quiet time (>= 1)
 
-  Returns  as pop.lua, each member followed last by its key ('' for none, ~slot for a member without an entry)
+  Returns  as pop.lua, with the keys list: each member's key ('' for none, ~slot for a member without an entry)
 ]]
 if redis.replicate_commands then redis.replicate_commands() end
 
@@ -81,6 +81,7 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 -- #include lib/expiry.lua: expireMembers(keys, topicType, now, limit, toDead)
 -- #include lib/blocked.lua: blockedKeyOf, noteBlocked, takeBlocked
 -- #include lib/candidates.lua: candidatesOf(queue, timed, now, from, want), scores read run by run
+-- #include lib/pop_reply.lua: newPopped, addPopped, popReply: the reply's lists of the members moved
 -- the blocked hash is written after the members move: its type is checked before anything moves
 local blockedKey = blockedKeyOf(storeKey)
 redis.call('HLEN', blockedKey)
@@ -138,6 +139,7 @@ local function readyAt(key, promised)
 end
 
 local result = { POPPED, now, 0, epoch, 0, 0, 0 }
+local out = newPopped()
 local expiring = expiryKey and redis.call('ZCARD', expiryKey) > 0
 if expiring then
   local expired, more = expireMembers({ store = storeKey, prepare = prepareKey, attempts = attemptsKey,
@@ -199,8 +201,9 @@ local retried = nil
 for round = 1, 8 do
   local want = count - popped
   local fetch = math.max(want, 128)
-  local members, candidateScores = candidatesOf(storeKey, timed, now, skipped, fetch)
+  local members, runs = candidatesOf(storeKey, timed, now, skipped, fetch)
   if #members == 0 then break end
+  local candidateScores = scoresOf(runs)
   local keys = keysOf(flow.keys, members)
   loadKeys(keys)
   -- members held back by their key, per key in pop order: score, member, ...
@@ -209,7 +212,7 @@ for round = 1, 8 do
   local inFlight = {}
   if redis.call('ZCARD', prepareKey) > 0 then inFlight = callAll('ZMSCORE', prepareKey, members) end
   -- n counts the members moving, and indexes the tables below (cheaper than #t per element)
-  local moving, origins, deadlines, scores, n = {}, {}, {}, {}, 0
+  local moving, origins, deadlines, movingRuns, n = {}, {}, {}, {}, 0
   local movingKeys = {}
   local full = false
   for i, member in ipairs(members) do
@@ -238,7 +241,7 @@ for round = 1, 8 do
       n = n + 1
       moving[n] = member
       movingKeys[n] = key
-      scores[n] = candidateScores[i]
+      runAdd(movingRuns, candidateScores[i])
       if not timed then
         origins[2 * n - 1] = member
         origins[2 * n] = candidateScores[i]
@@ -266,13 +269,13 @@ for round = 1, 8 do
       retried = redis.call('HLEN', attemptsKey) > 0
       if retried then result[7] = 1 end
     end
-    local failures = {}
+    local failures = nil
     if retried then failures = callAll('HMGET', attemptsKey, moving) end
     if not timed then callAll('HSET', originKey, origins) end
     if expiring then
       if holdExpiries(expiryKey, KEYS[9], moving) then result[6] = 1 end
     end
-    local traces = {}
+    local traces = nil
     if traced and redis.call('HLEN', traceKey) > 0 then
       traces = callAll('HMGET', traceKey, moving)
       callAll('HDEL', traceKey, moving)
@@ -280,23 +283,7 @@ for round = 1, 8 do
     callAll('ZREM', storeKey, moving)
     takeBlocked(blockedKey, moving)
     callAll('ZADD', prepareKey, deadlines)
-    local last = #result
-    for i, member in ipairs(moving) do
-      result[last + 1] = member
-      result[last + 2] = scores[i]
-      last = last + 2
-      -- a count that is not a number (written by hand) counts as 0; rollback.lua replaces it
-      if retried then
-        last = last + 1
-        result[last] = (tonumber(failures[i] or '0') or 0) + 1
-      end
-      if traced then
-        last = last + 1
-        result[last] = traces[i] or ''
-      end
-      last = last + 1
-      result[last] = movingKeys[i]
-    end
+    addPopped(out, moving, n, movingRuns, failures, traces, movingKeys)
     popped = popped + #moving
   end
   if full or popped >= count or #members < fetch then break end
@@ -334,4 +321,4 @@ if popped < count then
   end
   result[3] = nextDelay
 end
-return result
+return popReply(result, out)

@@ -316,20 +316,30 @@ class BatchScriptsEquivalenceIT {
     }
 
     /**
-     * A pop reply in the reference's shape: pop.lua's header has a seventh element, attempts, and each member's
-     * attempt follows its score only when attempts is 1 (otherwise every member is on its first delivery).
+     * A pop reply in the reference's shape: pop.lua's header has a seventh element, attempts, and the members follow
+     * as lists (the members, their scores in runs of equal scores, their failures so far when attempts is 1), the
+     * reference's as member, score, attempt, member, ...
      */
     private static List<Object> asReferencePop(List<?> reply) {
         List<Object> shaped = new ArrayList<>(reply.subList(0, 6));
-        boolean attempts = Long.valueOf(1L).equals(reply.get(6));
         assertThat(reply.get(6)).as("attempts flag of %s", reply).isIn(0L, 1L);
-        int per = attempts ? 3 : 2;
-        assertThat((reply.size() - 7) % per).as("members of %d in %s", per, reply).isZero();
-        for (int i = 7; i < reply.size(); i += per) {
-            shaped.add(reply.get(i));
-            shaped.add(reply.get(i + 1));
-            shaped.add(attempts ? reply.get(i + 2) : 1L);
+        if (reply.size() == 7) {
+            return shaped;
         }
+        assertThat(reply).as("header and five lists").hasSize(12);
+        List<?> members = (List<?>) reply.get(7);
+        List<?> runs = (List<?>) reply.get(8);
+        List<?> failures = Long.valueOf(1L).equals(reply.get(6)) ? (List<?>) reply.get(9) : List.of();
+        int i = 0;
+        for (int r = 0; r < runs.size(); r += 2) {
+            for (long c = 0; c < (Long) runs.get(r + 1); c++, i++) {
+                shaped.add(members.get(i));
+                shaped.add(runs.get(r));
+                Object failed = i < failures.size() ? failures.get(i) : null;
+                shaped.add(failed == null ? 1L : Long.parseLong(String.valueOf(failed)) + 1);
+            }
+        }
+        assertThat(i).as("the runs cover the members of %s", reply).isEqualTo(members.size());
         return shaped;
     }
 

@@ -193,8 +193,8 @@ class CommitScriptIT {
                 utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner(), KEYS.paused()),
                 utf8Array("PRIORITY", "16", "30000", "0", "")));
         List<String> members = new ArrayList<>();
-        for (int i = 7; i < reply.size(); i += (Long) reply.get(6) == 1L ? 3 : 2) {
-            members.add(new String((byte[]) reply.get(i), StandardCharsets.UTF_8));
+        for (TopicScripts.PoppedMember m : TopicScripts.popReply(reply).members()) {
+            members.add(new String(m.content(), StandardCharsets.UTF_8));
         }
         return members;
     }

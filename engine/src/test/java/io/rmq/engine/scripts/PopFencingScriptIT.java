@@ -197,9 +197,8 @@ class PopFencingScriptIT {
                 utf8("FIXED_TIME"), utf8(Integer.toString(count)), utf8(Long.toString(TIMEOUT)),
                 utf8(Long.toString(epoch)), utf8(worker)));
         List<String> members = new ArrayList<>();
-        int per = (Long) reply.get(6) == 1L ? 3 : 2;
-        for (int i = 7; i < reply.size(); i += per) {
-            members.add(text(reply.get(i)));
+        for (TopicScripts.PoppedMember m : TopicScripts.popReply(reply).members()) {
+            members.add(text(m.content()));
         }
         return new Reply(PopStatus.of((Long) reply.get(0)), (Long) reply.get(1), (Long) reply.get(2),
                 (Long) reply.get(3), members);

@@ -4,9 +4,14 @@ import static io.rmq.testing.Bytes.utf8;
 import static io.rmq.testing.Futures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -84,6 +89,34 @@ class TraceScriptsIT {
         assertThat(entry.sends()).as("traced sends").isEqualTo(30);
         assertThat(entry.sendContexts()).containsExactly(context(1), context(2), context(4), context(5));
         assertThat(entry.attemptContext()).isNull();
+    }
+
+    /**
+     * A traced pop of several rounds (copies in flight among the candidates): each member gets its own entry, or none,
+     * also after a round that found the trace hash empty.
+     */
+    @Test
+    void acrossRoundsEveryMemberGetsItsOwnEntry() {
+        long now = redis.redisTimeMillis();
+        Set<Integer> traced = Set.of(0, 2, 6);
+        for (int i = 0; i < 12; i++) {
+            String member = String.format("t%02d", i);
+            send(member, now - 1, traced.contains(i) ? context(i) : null, 4);
+            if (i % 3 == 1) {
+                sync.zadd(KEYS.prepare(), now + 5_000.0 + i, member); // a copy in flight: stays in the store queue
+            }
+        }
+
+        TopicScripts.PopReply reply = await(scripts.pop(SLOT, 6, 30_000, 0, "", false, true));
+
+        Map<String, String> contexts = new LinkedHashMap<>();
+        for (TopicScripts.PoppedMember m : reply.members()) {
+            TraceEntry entry = TraceEntry.parse(m.trace());
+            contexts.put(new String(m.content(), StandardCharsets.UTF_8),
+                    entry == null ? "none" : String.join(",", entry.sendContexts()));
+        }
+        assertThat(contexts).containsExactly(Map.entry("t00", context(0)), Map.entry("t02", context(2)),
+                Map.entry("t03", "none"), Map.entry("t05", "none"), Map.entry("t06", context(6)), Map.entry("t08", "none"));
     }
 
     @Test

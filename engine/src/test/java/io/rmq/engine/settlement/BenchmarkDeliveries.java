@@ -1,6 +1,7 @@
 package io.rmq.engine.settlement;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -51,20 +52,14 @@ public CompletionStage<Void> deadLetter(Delivery d, Throwable reason) {
         return d.markDelivered();
     }
 
-    /** What the pop of {@code members} members returns, as Lettuce hands it over. */
+    /** What the pop of {@code members} members returns, as Lettuce hands it over: all of them of one score. */
     public static List<Object> popReply(int members, byte[] content, String rawScore) {
-        Object[] reply = new Object[7 + 2 * members];
-        reply[0] = 0L; // POPPED
-        reply[1] = 1_764_240_000_000L;
-        reply[2] = 0L;
-        reply[3] = 0L;
-        reply[4] = 0L; // expired
-        reply[5] = 0L; // held
-        reply[6] = 0L; // no attempts: every member on its first delivery
+        List<Object> contents = new ArrayList<>(members);
         for (int i = 0; i < members; i++) {
-            reply[7 + 2 * i] = content.clone();
-            reply[8 + 2 * i] = rawScore.getBytes(StandardCharsets.US_ASCII);
+            contents.add(content.clone());
         }
-        return List.of(reply);
+        return List.of(0L /* POPPED */, 1_764_240_000_000L, 0L, 0L, 0L /* expired */, 0L /* held */,
+                0L /* no attempts: every member on its first delivery */, contents,
+                List.of(rawScore.getBytes(StandardCharsets.US_ASCII), (long) members), List.of(), List.of(), List.of());
     }
 }

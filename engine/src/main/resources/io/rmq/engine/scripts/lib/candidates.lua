@@ -1,5 +1,5 @@
 -- The candidates of a pop round: up to `want` members of a queue from rank `from` on (timed types: due at `now`,
--- lowest score first; PRIORITY: highest score first), with their scores as text.
+-- lowest score first; PRIORITY: highest score first), with their scores as text, in runs.
 --
 -- A score costs Redis more than its member to hand to the script (Redis 6.2 and 7.0 format each score with
 -- snprintf), and a queue's members usually come in runs of one score (messages sent in the same millisecond, or with
@@ -8,7 +8,9 @@
 -- distinct scores) reads the round with WITHSCORES at once, as does the rest of a round once a run is shorter than
 -- RUN_SHORT members: where runs are short, one formatted score per member is cheaper than two reads per run.
 --
--- Returns the members (a list) and their scores (a list of the same length; the members of a run share one string).
+-- Returns the members (a list) and their scores as runs: score, how many members in a row have it, score, ... (the
+-- counts add up to the number of members). The pop's reply carries the runs as they are (lib/pop_reply.lua): no
+-- table entry, and no reply element, per member for its score.
 local RUN_FIRST, RUN_SHORT = 16, 8
 
 -- the rank (from the queue's start in its order) right after the run of score s
@@ -23,19 +25,48 @@ local function withScores(queue, timed, now, at, count)
   return redis.call('ZREVRANGE', queue, at, at + count - 1, 'WITHSCORES')
 end
 
+-- appends one member of score `score` to `runs`
+local function runAdd(runs, score)
+  local r = #runs
+  if r > 0 and runs[r - 1] == score then runs[r] = runs[r] + 1
+  else
+    runs[r + 1] = score
+    runs[r + 2] = 1
+  end
+end
+
+-- appends the members of a WITHSCORES reply to `members` (which holds n) and their scores to `runs`; the new count
+local function runsOfScored(read, members, runs, n)
+  for k = 1, #read, 2 do
+    n = n + 1
+    members[n] = read[k]
+    runAdd(runs, read[k + 1])
+  end
+  return n
+end
+
+-- the score of each member, one entry per member, from runs
+local function scoresOf(runs)
+  local scores, n = {}, 0
+  for r = 1, #runs, 2 do
+    local score = runs[r]
+    for _ = 1, runs[r + 1] do
+      n = n + 1
+      scores[n] = score
+    end
+  end
+  return scores
+end
+
 local function candidatesOf(queue, timed, now, from, want)
   local probe = withScores(queue, timed, now, from, 1)
   if #probe == 0 then return {}, {} end
   local score = probe[2]
   local stop = runEnd(queue, timed, score)
-  local members, scores = {}, {}
+  local members, runs = {}, {}
   if stop - from < math.min(want, RUN_FIRST) then
-    local read = withScores(queue, timed, now, from, want)
-    for i = 1, #read / 2 do
-      members[i] = read[2 * i - 1]
-      scores[i] = read[2 * i]
-    end
-    return members, scores
+    runsOfScored(withScores(queue, timed, now, from, want), members, runs, 0)
+    return members, runs
   end
   if timed then members = redis.call('ZRANGEBYSCORE', queue, '-inf', now, 'LIMIT', from, want)
   else members = redis.call('ZREVRANGE', queue, from, from + want - 1) end
@@ -44,17 +75,15 @@ local function candidatesOf(queue, timed, now, from, want)
   local i = 1
   while true do
     local upTo = math.min(n, stop - from)
-    for j = i, upTo do scores[j] = score end
-    if upTo >= n then return members, scores end
     local runLength = upTo - i + 1
+    runs[#runs + 1] = score
+    runs[#runs + 1] = runLength
+    if upTo >= n then return members, runs end
     i = upTo + 1
     if runLength < RUN_SHORT then
-      local read = withScores(queue, timed, now, from + i - 1, n - i + 1)
-      for k = 2, #read, 2 do
-        scores[i] = read[k]
-        i = i + 1
-      end
-      return members, scores
+      -- the rest with scores: the members read again are the same ones, in the same order
+      runsOfScored(withScores(queue, timed, now, from + i - 1, n - i + 1), members, runs, i - 1)
+      return members, runs
     end
     -- the candidates are the queue's members from rank `from` on, in its order: the next run starts at this rank
     local one
