@@ -196,9 +196,9 @@ local function sortCandidates(members)
   end
   if not (enterFirst and deadlineFree) then return callAll('ZMSCORE', prepareKey, members), false end
   local entries = {}
-  for i, member in ipairs(members) do
+  for i = 1, #members do
     entries[2 * i - 1] = deadlineArg
-    entries[2 * i] = member
+    entries[2 * i] = members[i]
   end
   local added = 0
   for from = 1, #entries, CHUNK do

@@ -37,10 +37,20 @@ end
 
 -- appends the members of a WITHSCORES reply to `members` (which holds n) and their scores to `runs`; the new count
 local function runsOfScored(read, members, runs, n)
+  local r = #runs
+  local last = runs[r - 1]
   for k = 1, #read, 2 do
     n = n + 1
     members[n] = read[k]
-    runAdd(runs, read[k + 1])
+    local score = read[k + 1]
+    -- equal strings are one object in Lua: the comparison is cheap
+    if score == last then runs[r] = runs[r] + 1
+    else
+      runs[r + 1] = score
+      runs[r + 2] = 1
+      r = r + 2
+      last = score
+    end
   end
   return n
 end
