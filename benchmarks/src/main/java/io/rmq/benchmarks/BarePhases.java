@@ -53,10 +53,10 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
      * {@code messages} messages sent (not measured), then consumed by {@code consumers} threads popping {@code batch}
      * per script call; returns the consume rate, messages per second.
      */
-    double consumeRound(RawBaseline raw, int consumers, int batch, int window, int round) throws InterruptedException {
-        Measures.progress("paired round %d, bare Lettuce: %,d messages sent, then consumed by %d threads popping %d ...",
-                round, s.messages(), consumers, batch);
-        raw.send(s.messages(), window, i -> payload("raw-paired-" + round + "-" + i + "-"));
+    double consumeRound(RawBaseline raw, int consumers, int batch, int window) throws InterruptedException {
+        Measures.progress("bare Lettuce: %,d messages sent, then consumed by %d threads popping %d ...", s.messages(),
+                consumers, batch);
+        raw.send(s.messages(), window, i -> payload("raw-paired-" + i + "-"));
         return consumed(raw, consumers, batch, s.messages()).perSecond();
     }
 

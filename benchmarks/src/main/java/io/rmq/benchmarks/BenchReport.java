@@ -45,9 +45,10 @@ final class BenchReport {
         boolean paired = results.stream().anyMatch(s -> !s.paired().isEmpty());
         line("Each connector row is divided by the bare Lettuce row at its own consumers, batch size, window and"
                 + " slots (*same*), and by the fastest bare row of the run (*best bare*)."
-                + (paired ? " The paired rounds repeat the tuned comparison of consuming: in each round the bare"
-                        + " client's consume phase and the tuned channels', one right after the other (the bare client"
-                        + " first in odd rounds, the channels first in even ones)." : "")
+                + (paired ? " The paired rounds repeat the comparisons of consuming, tuned and ordinary application: in"
+                        + " each round the bare client's consume phase at the channels' settings and the channels', one"
+                        + " right after the other (the bare client first in odd rounds, the channels first in even"
+                        + " ones)." : "")
                 + " Redis CPU: the server process's"
                 + " user + system time per message (`INFO cpu`), the benchmark's own `INFO` calls taken out.");
         line("");
@@ -73,11 +74,16 @@ final class BenchReport {
                     .map(p -> format("%d x %d (%,.0f)", p.consumers(), p.batch(), p.perSecond())).orElse("-"));
         }
         ratioRows(results, "consumed", Phase.CONSUME);
-        if (paired) {
-            summaryRow(results, "consumed, tuned / bare, paired rounds: median (each round)", BenchReport::paired);
-            summaryRow(results, "consumed /s in the paired rounds, tuned / bare (machine steal)", s -> s.paired().isEmpty()
-                    ? "-" : String.join(", ", s.paired().stream()
-                            .map(r -> format("%,.0f / %,.0f (%s)", r.connector(), r.bare(), steal(r.steal()))).toList()));
+        for (How how : List.of(How.TUNED, How.ORDINARY)) {
+            if (results.stream().anyMatch(s -> !s.paired(how).isEmpty())) {
+                String who = pairedName(how);
+                summaryRow(results, "consumed, " + who + " / bare, paired rounds: median (each round)",
+                        s -> paired(s, how));
+                summaryRow(results, "consumed /s in the paired rounds, " + who + " / bare (machine steal)",
+                        s -> s.paired(how).isEmpty() ? "-" : String.join(", ", s.paired(how).stream()
+                                .map(r -> format("%,.0f / %,.0f (%s)", r.connector(), r.bare(), steal(r.steal())))
+                                .toList()));
+            }
         }
         for (How how : present(results, Phase.AT_ONCE)) {
             summaryRow(results, "sent and consumed at once /s, " + how.label, s -> rate(s, Phase.AT_ONCE, how));
@@ -152,15 +158,24 @@ final class BenchReport {
         return s.bestBare(phase).map(r -> format("%,.0f (%s)", r.perSecond(), r.how().label)).orElse("-");
     }
 
-    /** The median of the paired rounds' ratios, then each round's, in the order measured; {@code -} without rounds. */
-    static String paired(BenchResults s) {
-        List<Double> sorted = s.pairedRatios();
+    /**
+     * The median of the paired rounds' ratios of the channels {@code how}, then each round's, in the order measured;
+     * {@code -} without rounds.
+     */
+    static String paired(BenchResults s, How how) {
+        List<Double> sorted = s.pairedRatios(how);
         if (sorted.isEmpty()) {
             return "-";
         }
         int n = sorted.size();
         double median = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-        return format("%.2f (%s)", median, String.join(", ", s.paired().stream().map(r -> format("%.2f", r.ratio())).toList()));
+        return format("%.2f (%s)", median,
+                String.join(", ", s.paired(how).stream().map(r -> format("%.2f", r.ratio())).toList()));
+    }
+
+    /** The channels of paired rounds as the summary names them: {@code tuned}, {@code ordinary application}. */
+    private static String pairedName(How how) {
+        return how == How.TUNED ? "tuned" : "ordinary application";
     }
 
     static String ratio(double ratio) {

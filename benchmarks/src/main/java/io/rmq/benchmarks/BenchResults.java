@@ -13,16 +13,18 @@ import java.util.Optional;
  *
  * @param redis  the server, e.g. {@code 7.0.15 (redis-server from the PATH)}
  * @param search the points of the bare client's consumers x batch size search, in the order measured
- * @param paired the rounds of the paired consume comparison, in the order measured
+ * @param paired the rounds of the paired consume comparisons (tuned channels, then the ordinary application's), in the
+ *               order measured
  */
 record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<SweepPoint> sweep,
         List<SearchPoint> search, List<PairedRound> paired) {
 
     /**
-     * One round of the paired consume comparison: the bare client's consume rate at the tuned settings and the tuned
-     * channels', measured one right after the other, and the machine's steal over the round (-1: unknown).
+     * One round of a paired consume comparison: the bare client's consume rate at the settings of the connector's
+     * channels {@code how} ({@link How#TUNED} or {@link How#ORDINARY}) and those channels', measured one right after
+     * the other, and the machine's steal over the round (-1: unknown).
      */
-    record PairedRound(double bare, double connector, double steal) {
+    record PairedRound(How how, double bare, double connector, double steal) {
 
         double ratio() {
             return connector / bare;
@@ -178,9 +180,14 @@ record BenchResults(String redis, List<Row> rows, List<Lateness> lateness, List<
         return row.flatMap(r -> bare.map(b -> r.perSecond() / b.perSecond())).orElse(Double.NaN);
     }
 
-    /** The paired rounds' ratios, connector / bare, sorted; empty without rounds. */
-    List<Double> pairedRatios() {
-        return paired.stream().map(PairedRound::ratio).sorted().toList();
+    /** The paired rounds of the channels {@code how}, in the order measured. */
+    List<PairedRound> paired(How how) {
+        return paired.stream().filter(r -> r.how() == how).toList();
+    }
+
+    /** The paired rounds' ratios of the channels {@code how}, connector / bare, sorted; empty without rounds. */
+    List<Double> pairedRatios(How how) {
+        return paired(how).stream().map(PairedRound::ratio).sorted().toList();
     }
 
     List<SweepPoint> sweep(String axis) {

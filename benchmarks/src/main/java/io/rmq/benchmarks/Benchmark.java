@@ -133,7 +133,7 @@ public final class Benchmark {
                 defaults(phases, keyPrefix);
                 bare.row(rawDefaults, How.BARE_AS_ORDINARY, s.consumers(), BenchChannels.DEFAULT_BATCH_SIZE,
                         BenchChannels.DEFAULT_MAX_INFLIGHT);
-                ordinary(phases, keyPrefix);
+                ordinary(phases, keyPrefix, bare, rawDefaults);
                 bare.groupedSend(raw, s.consumers(), s.batchSize());
                 if (s.extraBare()) {
                     bare.row(raw, How.BARE_EXTRA, s.extraBareConsumers(), s.extraBareBatchSize(), s.maxInflight());
@@ -216,25 +216,27 @@ public final class Benchmark {
                     // rate would ask the machine to send that much as well, more than it can
                     results.lateness().add(phases.latenessUnderLoad(c, atOnce.perSecond() / 2));
                 }
-                // the bare client first in odd rounds, the channels first in even ones: a drift of the machine's
-                // speed during the rounds favours neither side
-                for (int round = 1; round <= s.pairedRounds(); round++) {
-                    boolean bareFirst = round % 2 == 1;
-                    Counters.MachineTicks machine = Counters.MachineTicks.read();
-                    double bareRate = bareFirst ? bareRound(bare, raw, round) : 0;
-                    Measures.progress("paired round %d, connector, tuned channels", round);
-                    double connectorRate = phases.sendThenConsume(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(),
-                            s.messages()).committed().perSecond();
-                    double bareOfRound = bareFirst ? bareRate : bareRound(bare, raw, round);
-                    results.paired().add(new BenchResults.PairedRound(bareOfRound, connectorRate,
-                            Counters.MachineTicks.read().stealSince(machine)));
-                }
+                pairedRounds(How.TUNED, () -> bare.consumeRound(raw, s.consumers(), s.batchSize(), s.maxInflight()),
+                        () -> phases.sendThenConsume(c, BenchChannels.THROUGHPUT_TOPIC, s.slots(), s.messages()));
             }
         }
 
-        /** The bare client's consume of a paired round, at the tuned settings: messages per second. */
-        private double bareRound(BarePhases bare, RawBaseline raw, int round) throws InterruptedException {
-            return bare.consumeRound(raw, s.consumers(), s.batchSize(), s.maxInflight(), round);
+        /**
+         * The paired rounds of the channels {@code how}: in each, the bare client's consume at their settings and
+         * theirs, one right after the other, the bare client first in odd rounds and the channels first in even ones
+         * (a drift of the machine's speed during the rounds favours neither side).
+         */
+        private void pairedRounds(How how, BareRound bareRound, ConnectorRound connectorRound) throws Exception {
+            for (int round = 1; round <= s.pairedRounds(); round++) {
+                boolean bareFirst = round % 2 == 1;
+                Counters.MachineTicks machine = Counters.MachineTicks.read();
+                Measures.progress("paired round %d, %s", round, bareFirst ? "bare Lettuce first" : how.label + " first");
+                double bareRate = bareFirst ? bareRound.consume() : 0;
+                double connectorRate = connectorRound.sendThenConsume().committed().perSecond();
+                double bareOfRound = bareFirst ? bareRate : bareRound.consume();
+                results.paired().add(new BenchResults.PairedRound(how, bareOfRound, connectorRate,
+                        Counters.MachineTicks.read().stealSince(machine)));
+            }
         }
 
         /** The channels with nothing but connector, topic and type: send and consume. */
@@ -249,8 +251,12 @@ public final class Benchmark {
             }
         }
 
-        /** The channels of an application written the ordinary way: send and consume. */
-        private void ordinary(ConnectorPhases phases, String keyPrefix) throws Exception {
+        /**
+         * The channels of an application written the ordinary way: send and consume; then their paired rounds against
+         * the bare client at their consumers x batch ({@code rawDefaults}: the default slots).
+         */
+        private void ordinary(ConnectorPhases phases, String keyPrefix, BarePhases bare, RawBaseline rawDefaults)
+                throws Exception {
             Measures.progress("connector, ordinary application (defaults, String payloads, concurrency %d)", s.consumers());
             try (BenchContainer c = BenchContainer.start(BenchChannels.ordinary(s, redis.uri(), keyPrefix))) {
                 phases.warmUp(c, BenchChannels.ORDINARY_TOPIC, BenchChannels.DEFAULT_SLOTS, s.warmup());
@@ -258,6 +264,10 @@ public final class Benchmark {
                                 + " max-inflight %d, %d slots)", s.consumers(), BenchChannels.DEFAULT_BATCH_SIZE,
                                 BenchChannels.DEFAULT_MAX_INFLIGHT, BenchChannels.DEFAULT_SLOTS),
                         phases.sendThenConsume(c, BenchChannels.ORDINARY_TOPIC, BenchChannels.DEFAULT_SLOTS, s.messages()));
+                pairedRounds(How.ORDINARY, () -> bare.consumeRound(rawDefaults, s.consumers(),
+                                BenchChannels.DEFAULT_BATCH_SIZE, BenchChannels.DEFAULT_MAX_INFLIGHT),
+                        () -> phases.sendThenConsume(c, BenchChannels.ORDINARY_TOPIC, BenchChannels.DEFAULT_SLOTS,
+                                s.messages()));
             }
         }
 
@@ -295,6 +305,18 @@ public final class Benchmark {
             }
             results.sweep().add(new BenchResults.SweepPoint(axis, value, connector, end.since(start, count).perSecond()));
         }
+    }
+
+    /** The bare client's consume of a paired round: messages per second. */
+    @FunctionalInterface
+    private interface BareRound {
+        double consume() throws InterruptedException;
+    }
+
+    /** The channels' send, then consume, of a paired round. */
+    @FunctionalInterface
+    private interface ConnectorRound {
+        ConnectorPhases.Throughput sendThenConsume() throws Exception;
     }
 
     private static List<String> setup(BenchSettings s) {

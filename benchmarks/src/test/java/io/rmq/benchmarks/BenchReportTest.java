@@ -114,16 +114,32 @@ class BenchReportTest {
         BenchResults s = server();
         assertThat(BenchReport.markdown(List.of("setup line"), List.of(s))).as("without rounds")
                 .doesNotContain("paired rounds");
-        s.paired().add(new BenchResults.PairedRound(200_000, 220_000, 0.002));
-        s.paired().add(new BenchResults.PairedRound(250_000, 200_000, 0.0));
-        s.paired().add(new BenchResults.PairedRound(100_000, 100_000, -1));
-        assertThat(BenchReport.markdown(List.of("setup line"), List.of(s))).contains(
+        s.paired().add(new BenchResults.PairedRound(How.TUNED, 200_000, 220_000, 0.002));
+        s.paired().add(new BenchResults.PairedRound(How.TUNED, 250_000, 200_000, 0.0));
+        s.paired().add(new BenchResults.PairedRound(How.TUNED, 100_000, 100_000, -1));
+        String md = BenchReport.markdown(List.of("setup line"), List.of(s));
+        assertThat(md).contains(
                 "| consumed, tuned / bare, paired rounds: median (each round) | 1.00 (1.10, 0.80, 1.00) |",
                 "| consumed /s in the paired rounds, tuned / bare (machine steal) | 220,000 / 200,000 (0.2%),"
                         + " 200,000 / 250,000 (0.0%), 100,000 / 100,000 (-) |");
-        s.paired().add(new BenchResults.PairedRound(100_000, 120_000, 0.0));
-        assertThat(BenchReport.paired(s)).as("an even number of rounds: the mean of the middle two")
+        assertThat(md).as("no rounds of the ordinary application").doesNotContain("ordinary application / bare, paired");
+        s.paired().add(new BenchResults.PairedRound(How.TUNED, 100_000, 120_000, 0.0));
+        assertThat(BenchReport.paired(s, How.TUNED)).as("an even number of rounds: the mean of the middle two")
                 .isEqualTo("1.05 (1.10, 0.80, 1.00, 1.20)");
+    }
+
+    @Test
+    void theOrdinaryApplicationsPairedRoundsHaveRowsOfTheirOwn() {
+        BenchResults s = server();
+        s.paired().add(new BenchResults.PairedRound(How.TUNED, 200_000, 220_000, 0.0));
+        s.paired().add(new BenchResults.PairedRound(How.ORDINARY, 200_000, 180_000, 0.01));
+        s.paired().add(new BenchResults.PairedRound(How.ORDINARY, 100_000, 90_000, 0.0));
+        assertThat(BenchReport.markdown(List.of("setup line"), List.of(s))).contains(
+                "| consumed, tuned / bare, paired rounds: median (each round) | 1.10 (1.10) |",
+                "| consumed, ordinary application / bare, paired rounds: median (each round) | 0.90 (0.90, 0.90) |",
+                "| consumed /s in the paired rounds, ordinary application / bare (machine steal) | 180,000 / 200,000"
+                        + " (1.0%), 90,000 / 100,000 (0.0%) |");
+        assertThat(BenchReport.highestSteal(s)).as("the ordinary rounds' steal counts too").isEqualTo(0.01);
     }
 
     @Test
