@@ -165,8 +165,8 @@ if expiring then
 end
 local popped = 0
 local skipped = 0
--- members left behind by a copy in flight (member, '1', ...), recorded for the commit of that copy
-local blocked, nb = {}, 0
+-- members left behind by a copy in flight, recorded for the commit of that copy
+local blocked = {}
 -- whether the attempts hash holds a count (read once: before the rounds with enterFirst, else when the first member
 -- moves)
 local retried = nil
@@ -189,17 +189,22 @@ end
 -- them apart and the caller adds the members moving.
 local deadlineScore = tonumber(deadlineArg)
 local deadlineFree = nil
+-- deadline, member, deadline, ... for the first n members: a ZADD's arguments
+local function withDeadline(members, n)
+  local entries = {}
+  for i = 1, n do
+    entries[2 * i - 1] = deadlineArg
+    entries[2 * i] = members[i]
+  end
+  return entries
+end
 local function sortCandidates(members)
   if redis.call('ZCARD', prepareKey) == 0 then return nil, false end
   if enterFirst and deadlineFree == nil then
     deadlineFree = redis.call('ZCOUNT', prepareKey, deadlineArg, deadlineArg) == 0
   end
   if not (enterFirst and deadlineFree) then return callAll('ZMSCORE', prepareKey, members), false end
-  local entries = {}
-  for i = 1, #members do
-    entries[2 * i - 1] = deadlineArg
-    entries[2 * i] = members[i]
-  end
+  local entries = withDeadline(members, #members)
   local added = 0
   for from = 1, #entries, CHUNK do
     added = added + redis.call('ZADD', prepareKey, 'NX', unpack(entries, from, math.min(from + CHUNK - 1, #entries)))
@@ -243,19 +248,14 @@ for _ = 1, 4 do
         local member = members[i]
         if inFlight[i] then
           skipped = skipped + 1
-          blocked[nb + 1] = member
-          blocked[nb + 2] = '1'
-          nb = nb + 2
+          blocked[#blocked + 1] = member
         else
           n = n + 1
           moving[n] = member
           kept = kept + 1
         end
       end
-      if kept > 0 then
-        movingRuns[#movingRuns + 1] = score
-        movingRuns[#movingRuns + 1] = kept
-      end
+      if kept > 0 then runAdd(movingRuns, score, kept) end
     end
   end
   if n > 0 then
@@ -296,14 +296,7 @@ for _ = 1, 4 do
     if not removedByRank then callAll('ZREM', queueKey, moving) end
     takeBlocked(blockedKey, moving)
     if plan then fairPopped(fk, plan.current, moving) end
-    if not entered then
-      local deadlines = {}
-      for i = 1, n do
-        deadlines[2 * i - 1] = deadlineArg
-        deadlines[2 * i] = moving[i]
-      end
-      callAll('ZADD', prepareKey, deadlines)
-    end
+    if not entered then callAll('ZADD', prepareKey, withDeadline(moving, n)) end
     addPopped(out, moving, n, movingRuns, failures, traces, nil)
     popped = popped + n
   end

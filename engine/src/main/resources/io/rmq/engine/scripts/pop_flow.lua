@@ -189,8 +189,8 @@ end
 
 local popped = 0
 local skipped = 0
--- members left behind by a copy in flight (member, '1', ...), recorded for the commit of that copy
-local blocked, nb = {}, 0
+-- members left behind by a copy in flight, recorded for the commit of that copy
+local blocked = {}
 -- whether the rounds ended with due members not looked at (the caller then pops again at once)
 local unseen = false
 -- whether the attempts hash holds a count (read once, when the first member moves)
@@ -223,9 +223,7 @@ for round = 1, 8 do
     local key = keys[i]
     if inFlight[i] then
       skipped = skipped + 1
-      blocked[nb + 1] = member
-      blocked[nb + 2] = '1'
-      nb = nb + 2
+      blocked[#blocked + 1] = member
     elseif key ~= '' and room(key, 0) == 0 then
       local list = parking[key]
       if list == nil then
@@ -241,7 +239,7 @@ for round = 1, 8 do
       n = n + 1
       moving[n] = member
       movingKeys[n] = key
-      runAdd(movingRuns, candidateScores[i])
+      runAdd(movingRuns, candidateScores[i], 1)
       if not timed then
         origins[2 * n - 1] = member
         origins[2 * n] = candidateScores[i]

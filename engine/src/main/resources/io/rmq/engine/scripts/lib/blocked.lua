@@ -10,9 +10,15 @@
 
 local function blockedKeyOf(storeKey) return 'blocked{' .. storeKey .. '}' end
 
--- Records `pairs` (member, '1', ...) as blocked.
-local function noteBlocked(blockedKey, pairs)
-  if #pairs > 0 then callAll('HSET', blockedKey, pairs) end
+-- Records `members` (a list) as blocked.
+local function noteBlocked(blockedKey, members)
+  if #members == 0 then return end
+  local pairs = {}
+  for i = 1, #members do
+    pairs[2 * i - 1] = members[i]
+    pairs[2 * i] = '1'
+  end
+  callAll('HSET', blockedKey, pairs)
 end
 
 -- Forgets the entries of `members` (moving to the prepare queue, or settled); true when one of them had an entry.

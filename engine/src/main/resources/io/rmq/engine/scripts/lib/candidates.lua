@@ -25,13 +25,13 @@ local function withScores(queue, timed, now, at, count)
   return redis.call('ZREVRANGE', queue, at, at + count - 1, 'WITHSCORES')
 end
 
--- appends one member of score `score` to `runs`
-local function runAdd(runs, score)
+-- appends `count` members of score `score` to `runs`
+local function runAdd(runs, score, count)
   local r = #runs
-  if r > 0 and runs[r - 1] == score then runs[r] = runs[r] + 1
+  if r > 0 and runs[r - 1] == score then runs[r] = runs[r] + count
   else
     runs[r + 1] = score
-    runs[r + 2] = 1
+    runs[r + 2] = count
   end
 end
 

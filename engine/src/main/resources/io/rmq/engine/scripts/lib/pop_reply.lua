@@ -1,7 +1,8 @@
 -- The members a pop moves, as its reply carries them after the header (pop.lua documents the reply): one list per
 -- field rather than the fields of each member in a row, so that a round's own tables (its members, their score runs,
 -- the HMGET replies of the attempts and trace hashes) go into the reply as they are, with no table entry per member.
--- A pop of several rounds appends the later rounds' lists to the first one's.
+-- A pop of several rounds appends the later rounds' lists to the first one's (runs merged by lib/candidates.lua's
+-- runAdd).
 --
 -- popped: { members, runs, failures, traces, keys, n } with n the members so far; failures, traces and keys may be
 -- shorter than the members (an entry not there is none: no failure before, no trace entry, no key).
@@ -24,14 +25,7 @@ local function addPopped(popped, members, count, runs, failures, traces, keys)
   else
     local before = popped.n
     for i = 1, count do popped.members[before + i] = members[i] end
-    for r = 1, #runs, 2 do
-      local at = #popped.runs
-      if popped.runs[at - 1] == runs[r] then popped.runs[at] = popped.runs[at] + runs[r + 1]
-      else
-        popped.runs[at + 1] = runs[r]
-        popped.runs[at + 2] = runs[r + 1]
-      end
-    end
+    for r = 1, #runs, 2 do runAdd(popped.runs, runs[r], runs[r + 1]) end
     popped.failures = appendAligned(popped.failures, before, failures or {}, count)
     popped.traces = appendAligned(popped.traces, before, traces or {}, count)
     popped.keys = appendAligned(popped.keys, before, keys or {}, count)
