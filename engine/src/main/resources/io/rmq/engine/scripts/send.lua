@@ -171,13 +171,19 @@ end
 local plain = not withExpiries and not withTraces and not aging and not withKeys and not optional.fair
 local lowest, highest = nil, nil
 if plain then
+  -- a value is converted and compared once per run of equal texts (messages sent together often share their
+  -- value): the loop then only gathers the members
+  local text = nil
   for i = first, #ARGV, 2 do
-    local value = valueOf(ARGV[i])
-    if value == nil then return fail(ERRORS.BAD_VALUE, ARGV[i]) end
+    if ARGV[i] ~= text then
+      text = ARGV[i]
+      local value = valueOf(text)
+      if value == nil then return fail(ERRORS.BAD_VALUE, text) end
+      if lowest == nil or value < lowest then lowest = value end
+      if highest == nil or value > highest then highest = value end
+    end
     n = n + 1
     members[n] = ARGV[i + 1]
-    if lowest == nil or value < lowest then lowest = value end
-    if highest == nil or value > highest then highest = value end
   end
 else
   scores = {}

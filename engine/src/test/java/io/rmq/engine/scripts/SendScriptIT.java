@@ -386,6 +386,42 @@ class SendScriptIT {
         assertThat(calls("zmscore") - lookUps).as("the store queue's and the prepare queue's").isEqualTo(2);
     }
 
+    @Test
+    void aValueThatIsNotANumberAnywhereInACallStoresNothing() {
+        long now = redis.redisTimeMillis();
+        String due = Long.toString(now - 500);
+
+        // after a run of equal values, and after a value that differs from the one before it
+        assertThatThrownBy(() -> await(scripts.run(RedisScript.SEND, utf8Array(KEYS.store(), KEYS.prepare()),
+                utf8("FIXED_TIME"), utf8(TOPIC.wakeChannel()), utf8(Integer.toString(SLOT)),
+                utf8(due), utf8("a"), utf8(due), utf8("b"), utf8("soon"), utf8("c"))))
+                .hasMessage("RMQ_BAD_VALUE soon");
+        assertThatThrownBy(() -> await(scripts.run(RedisScript.SEND, utf8Array(KEYS.store(), KEYS.prepare()),
+                utf8("PRIORITY"), utf8(TOPIC.wakeChannel()), utf8(Integer.toString(SLOT)),
+                utf8("1"), utf8("a"), utf8("2"), utf8("b"), utf8("2"), utf8("c"), utf8("1,5"), utf8("d"))))
+                .hasMessage("RMQ_BAD_VALUE 1,5");
+
+        assertThat(sync.exists(KEYS.store())).isZero();
+        assertThat(wakes.drain()).isEmpty();
+    }
+
+    @Test
+    void aCallOfRunsOfEqualValuesWakesForItsEarliestMessage() {
+        long now = redis.redisTimeMillis();
+        sync.zadd(KEYS.store(), now + 40_000.0, "later");
+
+        // the earliest value comes after runs of later ones: it alone is due before the head
+        await(scripts.run(RedisScript.SEND, utf8Array(KEYS.store(), KEYS.prepare()),
+                utf8("FIXED_TIME"), utf8(TOPIC.wakeChannel()), utf8(Integer.toString(SLOT)),
+                utf8(Long.toString(now + 50_000)), utf8("a"), utf8(Long.toString(now + 50_000)), utf8("b"),
+                utf8(Long.toString(now + 60_000)), utf8("c"), utf8(Long.toString(now + 20_000)), utf8("d"),
+                utf8(Long.toString(now + 20_000)), utf8("e")));
+
+        assertThat(sync.zrange(KEYS.store(), 0, -1)).containsExactly("d", "e", "later", "a", "b", "c");
+        assertThat(wakes.drain()).singleElement()
+                .satisfies(notice -> assertThat(delayIn(notice)).isBetween(19_000L, 20_000L));
+    }
+
     /** How many times Redis ran {@code command}, scripts' calls included. */
     private long calls(String command) {
         String stats = sync.info("commandstats");
