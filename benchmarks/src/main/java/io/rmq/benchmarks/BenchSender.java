@@ -1,7 +1,6 @@
 package io.rmq.benchmarks;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -65,7 +64,7 @@ public class BenchSender {
         int sent = 0;
         while (!stop.getAsBoolean()) {
             long due = (long) ((System.nanoTime() - start) / 1e9 * perSecond);
-            while (sent < due && settlement.permits.tryAcquire(10, TimeUnit.MILLISECONDS)) {
+            while (sent < due && settlement.window.tryAcquire(1, 10, TimeUnit.MILLISECONDS)) {
                 load.send(settlement.track(message.apply(sent++)));
             }
             Thread.sleep(1);
@@ -78,7 +77,7 @@ public class BenchSender {
         Settlement settlement = new Settlement(window);
         long start = System.nanoTime();
         for (int i = 0; i < count; i++) {
-            settlement.permits.acquire();
+            settlement.window.acquire(1);
             emitter.send(settlement.track(message.apply(i)));
         }
         return settlement.await(count, start);
@@ -87,7 +86,7 @@ public class BenchSender {
     /** The window of unacknowledged messages, and what became of those sent. */
     private static final class Settlement {
 
-        final Semaphore permits;
+        final SendWindow window;
         final AtomicInteger settled = new AtomicInteger();
         final AtomicInteger failed = new AtomicInteger();
         final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
@@ -95,7 +94,7 @@ public class BenchSender {
         volatile int target = Integer.MAX_VALUE;
 
         Settlement(int window) {
-            this.permits = new Semaphore(window);
+            this.window = new SendWindow(window);
         }
 
         /** {@code message}, with an ack and a nack that free its permit and count it. */
@@ -114,7 +113,7 @@ public class BenchSender {
         }
 
         private void settle() {
-            permits.release();
+            window.release(1);
             if (settled.incrementAndGet() == target) {
                 all.complete(null);
             }

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -96,7 +95,7 @@ final class RawBaseline implements AutoCloseable {
         for (int slot = 0; slot < slots; slot++) {
             stores[slot] = store(slot).getBytes(StandardCharsets.UTF_8);
         }
-        Semaphore permits = new Semaphore(window);
+        SendWindow permits = new SendWindow(window);
         CountDownLatch answered = new CountDownLatch(count);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE)) {
@@ -106,17 +105,17 @@ final class RawBaseline implements AutoCloseable {
             int unflushed = 0;
             for (int i = 0; i < count; i++) {
                 byte[] member = content.apply(i);
-                if (!permits.tryAcquire()) {
+                if (!permits.tryAcquire(1, 0, TimeUnit.NANOSECONDS)) {
                     // what waits for an answer must have left first
                     connection.flushCommands();
                     unflushed = 0;
-                    permits.acquire();
+                    permits.acquire(1);
                 }
                 redis.zadd(stores[SlotRouter.slotOf(member, slots)], now, member).whenComplete((added, e) -> {
                     if (e != null) {
                         failure.compareAndSet(null, e);
                     }
-                    permits.release();
+                    permits.release(1);
                     answered.countDown();
                 });
                 if (++unflushed == PIPELINE) {
@@ -148,7 +147,7 @@ final class RawBaseline implements AutoCloseable {
             stores[slot] = store(slot).getBytes(StandardCharsets.UTF_8);
             pending.add(new ArrayList<>(group));
         }
-        Semaphore permits = new Semaphore(window);
+        SendWindow permits = new SendWindow(window);
         CountDownLatch answered = new CountDownLatch(count);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE)) {
@@ -181,7 +180,7 @@ final class RawBaseline implements AutoCloseable {
 
     @SuppressWarnings("unchecked")
     private static void zadd(RedisAsyncCommands<byte[], byte[]> redis, byte[] store, List<ScoredValue<byte[]>> members,
-            Semaphore permits, CountDownLatch answered, AtomicReference<Throwable> failure) throws InterruptedException {
+            SendWindow permits, CountDownLatch answered, AtomicReference<Throwable> failure) throws InterruptedException {
         int n = members.size();
         permits.acquire(n);
         ScoredValue<byte[]>[] values = members.toArray(ScoredValue[]::new);
