@@ -116,9 +116,6 @@ if topicType ~= 'RANGE_MERGE' and topicType ~= 'FIXED_TIME' and topicType ~= 'PR
 end
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
--- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
--- #include lib/aging.lua: ageScores(sinceKey, pace, epoch, now, members, scores, current)
--- #include lib/fair.lua: fair share between tenants
 -- #include lib/optional_keys.lua: optionalKeys(first)
 local optional = optionalKeys(7)
 
@@ -289,11 +286,6 @@ local function popsBefore(s1, m1, s2, m2)
   return bytesBefore(m2, m1)
 end
 
---[[ The head (first member in pop order) and, for FIXED_TIME, the earliest member not yet due, as
-  the messages before the current one left the store queue, without reading it per message: the
-  queue as it was (read once, when first needed) and the best of the members this call wrote. A
-  member of the queue as it was that this call moved back is not the head any more, and what follows
-  it is unknown: the writes so far are then flushed to Redis and the queue read again. ]]
 -- the delay of the wake notice the call publishes (0: at once), nil while none
 local wakeDelay = nil
 -- Quiet: the head is due (any head for PRIORITY), not in the prepare queue, and no member of the call is in the
@@ -301,23 +293,122 @@ local wakeDelay = nil
 -- head is one of the call's), so no new member can wake a consumer: they skip the head's look-up, and the head
 -- tracker is recomputed from the written members when a merge needs it again. A merge that writes ends it.
 local quiet = false
+
+-- The queue's first member in pop order, with its score: { member, score }, or {} when the queue is empty.
+local function readHead()
+  if timed then return redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES') end
+  return redis.call('ZREVRANGE', storeKey, 0, 0, 'WITHSCORES')
+end
+
+-- A new message of `score`, meeting the head of the queue (headMember, headScore; nil: empty) as the writes before it
+-- left it: it wakes a consumer when the queue was empty, when it is due before a head not yet due, or when the head
+-- is blocked behind its copy in flight; when the head is due and nothing of the call is in flight, a consumer is
+-- popping already and no later message of the call needs to look (quiet). Asked only when the call does not wake
+-- one as soon already (wakesSooner).
+local function delayOf(score)
+  if timed and score > now then return score - now end
+  return 0
+end
+local function wakesSooner(delay) return not quiet and (wakeDelay == nil or delay < wakeDelay) end
+local function meetHead(score, delay, headMember, headScore)
+  if headMember == nil or (timed and headScore > now and score < headScore) or inPrepare(headMember) then
+    wakeDelay = delay
+  elseif (not timed or headScore <= now) and not anyInPrepare() then
+    quiet = true
+  end
+end
+
+-- The plain path: a plain call whose messages are all new (none pending in the store queue). Each message is stored
+-- with its score, by one ZADD of the values as they came; the wake notice follows the rule the general path below
+-- applies message by message, with the head of the queue as the writes so far leave it; the reply is { 2, now }. A
+-- member given twice in the call shows in ZADD's count of members added: none of the call's members was in the store
+-- queue, so removing them all undoes the write, and the call takes the general path (which merges the later copy
+-- into the earlier one).
+local function sendPlain()
+  for i = 1, n do
+    if found[i] then return nil end
+  end
+  if countersKey then redis.call('HEXISTS', countersKey, '') end
+  local headMember, headScore
+  local read = readHead()
+  if #read > 0 then headMember, headScore = read[1], tonumber(read[2]) end
+  -- Every message scored strictly behind a head that is due and not in flight: the head stays, so none can wake a
+  -- consumer, whether or not a copy of it is in flight; quiet without reading the prepare queue for the call's members.
+  if headMember ~= nil and (not timed or headScore <= now) and not inPrepare(headMember) then
+    local shift = merging and now or 0
+    if timed then quiet = lowest + shift > headScore else quiet = highest < headScore end
+  end
+  for i = 1, n do
+    if quiet or wakeDelay == 0 then break end
+    local member, score = members[i], scoreOf(i)
+    local delay = delayOf(score)
+    if wakesSooner(delay) then meetHead(score, delay, headMember, headScore) end
+    if headMember == nil or popsBefore(score, member, headScore, headMember) then
+      headMember, headScore = member, score
+    end
+  end
+  checkPrepare()
+  -- The scores as text, so that redis.call does not format a number per member: a FIXED_TIME or PRIORITY value as
+  -- it came, the call's own arguments handed on (ZADD parses each as tonumber did above; one padded with spaces,
+  -- which tonumber accepts, ZADD refuses, storing nothing), a RANGE_MERGE due time formatted once per distinct score.
+  local added = 0
+  if merging then
+    local args, text = {}, {}
+    for i = 1, n do
+      local score = scoreOf(i)
+      local t = text[score]
+      if t == nil then
+        t = string.format('%.17g', score)
+        text[score] = t
+      end
+      args[2 * i - 1] = t
+      args[2 * i] = members[i]
+    end
+    added = callAll('ZADD', storeKey, args)
+  else
+    for from = valuesFrom, #ARGV, CHUNK do
+      added = added + redis.call('ZADD', storeKey, unpack(ARGV, from, math.min(from + CHUNK - 1, #ARGV)))
+    end
+  end
+  if added < n then
+    callAll('ZREM', storeKey, members)
+    wakeDelay, quiet = nil, false
+    return nil
+  end
+  if wakeDelay ~= nil then publishWake(wakeChannel, slot, wakeDelay) end
+  if countersKey then redis.call('HINCRBY', countersKey, 'sent', n) end
+  return { 2, now }
+end
+if plain and n > 0 then
+  local reply = sendPlain()
+  if reply then return reply end
+  scores = {}
+  for i = 1, n do scores[i] = scoreOf(i) end
+end
+
+-- Defined here, after the plain path, which needs none of them: a closure costs Redis the more the more
+-- of this chunk's locals it captures, and the plain path's calls should not pay for the general path's.
+-- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
+-- #include lib/aging.lua: ageScores(sinceKey, pace, epoch, now, members, scores, current)
+-- #include lib/fair.lua: fair share between tenants
+
+--[[ The head (first member in pop order) and, for FIXED_TIME, the earliest member not yet due, as
+  the messages before the current one left the store queue, without reading it per message: the
+  queue as it was (read once, when first needed) and the best of the members this call wrote. A
+  member of the queue as it was that this call moved back is not the head any more, and what follows
+  it is unknown: the writes so far are then flushed to Redis and the queue read again. ]]
 local written, writtenList = {}, {}  -- members this call wrote since the last flush
 local function reset(tracker)
   tracker.loaded, tracker.unknown, tracker.stale = false, false, false
   tracker.initial, tracker.initialScore, tracker.best, tracker.bestScore = nil, nil, nil, nil
 end
-local head = { qualifies = function(score) return true end }
-local upcoming = { qualifies = function(score) return score > now end }
+local head = { qualifies = function(score) return true end, read = readHead }
+local upcoming = { qualifies = function(score) return score > now end, read = function()
+  return redis.call('ZRANGEBYSCORE', storeKey, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+end }
 reset(head)
 reset(upcoming)
 
-local function readHead(tracker)
-  if tracker == head then
-    if timed then return redis.call('ZRANGE', storeKey, 0, 0, 'WITHSCORES') end
-    return redis.call('ZREVRANGE', storeKey, 0, 0, 'WITHSCORES')
-  end
-  return redis.call('ZRANGEBYSCORE', storeKey, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-end
 
 -- Notes a write of `member` at `score` in a tracker.
 local function track(tracker, member, score)
@@ -376,7 +467,7 @@ end
 local function first(tracker)
   if tracker.unknown then flush() end
   if not tracker.loaded then
-    local read = readHead(tracker)
+    local read = tracker.read()
     tracker.loaded = true
     if #read > 0 then
       tracker.initial, tracker.initialScore = read[1], tonumber(read[2])
@@ -403,24 +494,6 @@ end
 
 
 -- Stores or merges one message; returns its status (1 stored, 0 merged).
--- A new message of `score`, meeting the head of the queue (headMember, headScore; nil: empty) as the writes before it
--- left it: it wakes a consumer when the queue was empty, when it is due before a head not yet due, or when the head
--- is blocked behind its copy in flight; when the head is due and nothing of the call is in flight, a consumer is
--- popping already and no later message of the call needs to look (quiet). Asked only when the call does not wake
--- one as soon already (wakesSooner).
-local function delayOf(score)
-  if timed and score > now then return score - now end
-  return 0
-end
-local function wakesSooner(delay) return not quiet and (wakeDelay == nil or delay < wakeDelay) end
-local function meetHead(score, delay, headMember, headScore)
-  if headMember == nil or (timed and headScore > now and score < headScore) or inPrepare(headMember) then
-    wakeDelay = delay
-  elseif (not timed or headScore <= now) and not anyInPrepare() then
-    quiet = true
-  end
-end
-
 local function send(member, score)
   local existing = current[member]
   if existing then
@@ -449,74 +522,6 @@ local function send(member, score)
   if wakesSooner(delay) then meetHead(score, delay, first(head)) end
   write(member, score)
   return 1
-end
-
--- The plain path: a plain call whose messages are all new (none pending in the store queue). Each message is stored
--- with its score, by one ZADD of the values as they came; the wake notice follows the rule the general path below
--- applies message by message, with the head of the queue as the writes so far leave it; the reply is { 2, now }. A
--- member given twice in the call shows in ZADD's count of members added: none of the call's members was in the store
--- queue, so removing them all undoes the write, and the call takes the general path (which merges the later copy
--- into the earlier one).
-local function sendPlain()
-  for i = 1, n do
-    if found[i] then return nil end
-  end
-  if countersKey then redis.call('HEXISTS', countersKey, '') end
-  local headMember, headScore
-  local read = readHead(head)
-  if #read > 0 then headMember, headScore = read[1], tonumber(read[2]) end
-  -- Every message scored strictly behind a head that is due and not in flight: the head stays, so none can wake a
-  -- consumer, whether or not a copy of it is in flight; quiet without reading the prepare queue for the call's members.
-  if headMember ~= nil and (not timed or headScore <= now) and not inPrepare(headMember) then
-    local shift = merging and now or 0
-    if timed then quiet = lowest + shift > headScore else quiet = highest < headScore end
-  end
-  for i = 1, n do
-    if quiet or wakeDelay == 0 then break end
-    local member, score = members[i], scoreOf(i)
-    local delay = delayOf(score)
-    if wakesSooner(delay) then meetHead(score, delay, headMember, headScore) end
-    if headMember == nil or popsBefore(score, member, headScore, headMember) then
-      headMember, headScore = member, score
-    end
-  end
-  checkPrepare()
-  -- The scores as text, so that redis.call does not format a number per member: a FIXED_TIME or PRIORITY value as
-  -- it came, the call's own arguments handed on (ZADD parses each as tonumber did above; one padded with spaces,
-  -- which tonumber accepts, ZADD refuses, storing nothing), a RANGE_MERGE due time formatted once per distinct score.
-  local added = 0
-  if merging then
-    local args, text = {}, {}
-    for i = 1, n do
-      local score = scoreOf(i)
-      local t = text[score]
-      if t == nil then
-        t = string.format('%.17g', score)
-        text[score] = t
-      end
-      args[2 * i - 1] = t
-      args[2 * i] = members[i]
-    end
-    added = callAll('ZADD', storeKey, args)
-  else
-    for from = valuesFrom, #ARGV, CHUNK do
-      added = added + redis.call('ZADD', storeKey, unpack(ARGV, from, math.min(from + CHUNK - 1, #ARGV)))
-    end
-  end
-  if added < n then
-    callAll('ZREM', storeKey, members)
-    wakeDelay, quiet = nil, false
-    return nil
-  end
-  if wakeDelay ~= nil then publishWake(wakeChannel, slot, wakeDelay) end
-  if countersKey then redis.call('HINCRBY', countersKey, 'sent', n) end
-  return { 2, now }
-end
-if plain and n > 0 then
-  local reply = sendPlain()
-  if reply then return reply end
-  scores = {}
-  for i = 1, n do scores[i] = scoreOf(i) end
 end
 
 -- The general path: the messages one by one, as if each were sent in a call of its own.
