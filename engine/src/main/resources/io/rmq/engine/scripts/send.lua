@@ -386,7 +386,7 @@ if plain and n > 0 then
   for i = 1, n do scores[i] = scoreOf(i) end
 end
 
--- Defined here, after the plain path, which needs none of them: a closure costs Redis the more the more
+-- Defined here, after the plain path, which needs none of them: a closure costs Redis more the more
 -- of this chunk's locals it captures, and the plain path's calls should not pay for the general path's.
 -- #include lib/trace.lua: mergeTrace(old, new, maxLinks)
 -- #include lib/aging.lua: ageScores(sinceKey, pace, epoch, now, members, scores, current)
