@@ -41,6 +41,11 @@
   blocked hash blocked{<prefix><topic>_<slot>} (a name built from KEYS[1]; lib/blocked.lua), so that the commit of
   the copy wakes the consumers; a member this call moves loses its entry (one HLEN while the hash is empty).
 
+  Nothing due (a consumer that has caught up polls, or a wake notice reaches a consumer after another took the
+  members): without expiry entries or fair share, the store queue's first member and its score (one ZRANGE, or
+  ZREVRANGE for PRIORITY) tell it before the keys written when members move are read, and the call returns with next;
+  when that member is due it is the first round's probe.
+
   KEYS[1]  store queue     <prefix><topic>_<slot>
   KEYS[2]  prepare queue   prepare{<prefix><topic>_<slot>}
   KEYS[3]  attempts hash   attempts{<prefix><topic>_<slot>}: member -> failed deliveries so far
@@ -139,20 +144,37 @@ if refused then return refused end
 -- or popped members would sit in the prepare queue with no one told, or leave the store queue for nowhere: the
 -- counters hash and the blocked hash (below) are written after the members move, so their types are checked first
 -- (the other keys are read before the members move).
+-- #include lib/candidates.lua: candidatesOf(queue, timed, now, from, want, probe), firstOf(queue, timed)
+local result = { POPPED, now, 0, epoch, 0, 0, 0 }
+local expiring = expiryKey and redis.call('ZCARD', expiryKey) > 0
+-- Nothing due (the poll of a consumer that has caught up): told by the store queue's first member, before the keys
+-- written when members move are checked, with the delay until that member is due. With members due, that member is
+-- the first round's probe (candidatesOf).
+local probe = nil
+if not expiring and not fairAt then
+  probe = firstOf(storeKey, timed)
+  if #probe == 0 then
+    result[3] = -1
+    return result
+  end
+  if timed and tonumber(probe[2]) > now then
+    result[3] = math.max(1, tonumber(probe[2]) - now)
+    return result
+  end
+end
+
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)
 -- #include lib/expiry.lua: expireMembers(keys, topicType, now, limit, toDead)
 -- #include lib/fair.lua: fair share between tenants
 -- #include lib/blocked.lua: blockedKeyOf, noteBlocked, takeBlocked
--- #include lib/candidates.lua: candidatesOf(queue, timed, now, from, want), scores read run by run
 -- #include lib/pop_reply.lua: newPopped, addPopped, popReply: the reply's lists of the members moved
 local blockedKey = blockedKeyOf(storeKey)
-redis.call('HLEN', blockedKey)
+-- nothing adds an entry before the call ends (noteBlocked): a hash empty now needs no look-up when members move
+local blockedEmpty = redis.call('HLEN', blockedKey) == 0
 
-local result = { POPPED, now, 0, epoch, 0, 0, 0 }
 local out = newPopped()
-local expiring = expiryKey and redis.call('ZCARD', expiryKey) > 0
 if expiring then
   local expired, more = expireMembers({ store = storeKey, prepare = prepareKey, attempts = attemptsKey,
     failures = KEYS[11], dead = KEYS[10], expiry = expiryKey, trace = traceKey }, topicType, now, 2 * count, toDead)
@@ -232,7 +254,8 @@ if plan then queueKey, upTo, skipped = fairStep(plan, s, popped, count) end
 for _ = 1, 4 do
   local want = upTo - popped
   if want <= 0 then break end
-  local members, runs = candidatesOf(queueKey, timed, now, skipped, want)
+  local members, runs = candidatesOf(queueKey, timed, now, skipped, want, probe)
+  probe = nil
   if #members == 0 then break end
   -- ZCARD first: the members of an empty prepare queue need no look-up (ZCARD checks the key's type too)
   local inFlight, entered = sortCandidates(members)
@@ -294,7 +317,7 @@ for _ = 1, 4 do
       removedByRank = type(range) == 'number'
     end
     if not removedByRank then callAll('ZREM', queueKey, moving) end
-    takeBlocked(blockedKey, moving)
+    if not blockedEmpty then takeBlocked(blockedKey, moving) end
     if plan then fairPopped(fk, plan.current, moving) end
     if not entered then callAll('ZADD', prepareKey, withDeadline(moving, n)) end
     addPopped(out, moving, n, movingRuns, failures, traces, nil)

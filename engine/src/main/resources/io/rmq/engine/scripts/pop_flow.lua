@@ -82,9 +82,10 @@ if countersKey then redis.call('HEXISTS', countersKey, '') end
 -- #include lib/blocked.lua: blockedKeyOf, noteBlocked, takeBlocked
 -- #include lib/candidates.lua: candidatesOf(queue, timed, now, from, want), scores read run by run
 -- #include lib/pop_reply.lua: newPopped, addPopped, popReply: the reply's lists of the members moved
--- the blocked hash is written after the members move: its type is checked before anything moves
+-- the blocked hash is written after the members move: its type is checked before anything moves; nothing adds an
+-- entry before the call ends (noteBlocked), so a hash empty now needs no look-up when members move
 local blockedKey = blockedKeyOf(storeKey)
-redis.call('HLEN', blockedKey)
+local blockedEmpty = redis.call('HLEN', blockedKey) == 0
 
 -- The keys' state as this call leaves it: key -> { c = members in the prepare queue, t = tat }
 local state, changed, changedList = {}, {}, {}
@@ -279,7 +280,7 @@ for round = 1, 8 do
       callAll('HDEL', traceKey, moving)
     end
     callAll('ZREM', storeKey, moving)
-    takeBlocked(blockedKey, moving)
+    if not blockedEmpty then takeBlocked(blockedKey, moving) end
     callAll('ZADD', prepareKey, deadlines)
     addPopped(out, moving, n, movingRuns, failures, traces, movingKeys)
     popped = popped + #moving

@@ -222,6 +222,48 @@ class PopScriptIT {
     }
 
     /**
+     * A pop with nothing due (a consumer that has caught up) is told so by the store queue's first member: it reads the
+     * clock, the pause flag and that member, and none of the keys it would write to or look up when members move.
+     */
+    @ParameterizedTest
+    @EnumSource(TopicType.class)
+    void aPopWithNothingDueReadsTheClockThePauseFlagAndTheFirstMemberOnly(TopicType type) {
+        long now = redis.redisTimeMillis();
+        if (type != TopicType.PRIORITY) {
+            sync.zadd(KEYS.store(), now + 60_000.0, "later");
+        }
+        sync.configResetstat();
+
+        List<Object> reply = await(scripts.run(RedisScript.POP,
+                utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner(), KEYS.paused(),
+                        KEYS.counters()),
+                utf8(type.name()), utf8("10"), utf8(Long.toString(TIMEOUT)), utf8("0"), utf8("")));
+        Map<String, Long> calls = commandCalls();
+
+        assertThat(reply).as("nothing popped").hasSize(7);
+        long next = type == TopicType.PRIORITY ? -1 : now + 60_000 - (Long) reply.get(1);
+        assertThat((Long) reply.get(2)).as("next").isEqualTo(next);
+        // the client's own commands (the call, a script load, the connection's set-up, the statistics)
+        calls.keySet().removeIf(c -> c.startsWith("eval") || c.startsWith("script") || c.startsWith("hello")
+                || c.startsWith("client") || c.startsWith("info") || c.startsWith("config"));
+        assertThat(calls).as("commands the pop ran").containsOnlyKeys("time", "exists",
+                type == TopicType.PRIORITY ? "zrevrange" : "zrange");
+        assertThat(calls.values()).as("once each").containsOnly(1L);
+    }
+
+    /** Calls per command since the last {@code CONFIG RESETSTAT} ({@code INFO commandstats}), scripts' calls included. */
+    private Map<String, Long> commandCalls() {
+        Map<String, Long> calls = new HashMap<>();
+        for (String line : sync.info("commandstats").split("\r?\n")) {
+            if (line.startsWith("cmdstat_")) {
+                calls.put(line.substring("cmdstat_".length(), line.indexOf(':')),
+                        Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(','))));
+            }
+        }
+        return calls;
+    }
+
+    /**
      * The scores are read run by run of equal scores (lib/candidates.lua): runs of every length around the script's
      * thresholds (a first run of 16 members, later runs shorter than 8), fractional scores, members blocked by a copy in
      * flight inside runs (pops that start inside a run, after skipped members) and, for the timed types, members not

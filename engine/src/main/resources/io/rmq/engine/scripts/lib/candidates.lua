@@ -25,6 +25,14 @@ local function withScores(queue, timed, now, at, count)
   return redis.call('ZREVRANGE', queue, at, at + count - 1, 'WITHSCORES')
 end
 
+-- The queue's first member in its order with its score, due or not: { member, score }, or empty for an empty queue.
+-- When it is due (timed types: its score is at most now) it is the candidate a first round's probe reads (from rank
+-- 0); when it is not, nothing is due, and its score is the earliest due time.
+local function firstOf(queue, timed)
+  if timed then return redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES') end
+  return redis.call('ZREVRANGE', queue, 0, 0, 'WITHSCORES')
+end
+
 -- appends `count` members of score `score` to `runs`
 local function runAdd(runs, score, count)
   local r = #runs
@@ -68,8 +76,9 @@ local function scoresOf(runs)
   return scores
 end
 
-local function candidatesOf(queue, timed, now, from, want)
-  local probe = withScores(queue, timed, now, from, 1)
+-- probe: the queue's first candidate with its score (firstOf below) when the caller read it already, or nil
+local function candidatesOf(queue, timed, now, from, want, probe)
+  probe = probe or withScores(queue, timed, now, from, 1)
   if #probe == 0 then return {}, {} end
   local score = probe[2]
   local stop = runEnd(queue, timed, score)
