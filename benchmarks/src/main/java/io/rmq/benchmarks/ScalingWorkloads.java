@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -64,17 +63,17 @@ final class ScalingWorkloads {
 
         /** Sends {@code count} unique messages, due at once, at most {@code window} unacknowledged. */
         Rate send(int count, String run) throws InterruptedException {
-            Semaphore window = new Semaphore(s.window());
+            SendWindow window = new SendWindow(s.window());
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Instant due = Instant.ofEpochMilli(1);
             long start = System.nanoTime();
             for (int i = 0; i < count && failure.get() == null; i++) {
-                window.acquire();
+                window.acquire(1);
                 producer.sendAt(payload(run, i), due, null).whenComplete((r, e) -> {
                     if (e != null) {
                         failure.compareAndSet(null, e);
                     }
-                    window.release();
+                    window.release(1);
                 });
             }
             window.acquire(s.window());
@@ -91,17 +90,18 @@ final class ScalingWorkloads {
          */
         Rate bareSortedSet(int count, String run, String key) throws InterruptedException {
             int perCommand = 100;
-            Semaphore window = new Semaphore(Math.max(1, s.window() / perCommand));
+            int commands = Math.max(1, s.window() / perCommand);
+            SendWindow window = new SendWindow(commands);
             long start = System.nanoTime();
             for (int i = 0; i < count; i += perCommand) {
                 List<byte[]> members = new ArrayList<>();
                 for (int j = i; j < Math.min(count, i + perCommand); j++) {
                     members.add(payload(run, j));
                 }
-                window.acquire();
-                plain.zaddAll(key, 1, members).whenComplete((r, e) -> window.release());
+                window.acquire(1);
+                plain.zaddAll(key, 1, members).whenComplete((r, e) -> window.release(1));
             }
-            window.acquire(Math.max(1, s.window() / perCommand));
+            window.acquire(commands);
             double seconds = (System.nanoTime() - start) / 1e9;
             return new Rate(count, seconds, seconds);
         }
