@@ -140,10 +140,6 @@ local timed = topicType ~= 'PRIORITY'
 local refused = claimSlot(ownerKey, prepareKey, pausedKey, epoch, ARGV[4], worker, now, count)
 if refused then return refused end
 
--- A key of the wrong type (written by another client) must fail the call before anything moves,
--- or popped members would sit in the prepare queue with no one told, or leave the store queue for nowhere: the
--- counters hash and the blocked hash (below) are written after the members move, so their types are checked first
--- (the other keys are read before the members move).
 -- #include lib/candidates.lua: candidatesOf(queue, timed, now, from, want, probe), firstOf(queue, timed)
 local result = { POPPED, now, 0, epoch, 0, 0, 0 }
 local expiring = expiryKey and redis.call('ZCARD', expiryKey) > 0
@@ -163,6 +159,10 @@ if not expiring and not fairAt then
   end
 end
 
+-- A key of the wrong type (written by another client) must fail the call before anything moves,
+-- or popped members would sit in the prepare queue with no one told, or leave the store queue for nowhere: the
+-- counters hash and the blocked hash (below) are written after the members move, so their types are checked first
+-- (the other keys are read before the members move).
 if countersKey then redis.call('HEXISTS', countersKey, '') end
 
 -- #include lib/call_all.lua: CHUNK and callAll(command, key, items)

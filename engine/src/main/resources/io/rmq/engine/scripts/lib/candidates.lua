@@ -76,7 +76,7 @@ local function scoresOf(runs)
   return scores
 end
 
--- probe: the queue's first candidate with its score (firstOf below) when the caller read it already, or nil
+-- probe: the queue's first candidate with its score (firstOf above) when the caller read it already, or nil
 local function candidatesOf(queue, timed, now, from, want, probe)
   probe = probe or withScores(queue, timed, now, from, 1)
   if #probe == 0 then return {}, {} end
