@@ -20,6 +20,7 @@ import io.rmq.engine.settlement.Delivery;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
+import io.rmq.testing.redis.CommandStats;
 import io.rmq.testing.redis.IdleCost;
 import io.rmq.testing.redis.RedisProcess;
 
@@ -121,11 +122,6 @@ class IdleCostIT {
 
     /** How many times Redis ran a command ({@code INFO commandstats}), scripts' calls included. */
     private static long commandCalls(RedisProcess redis, String command) {
-        for (String line : redis.cli("INFO", "commandstats").split("\r?\n")) {
-            if (line.startsWith("cmdstat_" + command + ":calls=")) {
-                return Long.parseLong(line.substring(line.indexOf('=') + 1, line.indexOf(',')));
-            }
-        }
-        return 0;
+        return CommandStats.calls(redis.cli("INFO", "commandstats"), command);
     }
 }

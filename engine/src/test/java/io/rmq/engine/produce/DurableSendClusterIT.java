@@ -21,6 +21,7 @@ import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
+import io.rmq.testing.redis.CommandStats;
 import io.rmq.testing.redis.RedisClusterExtension;
 import io.rmq.testing.redis.RedisClusterTestServer;
 import io.rmq.testing.redis.RedisProcess;
@@ -106,12 +107,7 @@ class DurableSendClusterIT {
     }
 
     private static long waitCalls(RedisProcess master) {
-        for (String line : master.cli("INFO", "commandstats").split("\n")) {
-            if (line.startsWith("cmdstat_wait:")) {
-                return Long.parseLong(line.replaceAll("^cmdstat_wait:calls=(\\d+),.*", "$1").trim());
-            }
-        }
-        return 0;
+        return CommandStats.calls(master.cli("INFO", "commandstats"), "wait");
     }
 
     private static byte[] bytes(String s) {

@@ -21,6 +21,7 @@ import io.rmq.engine.scripts.SendResult;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
+import io.rmq.testing.redis.CommandStats;
 import io.rmq.testing.redis.RedisProcess;
 import io.rmq.testing.redis.RedisSentinelTestServer;
 
@@ -168,12 +169,7 @@ class DurableSendSentinelIT {
     }
 
     private static long waitCalls(RedisProcess master) {
-        for (String line : master.cli("INFO", "commandstats").split("\n")) {
-            if (line.startsWith("cmdstat_wait:")) {
-                return Long.parseLong(line.replaceAll("^cmdstat_wait:calls=(\\d+),.*", "$1").trim());
-            }
-        }
-        return 0;
+        return CommandStats.calls(master.cli("INFO", "commandstats"), "wait");
     }
 
     private static long perSecond(int messages, long nanos) {

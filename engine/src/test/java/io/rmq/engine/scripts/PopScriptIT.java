@@ -25,6 +25,7 @@ import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
+import io.rmq.testing.redis.CommandStats;
 import io.rmq.testing.redis.RedisConnections;
 import io.rmq.testing.redis.RedisTest;
 
@@ -238,7 +239,7 @@ class PopScriptIT {
                 utf8Array(KEYS.store(), KEYS.prepare(), KEYS.attempts(), KEYS.origin(), KEYS.owner(), KEYS.paused(),
                         KEYS.counters()),
                 utf8(type.name()), utf8("10"), utf8(Long.toString(TIMEOUT)), utf8("0"), utf8("")));
-        Map<String, Long> calls = commandCalls();
+        Map<String, Long> calls = CommandStats.calls(sync.info("commandstats"));
 
         assertThat(reply).as("nothing popped").hasSize(7);
         long next = type == TopicType.PRIORITY ? -1 : now + 60_000 - (Long) reply.get(1);
@@ -249,18 +250,6 @@ class PopScriptIT {
         assertThat(calls).as("commands the pop ran").containsOnlyKeys("time", "exists",
                 type == TopicType.PRIORITY ? "zrevrange" : "zrange");
         assertThat(calls.values()).as("once each").containsOnly(1L);
-    }
-
-    /** Calls per command since the last {@code CONFIG RESETSTAT} ({@code INFO commandstats}), scripts' calls included. */
-    private Map<String, Long> commandCalls() {
-        Map<String, Long> calls = new HashMap<>();
-        for (String line : sync.info("commandstats").split("\r?\n")) {
-            if (line.startsWith("cmdstat_")) {
-                calls.put(line.substring("cmdstat_".length(), line.indexOf(':')),
-                        Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(','))));
-            }
-        }
-        return calls;
     }
 
     /**

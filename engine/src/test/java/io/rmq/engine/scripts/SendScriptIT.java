@@ -23,6 +23,7 @@ import io.rmq.engine.topic.SlotKeys;
 import io.rmq.engine.topic.TopicDefinition;
 import io.rmq.engine.topic.TopicKeys;
 import io.rmq.engine.topic.TopicType;
+import io.rmq.testing.redis.CommandStats;
 import io.rmq.testing.redis.ChannelRecorder;
 import io.rmq.testing.redis.RedisConnections;
 import io.rmq.testing.redis.RedisTest;
@@ -424,9 +425,7 @@ class SendScriptIT {
 
     /** How many times Redis ran {@code command}, scripts' calls included. */
     private long calls(String command) {
-        String stats = sync.info("commandstats");
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("cmdstat_" + command + ":calls=(\\d+)").matcher(stats);
-        return m.find() ? Long.parseLong(m.group(1)) : 0;
+        return CommandStats.calls(sync.info("commandstats"), command);
     }
 
     // --- helpers ---------------------------------------------------------------------------
