@@ -42,7 +42,7 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
         Measures.progress("%s: %,d messages sent, then consumed by %d threads popping %d ...", how.label, s.messages(),
                 consumers, batch);
         Counters before = Counters.take(redis);
-        raw.send(s.messages(), window, i -> payload("raw-" + how.ordinal() + "-" + i + "-"));
+        raw.send(s.messages(), window, i -> payload("rw" + how.ordinal() + "-" + i + "-"));
         Counters sent = Counters.take(redis);
         results.add(Phase.SEND, how, singleSend(window, raw.slots()), sent.since(before, s.messages()));
         results.add(Phase.CONSUME, how, consume(consumers, batch, raw.slots()),
@@ -56,7 +56,7 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
     double consumeRound(RawBaseline raw, int consumers, int batch, int window) throws InterruptedException {
         Measures.progress("bare Lettuce: %,d messages sent, then consumed by %d threads popping %d ...", s.messages(),
                 consumers, batch);
-        raw.send(s.messages(), window, i -> payload("raw-paired-" + i + "-"));
+        raw.send(s.messages(), window, i -> payload("raw-" + i + "-"));
         return consumed(raw, consumers, batch, s.messages()).perSecond();
     }
 
@@ -76,7 +76,7 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
     void groupedSend(RawBaseline raw, int consumers, int batch) throws InterruptedException {
         Measures.progress("%s: %,d messages sent, %d per ZADD ...", How.BARE_GROUPED.label, s.messages(), GROUPED_MEMBERS);
         Counters before = Counters.take(redis);
-        raw.sendGrouped(s.messages(), s.maxInflight(), GROUPED_MEMBERS, i -> payload("raw-grouped-" + i + "-"));
+        raw.sendGrouped(s.messages(), s.maxInflight(), GROUPED_MEMBERS, i -> payload("rwg-" + i + "-"));
         Counters sent = Counters.take(redis);
         results.add(Phase.SEND, How.BARE_GROUPED, String.format("1 ZADD of up to %d members per slot, %d in flight,"
                 + " %d slots", Math.min(GROUPED_MEMBERS, s.maxInflight()), s.maxInflight(), raw.slots()),
@@ -94,7 +94,7 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
             throws InterruptedException {
         Measures.progress("%s: %,d messages sent while %d threads popping %d consume them ...", how.label,
                 s.messages(), consumers, batch);
-        String head = "raw-at-once-" + how.ordinal() + "-";
+        String head = "raw-ao" + how.ordinal() + "-";
         RawBaseline.Send send = grouped
                 ? () -> raw.sendGrouped(s.messages(), window, GROUPED_MEMBERS, i -> payload(head + i + "-"))
                 : () -> raw.send(s.messages(), window, i -> payload(head + i + "-"));
@@ -118,7 +118,7 @@ record BarePhases(BenchSettings s, ExampleRedis redis, BenchResults results) {
         for (int consumers : s.bestBareConsumers()) {
             for (int batch : s.bestBareBatchSizes()) {
                 Measures.progress("bare Lettuce search, %d threads popping %d: %,d messages ...", consumers, batch, count);
-                raw.send(count, s.maxInflight(), i -> payload("raw-search-" + i + "-"));
+                raw.send(count, s.maxInflight(), i -> payload("rws-" + i + "-"));
                 double perSecond = consumed(raw, consumers, batch, count).perSecond();
                 results.search().add(new SearchPoint(consumers, batch, count, perSecond));
             }

@@ -296,7 +296,7 @@ public final class Benchmark {
                 phases.warmUp(c, BenchChannels.SWEEP_TOPIC, s.slots(), Math.min(s.warmup(), count / 4));
                 connector = phases.sendThenConsume(c, BenchChannels.SWEEP_TOPIC, s.slots(), count).committed().perSecond();
             }
-            raw.send(count, s.maxInflight(), i -> phases.payload("raw-sweep-" + i + "-"));
+            raw.send(count, s.maxInflight(), i -> phases.payload("rwp-" + i + "-"));
             Counters start = Counters.take(redis);
             long consumed = raw.consume(consumers, batch);
             Counters end = Counters.take(redis);

@@ -12,7 +12,15 @@ final class Measures {
     private Measures() {
     }
 
-    /** A payload of {@code bytes} bytes starting with {@code head} (unique heads: nothing merges). */
+    /**
+     * A payload of {@code bytes} bytes starting with {@code head} (unique heads: nothing merges).
+     *
+     * <p>Phases compared with each other give their heads the same number of characters before the message's number
+     * (the connector's {@code run-<n>-}, the bare client's {@code raw-<n>-} or {@code rw0-<n>-}): both sides pass
+     * the payloads through Lua (the connector's scripts, the bare client's {@code raw-pop.lua}), and the Lua of
+     * Redis 6.2 hashes a 100-byte string from one byte in four, so where the digits sit decides how many of the
+     * payloads share a hash (docs/benchmarks.md).
+     */
     static byte[] payload(int bytes, String head) {
         byte[] payload = new byte[bytes];
         Arrays.fill(payload, (byte) 'x');
