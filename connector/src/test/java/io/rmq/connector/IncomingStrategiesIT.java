@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.rmq.testing.Invariant;
 import io.rmq.testing.LogRecorder;
@@ -103,12 +105,23 @@ class IncomingStrategiesIT {
     }
 
     /**
-     * After a pause: a pop under way when {@code pause} returned (the channel polls every 100 ms) may still move the
-     * messages sent since; it releases them to the store queue rather than hand them over. Waits until all
-     * {@code sent} are there and none is in flight.
+     * After a pause, with {@code sent} messages sent since: a pop under way when {@code pause} returned (the channel
+     * polls every 100 ms) may still move them, and then releases them to the store queue rather than hand them over.
+     * So for 500 ms none reaches the application ({@code seen} holds) and none is lost (the store and prepare queues
+     * together hold them all, read at one instant); then all are back in the store queue, and for 500 ms more nothing
+     * is popped.
      */
-    private void awaitBackInTheStoreQueue(int sent) {
+    private void assertNothingPoppedWhilePaused(int sent, String what, BooleanSupplier seen) {
+        Invariant.holdsFor(Duration.ofMillis(500), "none handed over or lost while paused",
+                () -> seen.getAsBoolean() && inStoreOrPrepare() == sent);
         await().atMost(WAIT).until(() -> redis.zcard(STORE) == sent && redis.zcard(PREPARE) == 0);
+        Invariant.holdsFor(Duration.ofMillis(500), what, () -> redis.zcard(PREPARE) == 0 && seen.getAsBoolean());
+    }
+
+    /** The members of the store and the prepare queue, counted by one script: at one instant. */
+    private long inStoreOrPrepare() {
+        return redis.eval("return redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2])",
+                ScriptOutputType.INTEGER, STORE, PREPARE);
     }
 
     private void start(Class<?> consumer, Object... attributes) {
@@ -226,9 +239,7 @@ class IncomingStrategiesIT {
         topics.pause("jobs");
         assertThat(topics.isPaused("jobs")).isTrue();
         send("good-2", "good-3");
-        awaitBackInTheStoreQueue(2);
-        Invariant.holdsFor(Duration.ofMillis(500), "nothing popped while paused",
-                () -> redis.zcard(PREPARE) == 0 && worker.seen().size() == 1);
+        assertNothingPoppedWhilePaused(2, "nothing popped while paused", () -> worker.seen().size() == 1);
 
         topics.resume("jobs");
         await().atMost(WAIT).until(() -> worker.seen().size() == 3);
@@ -248,10 +259,7 @@ class IncomingStrategiesIT {
         assertThat(topics.isPaused("jobs")).isTrue();
         assertThat(topics.isPaused("jobs$1")).as("a copy, by its own name").isTrue();
         send("good-1", "good-2", "good-3");
-        awaitBackInTheStoreQueue(3);
-        assertThat(worker.seen()).isEmpty();
-        Invariant.holdsFor(Duration.ofMillis(500), "no copy pops while the channel is paused",
-                () -> redis.zcard(PREPARE) == 0 && worker.seen().isEmpty());
+        assertNothingPoppedWhilePaused(3, "no copy pops while the channel is paused", () -> worker.seen().isEmpty());
 
         topics.resume("jobs");
         await().atMost(WAIT).until(() -> worker.seen().size() == 3);
