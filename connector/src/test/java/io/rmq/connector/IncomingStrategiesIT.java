@@ -135,10 +135,14 @@ class IncomingStrategiesIT {
                 .start();
     }
 
+    /** One ZADD: a poll between the jobs could not pop some without the others. The first is the highest priority. */
     private void send(String... jobs) {
+        Object[] scoresAndJobs = new Object[2 * jobs.length];
         for (int i = 0; i < jobs.length; i++) {
-            redis.zadd(STORE, jobs.length - i, jobs[i]); // the first is the highest priority
+            scoresAndJobs[2 * i] = (double) (jobs.length - i);
+            scoresAndJobs[2 * i + 1] = jobs[i];
         }
+        redis.zadd(STORE, scoresAndJobs);
     }
 
     @Test
