@@ -253,8 +253,54 @@ class PopScriptIT {
     }
 
     /**
+     * A queue's head may be the rest of a long run of equal scores whose start an earlier pop took. The pop judges a
+     * short first run with the run after it: when that one is long, the scores are read run by run (one ZCOUNT per
+     * run), not once per member; when it is short too, the round is read with its scores at once (the two runs' ZCOUNTs
+     * only). Either way each member comes with its own score.
+     */
+    @ParameterizedTest
+    @EnumSource(TopicType.class)
+    void aShortFirstRunIsJudgedWithTheRunAfterIt(TopicType type) {
+        // a short run, then long ones: the scores read run by run
+        assertThat(zcountsOfOnePop(type, new int[] {3, 40, 40}, 70)).as("one ZCOUNT per run").isEqualTo(3);
+        sync.del(KEYS.store(), KEYS.prepare(), KEYS.counters());
+        // two short runs: the round read with its scores
+        assertThat(zcountsOfOnePop(type, new int[] {3, 2, 40, 40}, 70)).as("the first two runs' ZCOUNTs").isEqualTo(2);
+        sync.del(KEYS.store(), KEYS.prepare(), KEYS.counters());
+        // a short run and nothing due after it (timed types), or the end of the queue
+        assertThat(zcountsOfOnePop(type, new int[] {3}, 70)).as("the run's ZCOUNT").isEqualTo(1);
+    }
+
+    /** Pops {@code count} from a queue of runs of equal scores of the given lengths; the pop's ZCOUNTs. */
+    private long zcountsOfOnePop(TopicType type, int[] runs, int count) {
+        long now = redis.redisTimeMillis();
+        Map<String, Double> scoreOf = new HashMap<>();
+        int m = 0;
+        for (int r = 0; r < runs.length; r++) {
+            double score = type.isTimed() ? now - 10_000.0 + r : 1_000.0 - r;
+            for (int i = 0; i < runs[r]; i++) {
+                String member = String.format("m-%03d-%04d", r, m++);
+                sync.zadd(KEYS.store(), score, member);
+                scoreOf.put(member, score);
+            }
+        }
+        if (type.isTimed()) {
+            sync.zadd(KEYS.store(), now + 60_000.0, "not-yet-due");
+        }
+        sync.configResetstat();
+        Popped popped = pop(type, count);
+        long zcounts = CommandStats.calls(sync.info("commandstats")).getOrDefault("zcount", 0L);
+
+        assertThat(popped.entries()).hasSize(Math.min(count, m));
+        for (Entry entry : popped.entries()) {
+            assertThat(entry.score()).as(entry.member()).isEqualTo(scoreOf.get(entry.member()));
+        }
+        return zcounts;
+    }
+
+    /**
      * The scores are read run by run of equal scores (lib/candidates.lua): runs of every length around the script's
-     * thresholds (a first run of 16 members, later runs shorter than 8), fractional scores, members blocked by a copy in
+     * threshold (runs shorter than 8, a short first run judged with the one after it), fractional scores, members blocked by a copy in
      * flight inside runs (pops that start inside a run, after skipped members) and, for the timed types, members not
      * yet due. Popped again and again with counts of every size, the members come in the queue's order, each with its
      * own score.

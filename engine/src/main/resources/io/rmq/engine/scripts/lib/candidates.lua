@@ -4,14 +4,15 @@
 -- A score costs Redis more than its member to hand to the script (Redis 6.2 and 7.0 format each score with
 -- snprintf), and a queue's members usually come in runs of one score (messages sent in the same millisecond, or with
 -- the same priority). So the scores are read run by run: the first candidate's score, then a ZCOUNT that tells where
--- the run of that score ends, and the members without scores. A first run shorter than RUN_FIRST members (all but
--- distinct scores) reads the round with WITHSCORES at once, as does the rest of a round once a run is shorter than
--- RUN_SHORT members: where runs are short, one formatted score per member is cheaper than two reads per run.
+-- the run of that score ends, and the members without scores. Once a run is shorter than RUN_SHORT members, the rest
+-- of the round is read with WITHSCORES: where runs are short, one formatted score per member is cheaper than two reads
+-- per run. The first run is judged with the one after it when it is short: the queue's head may be the rest of a long
+-- run whose start an earlier pop took (with distinct scores, two reads more per round).
 --
 -- Returns the members (a list) and their scores as runs: score, how many members in a row have it, score, ... (the
 -- counts add up to the number of members). The pop's reply carries the runs as they are (lib/pop_reply.lua): no
 -- table entry, and no reply element, per member for its score.
-local RUN_FIRST, RUN_SHORT = 16, 8
+local RUN_SHORT = 8
 
 -- the rank (from the queue's start in its order) right after the run of score s
 local function runEnd(queue, timed, s)
@@ -76,6 +77,12 @@ local function scoresOf(runs)
   return scores
 end
 
+-- the member at rank `at` of a queue in its order, with its score: { member, score }, or empty past its end
+local function memberAt(queue, timed, at)
+  if timed then return redis.call('ZRANGE', queue, at, at, 'WITHSCORES') end
+  return redis.call('ZREVRANGE', queue, at, at, 'WITHSCORES')
+end
+
 -- probe: the queue's first candidate with its score (firstOf above) when the caller read it already, or nil
 local function candidatesOf(queue, timed, now, from, want, probe)
   probe = probe or withScores(queue, timed, now, from, 1)
@@ -83,9 +90,19 @@ local function candidatesOf(queue, timed, now, from, want, probe)
   local score = probe[2]
   local stop = runEnd(queue, timed, score)
   local members, runs = {}, {}
-  if stop - from < math.min(want, RUN_FIRST) then
-    runsOfScored(withScores(queue, timed, now, from, want), members, runs, 0)
-    return members, runs
+  -- A short first run that does not fill the round may be the rest of a long run whose start earlier pops took: the
+  -- run after it tells (read here, and used by the loop below as its second run). When that one is short too and does
+  -- not reach the round's end, the round is read with WITHSCORES.
+  local second = nil
+  if stop - from < math.min(want, RUN_SHORT) then
+    local one = memberAt(queue, timed, stop)
+    if #one > 0 and not (timed and tonumber(one[2]) > now) then
+      second = { score = one[2], stop = runEnd(queue, timed, one[2]) }
+      if second.stop - stop < RUN_SHORT and second.stop - from < want then
+        runsOfScored(withScores(queue, timed, now, from, want), members, runs, 0)
+        return members, runs
+      end
+    end
   end
   if timed then members = redis.call('ZRANGEBYSCORE', queue, '-inf', now, 'LIMIT', from, want)
   else members = redis.call('ZREVRANGE', queue, from, from + want - 1) end
@@ -98,17 +115,21 @@ local function candidatesOf(queue, timed, now, from, want, probe)
     runs[#runs + 1] = score
     runs[#runs + 1] = runLength
     if upTo >= n then return members, runs end
+    local first = i == 1
     i = upTo + 1
-    if runLength < RUN_SHORT then
-      -- the rest with scores: the members read again are the same ones, in the same order
-      runsOfScored(withScores(queue, timed, now, from + i - 1, n - i + 1), members, runs, i - 1)
-      return members, runs
+    if first and second then
+      -- the run after a short first one, read above
+      score, stop = second.score, second.stop
+    else
+      if runLength < RUN_SHORT and not first then
+        -- the rest with scores: the members read again are the same ones, in the same order
+        runsOfScored(withScores(queue, timed, now, from + i - 1, n - i + 1), members, runs, i - 1)
+        return members, runs
+      end
+      -- the candidates are the queue's members from rank `from` on, in its order: the next run starts at this rank
+      local one = memberAt(queue, timed, from + i - 1)
+      score = one[2]
+      stop = runEnd(queue, timed, score)
     end
-    -- the candidates are the queue's members from rank `from` on, in its order: the next run starts at this rank
-    local one
-    if timed then one = redis.call('ZRANGE', queue, from + i - 1, from + i - 1, 'WITHSCORES')
-    else one = redis.call('ZREVRANGE', queue, from + i - 1, from + i - 1, 'WITHSCORES') end
-    score = one[2]
-    stop = runEnd(queue, timed, score)
   end
 end
