@@ -26,13 +26,16 @@ local function withScores(queue, timed, now, at, count)
   return redis.call('ZREVRANGE', queue, at, at + count - 1, 'WITHSCORES')
 end
 
+-- the member at rank `at` of a queue in its order, with its score: { member, score }, or empty past its end
+local function memberAt(queue, timed, at)
+  if timed then return redis.call('ZRANGE', queue, at, at, 'WITHSCORES') end
+  return redis.call('ZREVRANGE', queue, at, at, 'WITHSCORES')
+end
+
 -- The queue's first member in its order with its score, due or not: { member, score }, or empty for an empty queue.
 -- When it is due (timed types: its score is at most now) it is the candidate a first round's probe reads (from rank
 -- 0); when it is not, nothing is due, and its score is the earliest due time.
-local function firstOf(queue, timed)
-  if timed then return redis.call('ZRANGE', queue, 0, 0, 'WITHSCORES') end
-  return redis.call('ZREVRANGE', queue, 0, 0, 'WITHSCORES')
-end
+local function firstOf(queue, timed) return memberAt(queue, timed, 0) end
 
 -- appends `count` members of score `score` to `runs`
 local function runAdd(runs, score, count)
@@ -77,12 +80,6 @@ local function scoresOf(runs)
   return scores
 end
 
--- the member at rank `at` of a queue in its order, with its score: { member, score }, or empty past its end
-local function memberAt(queue, timed, at)
-  if timed then return redis.call('ZRANGE', queue, at, at, 'WITHSCORES') end
-  return redis.call('ZREVRANGE', queue, at, at, 'WITHSCORES')
-end
-
 -- probe: the queue's first candidate with its score (firstOf above) when the caller read it already, or nil
 local function candidatesOf(queue, timed, now, from, want, probe)
   probe = probe or withScores(queue, timed, now, from, 1)
@@ -115,13 +112,13 @@ local function candidatesOf(queue, timed, now, from, want, probe)
     runs[#runs + 1] = score
     runs[#runs + 1] = runLength
     if upTo >= n then return members, runs end
-    local first = i == 1
     i = upTo + 1
-    if first and second then
-      -- the run after a short first one, read above
-      score, stop = second.score, second.stop
+    if second then
+      -- the run after a short first one, read above (a short first run goes no further without it: the round ends
+      -- with it)
+      score, stop, second = second.score, second.stop, nil
     else
-      if runLength < RUN_SHORT and not first then
+      if runLength < RUN_SHORT then
         -- the rest with scores: the members read again are the same ones, in the same order
         runsOfScored(withScores(queue, timed, now, from + i - 1, n - i + 1), members, runs, i - 1)
         return members, runs
