@@ -1,5 +1,9 @@
 package io.rmq.benchmarks;
 
+import static io.rmq.benchmarks.ScriptCosts.quartiles;
+import static io.rmq.benchmarks.ScriptCosts.utf8;
+import static io.rmq.benchmarks.ScriptCosts.zaddAll;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -94,7 +98,8 @@ public final class PopScriptCost {
                     System.out.printf("  runs of %d equal due times:%n", runLength);
                     Map<String, List<double[]>> figures = measure(connection, pops, runLength, rounds);
                     figures.forEach((who, values) -> System.out.printf("    %-12s %s / %s / %s%n", who,
-                            quartiles(values, 0), quartiles(values, 1), quartiles(values, 2)));
+                            quartiles(column(values, 0)), quartiles(column(values, 1)),
+                            quartiles(column(values, 2))));
                 }
             } finally {
                 client.shutdown();
@@ -247,18 +252,10 @@ public final class PopScriptCost {
         return include.appendTail(expanded).toString();
     }
 
-    /** {@code ZADD}s of 1,000 members each. */
-    @SuppressWarnings("unchecked")
-    private static void zaddAll(RedisCommands<byte[], byte[]> sync, byte[] key, List<ScoredValue<byte[]>> members) {
-        for (int from = 0; from < members.size(); from += 1_000) {
-            sync.zadd(key, members.subList(from, Math.min(from + 1_000, members.size())).toArray(ScoredValue[]::new));
-        }
-    }
 
-    private static String quartiles(List<double[]> values, int index) {
-        double[] sorted = values.stream().mapToDouble(v -> v[index]).sorted().toArray();
-        return String.format("%.2f [%.2f, %.2f]", sorted[sorted.length / 2], sorted[sorted.length / 4],
-                sorted[3 * sorted.length / 4]);
+
+    private static double[] column(List<double[]> rows, int index) {
+        return rows.stream().mapToDouble(row -> row[index]).toArray();
     }
 
     private static byte[] key(String name, String slot) {
@@ -276,7 +273,4 @@ public final class PopScriptCost {
         }
     }
 
-    private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
 }

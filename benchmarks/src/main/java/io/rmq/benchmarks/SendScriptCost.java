@@ -1,5 +1,9 @@
 package io.rmq.benchmarks;
 
+import static io.rmq.benchmarks.ScriptCosts.quartiles;
+import static io.rmq.benchmarks.ScriptCosts.utf8;
+import static io.rmq.benchmarks.ScriptCosts.zaddAll;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +21,6 @@ import io.lettuce.core.ScoredValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.rmq.engine.redis.RedisScript;
 import io.rmq.examples.support.ExampleRedis;
@@ -71,7 +74,8 @@ public final class SendScriptCost {
                 for (int n : perCall) {
                     Map<String, List<Double>> perMessage = measure(connection, async, sources, n, rounds);
                     StringBuilder line = new StringBuilder(String.format("  %3d per call:", n));
-                    perMessage.forEach((who, values) -> line.append(String.format("  %s %s", who, quartiles(values))));
+                    perMessage.forEach((who, values) -> line.append(String.format("  %s %s", who,
+                            quartiles(values.stream().mapToDouble(Double::doubleValue).toArray()))));
                     System.out.println(line);
                 }
             } finally {
@@ -138,13 +142,6 @@ public final class SendScriptCost {
         return perMessage;
     }
 
-    /** {@code ZADD}s of 1,000 members each. */
-    @SuppressWarnings("unchecked")
-    private static void zaddAll(RedisCommands<byte[], byte[]> sync, byte[] key, List<ScoredValue<byte[]>> members) {
-        for (int from = 0; from < members.size(); from += 1_000) {
-            sync.zadd(key, members.subList(from, Math.min(from + 1_000, members.size())).toArray(ScoredValue[]::new));
-        }
-    }
 
     private static long[] evalsha(String commandStats) {
         Matcher m = EVALSHA.matcher(commandStats);
@@ -154,13 +151,5 @@ public final class SendScriptCost {
         return new long[] { Long.parseLong(m.group(1)), Long.parseLong(m.group(2)) };
     }
 
-    private static String quartiles(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        return String.format("%.2f [%.2f, %.2f]", sorted.get(sorted.size() / 2), sorted.get(sorted.size() / 4),
-                sorted.get(3 * sorted.size() / 4));
-    }
 
-    private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
 }

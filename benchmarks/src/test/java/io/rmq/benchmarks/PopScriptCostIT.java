@@ -3,9 +3,7 @@ package io.rmq.benchmarks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,17 +85,7 @@ class PopScriptCostIT {
     }
 
     private static String run() throws Exception {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream out = System.out;
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            PopScriptCost.main(new String[0]);
-        } finally {
-            System.setOut(out);
-        }
-        String output = captured.toString(StandardCharsets.UTF_8);
-        out.print(output);
-        return output;
+        return ProgramOutput.of(() -> PopScriptCost.main(new String[0]));
     }
 
     private static String resource(String name) throws Exception {

@@ -3,10 +3,7 @@ package io.rmq.benchmarks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -34,16 +31,7 @@ class SendScriptCostIT {
         System.setProperty("send-cost.per-call", "4,8");
         System.setProperty("send-cost.rounds", "2");
 
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream out = System.out;
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            SendScriptCost.main(new String[0]);
-        } finally {
-            System.setOut(out);
-        }
-        String output = captured.toString(StandardCharsets.UTF_8);
-        out.print(output);
+        String output = ProgramOutput.of(() -> SendScriptCost.main(new String[0]));
         assertThat(output).contains("EVALSHA time per sent message", "of 2 rounds of 200 calls each");
         String figure = "\\d+\\.\\d\\d \\[\\d+\\.\\d\\d, \\d+\\.\\d\\d\\]";
         assertThat(output.lines().filter(l -> l.matches("\\s+4 per call:  before " + figure + "  this build " + figure)))
