@@ -254,30 +254,59 @@ class PopScriptIT {
 
     /**
      * A queue's head may be the rest of a long run of equal scores whose start an earlier pop took. The pop judges a
-     * short first run with the run after it: when that one is long, the scores are read run by run (one ZCOUNT per
-     * run), not once per member; when it is short too, the round is read with its scores at once (the two runs' ZCOUNTs
-     * only). Either way each member comes with its own score.
+     * short first run with the run after it: when that one is long, the scores are read run by run (a member with its
+     * score and a ZCOUNT per run), not once per member; when it is short too, the round is read with its scores at
+     * once (the two runs' reads only). Either way each member comes with its own score. The runs here are 7 apart:
+     * the first guess of a next run one apart misses (one ZCOUNT), and the round guesses no more.
      */
     @ParameterizedTest
     @EnumSource(TopicType.class)
     void aShortFirstRunIsJudgedWithTheRunAfterIt(TopicType type) {
-        // a short run, then long ones: the scores read run by run
-        assertThat(zcountsOfOnePop(type, new int[] {3, 40, 40}, 70)).as("one ZCOUNT per run").isEqualTo(3);
+        // a short run, then long ones: the scores read run by run (the probe, the second and third runs' first members)
+        assertThat(readsOfOnePop(type, new int[] {3, 40, 40}, new double[] {0, 7, 14}, 70))
+                .as("members read with their scores, ZCOUNTs").containsExactly(3L, 4L);
         sync.del(KEYS.store(), KEYS.prepare(), KEYS.counters());
         // two short runs: the round read with its scores
-        assertThat(zcountsOfOnePop(type, new int[] {3, 2, 40, 40}, 70)).as("the first two runs' ZCOUNTs").isEqualTo(2);
+        assertThat(readsOfOnePop(type, new int[] {3, 2, 40, 40}, new double[] {0, 7, 14, 21}, 70))
+                .as("the first two runs' reads").containsExactly(2L, 3L);
         sync.del(KEYS.store(), KEYS.prepare(), KEYS.counters());
         // a short run and nothing due after it (timed types), or the end of the queue
-        assertThat(zcountsOfOnePop(type, new int[] {3}, 70)).as("the run's ZCOUNT").isEqualTo(1);
+        assertThat(readsOfOnePop(type, new int[] {3}, new double[] {0}, 70)).as("the run's reads").containsExactly(2L, 2L);
     }
 
-    /** Pops {@code count} from a queue of runs of equal scores of the given lengths; the pop's ZCOUNTs. */
-    private long zcountsOfOnePop(TopicType type, int[] runs, int count) {
+    /**
+     * Runs of consecutive whole scores (a busy queue's milliseconds, or priorities one apart) are told by ZCOUNTs alone
+     * after the first run's score: each next run by its end and its start, which must be where the run before it ends
+     * (no score between them). A gap or a fraction between two runs ends the guessing for the round: the runs after
+     * it are read from their first members, as any other run. Each member comes with its own score.
+     */
+    @ParameterizedTest
+    @EnumSource(TopicType.class)
+    void runsOfConsecutiveWholeScoresAreToldByTheirCounts(TopicType type) {
+        int[] runs = {20, 20, 20, 20};
+        // the probe reads the first member; the first run's end, then two ZCOUNTs for each of the three runs after it
+        assertThat(readsOfOnePop(type, runs, new double[] {0, 1, 2, 3}, 80)).as("one apart").containsExactly(1L, 7L);
+        sync.del(KEYS.store(), KEYS.prepare(), KEYS.counters(), KEYS.origin());
+        // the guess after the second run finds nothing one apart (one ZCOUNT): the third and fourth runs are read (a
+        // member and a ZCOUNT each)
+        assertThat(readsOfOnePop(type, runs, new double[] {0, 1, 5, 6}, 80)).as("a gap").containsExactly(3L, 6L);
+        sync.del(KEYS.store(), KEYS.prepare(), KEYS.counters(), KEYS.origin());
+        // a run half-way between two whole scores: the first guess finds members before its run's start (two ZCOUNTs)
+        assertThat(readsOfOnePop(type, runs, new double[] {0, 0.5, 1, 2}, 80)).as("a fraction").containsExactly(4L, 6L);
+    }
+
+    /**
+     * Pops {@code count} from a queue of runs of equal scores of the given lengths, run r at {@code offsets[r]} from
+     * the first run's score in the queue's order (timed types: later; PRIORITY: lower); checks each popped member's
+     * score. Returns what the pop read: members with their scores ({@code ZRANGE}/{@code ZREVRANGE}) and
+     * {@code ZCOUNT}s.
+     */
+    private long[] readsOfOnePop(TopicType type, int[] runs, double[] offsets, int count) {
         long now = redis.redisTimeMillis();
         Map<String, Double> scoreOf = new HashMap<>();
         int m = 0;
         for (int r = 0; r < runs.length; r++) {
-            double score = type.isTimed() ? now - 10_000.0 + r : 1_000.0 - r;
+            double score = type.isTimed() ? now - 10_000.0 + offsets[r] : 1_000.0 - offsets[r];
             for (int i = 0; i < runs[r]; i++) {
                 String member = String.format("m-%03d-%04d", r, m++);
                 sync.zadd(KEYS.store(), score, member);
@@ -289,20 +318,23 @@ class PopScriptIT {
         }
         sync.configResetstat();
         Popped popped = pop(type, count);
-        long zcounts = CommandStats.calls(sync.info("commandstats")).getOrDefault("zcount", 0L);
+        Map<String, Long> calls = CommandStats.calls(sync.info("commandstats"));
 
         assertThat(popped.entries()).hasSize(Math.min(count, m));
         for (Entry entry : popped.entries()) {
             assertThat(entry.score()).as(entry.member()).isEqualTo(scoreOf.get(entry.member()));
         }
-        return zcounts;
+        // the round's candidates are one read more, without scores (timed types: a ZRANGEBYSCORE; PRIORITY: a ZREVRANGE)
+        long candidatesRead = type.isTimed() ? 0 : 1;
+        return new long[] {calls.getOrDefault("zrange", 0L) + calls.getOrDefault("zrevrange", 0L) - candidatesRead,
+                calls.getOrDefault("zcount", 0L)};
     }
 
     /**
      * The scores are read run by run of equal scores (lib/candidates.lua): runs of every length around the script's
-     * threshold (runs shorter than 8, a short first run judged with the one after it), fractional scores, members blocked by a copy in
-     * flight inside runs (pops that start inside a run, after skipped members) and, for the timed types, members not
-     * yet due. Popped again and again with counts of every size, the members come in the queue's order, each with its
+     * threshold (runs shorter than 8, a short first run judged with the one after it), runs one apart, with gaps and
+     * with fractional scores, members blocked by a copy in flight inside runs (pops that start inside a run, after
+     * skipped members) and, for the timed types, members not yet due. Popped again and again with counts of every size, the members come in the queue's order, each with its
      * own score.
      */
     @ParameterizedTest
@@ -319,16 +351,25 @@ class PopScriptIT {
         }
     }
 
+    /**
+     * The steps between runs' scores: one apart (runs told by their counts), 7 apart (a gap) and half apart (scores
+     * that are not whole, read from their members, until a second half step makes them whole again).
+     */
+    private static final double[] STEPS = {1, 1, 7, 0.5, 1, 1, 0.5, 1, 7};
+
     private void popsInTheQueuesOrderWithTheirScores(TopicType type, int blockEvery, int[] counts) {
         long now = redis.redisTimeMillis();
         int[] runs = {1, 20, 3, 4, 5, 17, 1, 1, 40, 2, 16, 30, 1, 3, 64, 1, 15, 16, 4, 1, 24, 8, 9, 7, 30, 1, 200};
+        double offset = 0;
         List<String> order = new ArrayList<>();
         Map<String, Double> scoreOf = new HashMap<>();
         Set<String> blocked = new HashSet<>();
         int m = 0;
         for (int r = 0; r < runs.length; r++) {
-            // timed: oldest first, the runs in order of the array; PRIORITY: highest first, so the scores fall
-            double score = type.isTimed() ? now - 10_000.0 + 7 * r + (r % 3 == 0 ? 0.5 : 0) : 1_000.0 - 7 * r - 0.25 * (r % 2);
+            // timed: oldest first, the runs in order of the array; PRIORITY: highest first, so the scores fall. Runs
+            // one apart (told by their counts), 7 apart, and half a unit apart (read from their members)
+            offset += STEPS[r % STEPS.length];
+            double score = type.isTimed() ? now - 10_000.0 + offset : 1_000.0 - offset;
             for (int i = 0; i < runs[r]; i++) {
                 String member = String.format("m-%03d-%04d", r, m++);
                 sync.zadd(KEYS.store(), score, member);

@@ -4,10 +4,12 @@
 -- A score costs Redis more than its member to hand to the script (Redis 6.2 and 7.0 format each score with
 -- snprintf), and a queue's members usually come in runs of one score (messages sent in the same millisecond, or with
 -- the same priority). So the scores are read run by run: the first candidate's score, then a ZCOUNT that tells where
--- the run of that score ends, and the members without scores. Once a run is shorter than RUN_SHORT members, the rest
--- of the round is read with WITHSCORES: where runs are short, one formatted score per member is cheaper than two reads
--- per run. The first run is judged with the one after it when it is short: the queue's head may be the rest of a long
--- run whose start an earlier pop took (with distinct scores, two reads more per round).
+-- the run of that score ends, and the members without scores; the next run's score is read from its first member, or,
+-- when it is the whole number after (a busy queue's next millisecond), found with a second ZCOUNT (nextRun below).
+-- Once a run is shorter than RUN_SHORT members, the rest of the round is read with WITHSCORES: where runs are short,
+-- one formatted score per member is cheaper than two reads per run. The first run is judged with the one after it
+-- when it is short: the queue's head may be the rest of a long run whose start an earlier pop took (with distinct
+-- scores, two reads more per round).
 --
 -- Returns the members (a list) and their scores as runs: score, how many members in a row have it, score, ... (the
 -- counts add up to the number of members). The pop's reply carries the runs as they are (lib/pop_reply.lua): no
@@ -18,6 +20,12 @@ local RUN_SHORT = 8
 local function runEnd(queue, timed, s)
   if timed then return redis.call('ZCOUNT', queue, '-inf', s) end
   return redis.call('ZCOUNT', queue, s, '+inf')
+end
+
+-- the rank (from the queue's start in its order) where the run of score s starts: the members before it
+local function runStart(queue, timed, s)
+  if timed then return redis.call('ZCOUNT', queue, '-inf', '(' .. s) end
+  return redis.call('ZCOUNT', queue, '(' .. s, '+inf')
 end
 
 -- members and scores, alternating, of up to `count` candidates from rank `at` on
@@ -80,6 +88,28 @@ local function scoresOf(runs)
   return scores
 end
 
+-- The run that starts at rank `stop`, right after the run of `score`: its score and the rank where it ends, or nil
+-- when there is none that is due (timed types) or none at all; and whether the next call may guess. Scores are
+-- usually whole numbers (due times in milliseconds, priorities), and a busy queue holds one after the other: with
+-- `guess`, two ZCOUNTs tell whether the next run's score is the whole number after `score` in the queue's order (its
+-- end, and no score between the two runs) without reading a member with its score (a formatted score, and the member
+-- as a Lua string: two to three times a ZCOUNT's cost). A guess that misses (a gap, or a score that is not whole)
+-- costs one or two ZCOUNTs, and the round guesses no more.
+local function nextRun(queue, timed, now, score, stop, guess)
+  local s = tonumber(score)
+  -- every later run is scored above s: none is due
+  if timed and s >= now then return nil, stop, false end
+  if guess and s == math.floor(s) and math.abs(s) < 2^52 then
+    -- %d: the text Redis gives a whole score below 2^53 (its %.17g), never an exponent
+    local nextScore = string.format('%d', timed and s + 1 or s - 1)
+    local upTo = runEnd(queue, timed, nextScore)
+    if upTo > stop and runStart(queue, timed, nextScore) == stop then return nextScore, upTo, true end
+  end
+  local one = memberAt(queue, timed, stop)
+  if #one == 0 or (timed and tonumber(one[2]) > now) then return nil, stop, false end
+  return one[2], runEnd(queue, timed, one[2]), false
+end
+
 -- probe: the queue's first candidate with its score (firstOf above) when the caller read it already, or nil
 local function candidatesOf(queue, timed, now, from, want, probe)
   probe = probe or withScores(queue, timed, now, from, 1)
@@ -91,10 +121,12 @@ local function candidatesOf(queue, timed, now, from, want, probe)
   -- run after it tells (read here, and used by the loop below as its second run). When that one is short too and does
   -- not reach the round's end, the round is read with WITHSCORES.
   local second = nil
+  local guess = true
   if stop - from < math.min(want, RUN_SHORT) then
-    local one = memberAt(queue, timed, stop)
-    if #one > 0 and not (timed and tonumber(one[2]) > now) then
-      second = { score = one[2], stop = runEnd(queue, timed, one[2]) }
+    local nextScore, nextStop
+    nextScore, nextStop, guess = nextRun(queue, timed, now, score, stop, guess)
+    if nextScore then
+      second = { score = nextScore, stop = nextStop }
       if second.stop - stop < RUN_SHORT and second.stop - from < want then
         runsOfScored(withScores(queue, timed, now, from, want), members, runs, 0)
         return members, runs
@@ -123,10 +155,9 @@ local function candidatesOf(queue, timed, now, from, want, probe)
         runsOfScored(withScores(queue, timed, now, from + i - 1, n - i + 1), members, runs, i - 1)
         return members, runs
       end
-      -- the candidates are the queue's members from rank `from` on, in its order: the next run starts at this rank
-      local one = memberAt(queue, timed, from + i - 1)
-      score = one[2]
-      stop = runEnd(queue, timed, score)
+      -- the candidates are the queue's members from rank `from` on, in its order: the next run starts at rank `stop`
+      -- (from + i - 1)
+      score, stop, guess = nextRun(queue, timed, now, score, stop, guess)
     end
   end
 end
