@@ -57,7 +57,6 @@ public final class PopScriptCost {
 
     private static final Pattern STAT = Pattern.compile("cmdstat_(\\w+):calls=(\\d+),usec=(\\d+)");
     private static final Pattern CPU = Pattern.compile("used_cpu_(?:user|sys):([\\d.]+)");
-    private static final Pattern INCLUDE = Pattern.compile("(?m)^-- #include (\\S+?)(?::.*)?$");
     private static final int PER_CALL = 128;
     private static final int CALLS = 40;
     private static final int IN_FLIGHT = 512;
@@ -243,21 +242,20 @@ public final class PopScriptCost {
     }
 
     /** {@code source} with each {@code -- #include lib/...} line replaced by that file under {@code root}. */
-    private static String expandFrom(Path root, String source) throws IOException {
-        Matcher include = INCLUDE.matcher(source);
-        StringBuilder expanded = new StringBuilder(source.length() + 1024);
-        while (include.find()) {
-            Path file = root.resolve(include.group(1));
+    private static String expandFrom(Path root, String source) {
+        return RedisScript.expandSource(source, path -> {
+            Path file = root.resolve(path);
             if (!Files.isRegularFile(file)) {
-                throw new IllegalArgumentException("pop-cost.before-lib holds no " + include.group(1) + ", which the script"
+                throw new IllegalArgumentException("pop-cost.before-lib holds no " + path + ", which the script"
                         + " given by pop-cost.before includes: " + file);
             }
-            include.appendReplacement(expanded, Matcher.quoteReplacement(Files.readString(file)));
-        }
-        return include.appendTail(expanded).toString();
+            try {
+                return Files.readString(file);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
     }
-
-
 
     private static double[] column(List<double[]> rows, int index) {
         return rows.stream().mapToDouble(row -> row[index]).toArray();

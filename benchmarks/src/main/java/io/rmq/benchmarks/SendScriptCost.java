@@ -142,7 +142,6 @@ public final class SendScriptCost {
         return perMessage;
     }
 
-
     private static long[] evalsha(String commandStats) {
         Matcher m = EVALSHA.matcher(commandStats);
         if (!m.find()) {
@@ -150,6 +149,4 @@ public final class SendScriptCost {
         }
         return new long[] { Long.parseLong(m.group(1)), Long.parseLong(m.group(2)) };
     }
-
-
 }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -152,11 +153,19 @@ public enum RedisScript {
      * one, measured against this build's).
      */
     public static String expandSource(String directory, String source) {
+        return expandSource(source, path -> read(directory + path));
+    }
+
+    /**
+     * {@code source} with each line {@code -- #include <path>[: comment]} replaced by {@code included.apply(path)}
+     * (for example files of another version of the scripts, read from a folder).
+     */
+    public static String expandSource(String source, Function<String, String> included) {
         // compiled here: an enum's static fields are not yet set while its constants are built
         Matcher include = Pattern.compile("(?m)^-- #include (\\S+?)(?::.*)?$").matcher(source);
         StringBuilder expanded = new StringBuilder(source.length() + 1024);
         while (include.find()) {
-            include.appendReplacement(expanded, Matcher.quoteReplacement(read(directory + include.group(1))));
+            include.appendReplacement(expanded, Matcher.quoteReplacement(included.apply(include.group(1))));
         }
         return include.appendTail(expanded).toString();
     }
