@@ -36,11 +36,12 @@ import io.rmq.examples.support.ExampleRedis;
  * 5,120 FIXED_TIME members of 100 bytes due long ago, in runs of equal due times (messages sent in the same
  * millisecond) of a given length, beside 512 members of other consumers in flight in the prepare queue, pops them all
  * 128 a call (pipelined), then commits them 128 a call. The calls of a round run within a millisecond or two; each
- * has a prepare timeout a millisecond longer than the call before, so that no two give their members the same deadline:
- * a pop whose deadline a member in flight already has looks its candidates up first ({@code pop.lua}), which one to
- * eleven pops in a hundred did in the benchmark's consume phases, and half of them would here. The figures are {@code INFO commandstats}' time of the
- * client's calls ({@code EVALSHA}, which includes the commands a script runs, and {@code ZREM}) and Redis's process
- * CPU time, per consumed message; the median and quartiles over the rounds are printed per run length.
+ * has a prepare timeout a millisecond longer than the call before, so that no two give their members the same
+ * deadline: a pop whose deadline a member in flight already has looks its candidates up first ({@code pop.lua}),
+ * which one to eleven pops in a hundred did in the benchmark's consume phases, and half of them would here. The
+ * figures are {@code INFO commandstats}' time of the client's calls ({@code EVALSHA}, which includes the commands a
+ * script runs, and {@code ZREM}) and Redis's process CPU time, per consumed message; the median and quartiles over the
+ * rounds are printed per run length.
  *
  * <pre>
  * mvn -q -pl benchmarks -am verify -Ppop-cost -DskipTests

@@ -334,8 +334,8 @@ class PopScriptIT {
      * The scores are read run by run of equal scores (lib/candidates.lua): runs of every length around the script's
      * threshold (runs shorter than 8, a short first run judged with the one after it), runs one apart, with gaps and
      * with fractional scores, members blocked by a copy in flight inside runs (pops that start inside a run, after
-     * skipped members) and, for the timed types, members not yet due. Popped again and again with counts of every size, the members come in the queue's order, each with its
-     * own score.
+     * skipped members) and, for the timed types, members not yet due. Popped again and again with counts of every
+     * size, the members come in the queue's order, each with its own score.
      */
     @ParameterizedTest
     @EnumSource(TopicType.class)
